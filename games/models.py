@@ -1,0 +1,115 @@
+"""The event store.
+
+``Event`` rows are the truth: append-only, unique ``(game, seq)``, and a
+database trigger (migration 0002) refuses UPDATE and DELETE of them. ``Game``
+is the stream header plus a projection of the folded state (status, version,
+deadline, ...) that services keep in step with the events inside the same
+transaction; everything on it can be rebuilt from the events
+(``services.game_rebuild_projection``).
+"""
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting"
+        ACTIVE = "active"
+        FINISHED = "finished"
+        ABORTED = "aborted"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    ruleset = models.CharField(max_length=20, db_index=True)
+    seats = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict)
+    turn_timeout = models.PositiveIntegerField(default=86400)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
+    )
+    # Stacked decks (API.md ``decks``): input to the chance source, never shown.
+    stacked_decks = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    # Projection of the folded state.
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True
+    )
+    version = models.PositiveIntegerField(default=0)
+    turn_key = models.CharField(max_length=64, null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    result = models.JSONField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(
+                fields=["deadline"],
+                name="game_due_idx",
+                condition=models.Q(status="active", deadline__isnull=False),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.ruleset} {self.id} ({self.status})"
+
+
+class Seat(models.Model):
+    """Who sits where (projection of ``player_joined`` events, for queries and permissions)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_set")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+    )
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="seat_unique_seat"),
+            models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} seat {self.seat}: {self.user_id}"
+
+
+class Event(models.Model):
+    """One immutable fact of a game's stream; ``seq`` starts at 1."""
+
+    id = models.BigAutoField(primary_key=True)
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=40)
+    seat = models.SmallIntegerField(null=True, blank=True)
+    data = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seq} {self.type}"
+
+
+class IdempotentAnswer(models.Model):
+    """The first successful answer to an action sent with an ``Idempotency-Key``."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE)
+    key = models.CharField(max_length=255)
+    status = models.PositiveSmallIntegerField()
+    body = models.BinaryField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game", "key"], name="idempotency_unique"),
+        ]

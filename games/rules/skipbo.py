@@ -1,0 +1,1 @@
+"""Skip-Bo. (Being written.)"""

@@ -1,0 +1,3 @@
+"""API routes (being written)."""
+
+urlpatterns: list = []

@@ -1,0 +1,10 @@
+"""Test settings: the base settings plus stacked decks and fast hashing."""
+
+from . import *  # noqa: F403
+
+PABLO_ALLOW_STACKED_DECKS = True
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+STORAGES["staticfiles"]["BACKEND"] = (  # noqa: F405
+    "django.contrib.staticfiles.storage.StaticFilesStorage"
+)

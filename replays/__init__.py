@@ -1,0 +1,1 @@
+"""The replay viewer: server-rendered pages over finished games. Imports games, never the reverse."""

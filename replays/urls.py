@@ -1,0 +1,8 @@
+from django.urls import path
+
+from . import views
+
+app_name = "replays"
+urlpatterns = [
+    path("", views.game_list, name="list"),
+]
