@@ -38,7 +38,7 @@ class Game(models.Model):
         max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True
     )
     version = models.PositiveIntegerField(default=0)
-    turn_key = models.CharField(max_length=64, null=True, blank=True)
+    turn_key = models.CharField(max_length=64, blank=True, default="")
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     result = models.JSONField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -113,3 +113,6 @@ class IdempotentAnswer(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "game", "key"], name="idempotency_unique"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}/{self.game_id}/{self.key}"

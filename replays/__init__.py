@@ -1,1 +1,4 @@
-"""The replay viewer: server-rendered pages over finished games. Imports games, never the reverse."""
+"""The replay viewer: server-rendered pages over finished games.
+
+Imports games, never the reverse.
+"""

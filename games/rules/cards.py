@@ -36,7 +36,7 @@ def skipbo_deck() -> list[str]:
 
 
 def french_rank(code: str) -> str:
-    """The rank that decides matching: ``"KH"`` -> ``"K"``, ``"10S"`` -> ``"10"``, ``"JK"`` -> ``"JK"``."""
+    """The rank that decides matching: ``"KH"`` -> ``"K"``, ``"10S"`` -> ``"10"``."""
     return JOKER if code == JOKER else code[:-1]
 
 
