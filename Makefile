@@ -1,0 +1,24 @@
+# Everyday commands. `make run` and `make test` are the README quickstart.
+.PHONY: run test lint format schema bench
+
+run:            ## run web + Celery worker + beat on the embedded default (or DATABASE_URL etc.)
+	scripts/run.sh
+
+test:           ## the whole test suite (real PostgreSQL + Redis when reachable)
+	scripts/test.sh
+
+lint:           ## ruff lint and format check, schema validation
+	scripts/venv.sh dev
+	.venv/bin/ruff check .
+	.venv/bin/ruff format --check .
+
+format:
+	.venv/bin/ruff format .
+	.venv/bin/ruff check --fix .
+
+schema:         ## validate the OpenAPI schema
+	.venv/bin/python manage.py spectacular --validate --fail-on-warn --file /dev/null
+
+bench:          ## the benchmarks in bench/ (see bench/README.md)
+	scripts/venv.sh dev
+	for b in bench/bench_*.py; do .venv/bin/python $$b || exit 1; done
