@@ -116,3 +116,50 @@ class IdempotentAnswer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}/{self.game_id}/{self.key}"
+
+
+# --------------------------------------------------------------------------- notifications
+# (owned by games/notifications.py and games/deadlines.py; see docs/deadlines.md)
+
+
+class NotificationSettings(models.Model):
+    """How a user wants to hear about their games. No row = the defaults.
+
+    E-mail goes to ``user.email`` (when set); the webhook is POSTed to
+    ``webhook_url``, signed with HMAC-SHA256 under ``webhook_secret``, which
+    the API shows once, when the URL is registered.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="notification_settings",
+    )
+    email_enabled = models.BooleanField(default=True)
+    webhook_enabled = models.BooleanField(default=True)
+    webhook_url = models.URLField(max_length=500, blank=True, default="")
+    webhook_secret = models.CharField(max_length=128, blank=True, default="")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"notifications of {self.user_id}"
+
+
+class TurnReminder(models.Model):
+    """The "80 % of your time has passed" reminder still due for a game's current turn.
+
+    One row per game, replaced whenever a new deadline is set and deleted once
+    sent; the reminder sweep sends only while ``turn_key`` is still the game's.
+    """
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="turn_reminder"
+    )
+    turn_key = models.CharField(max_length=64)
+    seats = models.JSONField(default=list)
+    deadline = models.DateTimeField()
+    remind_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"reminder {self.game_id} {self.turn_key} at {self.remind_at}"
