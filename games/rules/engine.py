@@ -621,3 +621,20 @@ def view(state: State, seat: int | None, recent: Sequence[Event] = ()) -> JSON |
     if state.status == "waiting":
         return None
     return get_ruleset(state.ruleset).view(state, seat, recent)
+
+
+def reveal(state: State) -> JSON | None:
+    """The table with every card face up, for the replay viewer of a finished game.
+
+    Same shape as ``view(state, None)`` but hiding nothing: the Pablo family
+    shows every ``fields`` slot's code and ``held``; Skip-Bo adds ``hands``
+    (``{seat: [codes]}``). A ruleset opts in by providing ``reveal(state)``;
+    None when it does not (the viewer then merges the seats' own views).
+    """
+    if state.status == "waiting":
+        return None
+    own = getattr(get_ruleset(state.ruleset), "reveal", None)
+    if own is None:
+        return None
+    result: JSON = own(state)
+    return result
