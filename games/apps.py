@@ -4,3 +4,7 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     name = "games"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # Connects the events_appended receiver (deadline fast path, notifications).
+        from . import notifications  # noqa: F401

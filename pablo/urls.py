@@ -11,5 +11,6 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/", include("games.urls")),
+    path("api/me/", include("games.notification_urls")),
     path("replays/", include("replays.urls")),
 ]

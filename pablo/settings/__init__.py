@@ -162,3 +162,38 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("DJANGO_LOG_LEVEL", default="INFO")},
 }
+
+# --------------------------------------------------------------------------- deadlines
+# Turn deadlines and notifications (docs/deadlines.md). Celery beat runs the
+# deadline sweep -- the primary mechanism, against the database clock -- and
+# the reminder sweep every PABLO_SWEEP_SECONDS. Every ETA/countdown we use
+# (fast path <= PABLO_FAST_PATH_SECONDS, webhook backoff) stays far below
+# Redis's visibility timeout (1 hour), so no message is delivered twice for
+# being held too long; multi-day deadlines are never ETA tasks.
+PABLO_SWEEP_SECONDS = env.float("PABLO_SWEEP_SECONDS", default=1.0)
+PABLO_SWEEP_BATCH = env.int("PABLO_SWEEP_BATCH", default=25)
+PABLO_SWEEP_BUDGET = env.float("PABLO_SWEEP_BUDGET", default=30.0)
+PABLO_FAST_PATH_SECONDS = env.float("PABLO_FAST_PATH_SECONDS", default=300.0)
+PABLO_ENFORCE_PAUSE = env.float("PABLO_ENFORCE_PAUSE", default=0.0)  # crash tests only
+PABLO_REMINDER_FRACTION = env.float("PABLO_REMINDER_FRACTION", default=0.8)
+PABLO_WEBHOOK_TIMEOUT = env.float("PABLO_WEBHOOK_TIMEOUT", default=5.0)
+PABLO_WEBHOOK_RETRIES = env.int("PABLO_WEBHOOK_RETRIES", default=6)
+PABLO_WEBHOOK_BACKOFF = env.float("PABLO_WEBHOOK_BACKOFF", default=10.0)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-deadlines": {
+        "task": "games.sweep_deadlines",
+        "schedule": PABLO_SWEEP_SECONDS,
+        # A sweep queued while the workers were down is worthless later.
+        "options": {"expires": max(5.0, 5 * PABLO_SWEEP_SECONDS)},
+    },
+    "send-due-reminders": {
+        "task": "games.send_due_reminders",
+        "schedule": PABLO_SWEEP_SECONDS,
+        "options": {"expires": max(5.0, 5 * PABLO_SWEEP_SECONDS)},
+    },
+}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+if CELERY_BROKER_URL.startswith("filesystem"):
+    # The file-system transport does not create its folders.
+    for _folder in ("queue", "processed"):
+        (VAR_DIR / "broker" / _folder).mkdir(parents=True, exist_ok=True)

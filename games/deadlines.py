@@ -1,0 +1,167 @@
+"""Turn deadlines: the sweep that enforces them, and the fast path.
+
+A deadline is data (RULES.md §8, docs/deadlines.md): the engine writes it into
+a ``deadline_set`` event and the services project it onto ``Game.deadline`` /
+``Game.turn_key`` (indexed). This module only *finds* overdue games and hands
+each to ``services.game_timeout(game_id=, turn_key=)``, an ordinary command to
+the rules that carries the turn it means: when the game has moved on (a player
+acted at the last moment, another sweep or a redelivered task got there
+first) it stores nothing. So every path below may run twice, concurrently, or
+after a crash, and each turn still times out exactly once.
+
+* **The sweep** (``sweep``), run by Celery beat every ``PABLO_SWEEP_SECONDS``:
+  in short transactions it selects a batch of overdue games with
+  ``SELECT ... FOR UPDATE SKIP LOCKED`` against the database's clock and
+  enforces each while holding the row lock. Two sweeps at once take disjoint
+  batches; a worker killed mid-batch loses its connection, its transaction
+  rolls back and the next sweep takes the games again. It is the primary
+  mechanism because it needs nothing but the database: no ETA message has to
+  survive for days in a broker (Redis redelivers ETA tasks older than its
+  visibility timeout, RabbitMQ kills consumers that hold them too long).
+* **The fast path** (``schedule_fast_path`` / ``enforce``): a deadline closer
+  than ``PABLO_FAST_PATH_SECONDS`` also gets a Celery task with that ETA,
+  enqueued after the commit that set it; it only shortens the lag. Losing it
+  costs nothing: the sweep is still there.
+
+SQLite (the embedded default) has no ``SKIP LOCKED``: there the selection is a
+plain one. SQLite lets one writer in at a time (``transaction_mode
+IMMEDIATE`` in the settings), so concurrent sweeps simply take turns, and the
+turn key still makes a duplicate store nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models.functions import Now
+from django.utils import timezone
+
+from .models import Game
+
+log = logging.getLogger(__name__)
+
+
+def _setting(name: str, default: Any) -> Any:
+    return getattr(settings, name, default)
+
+
+def _services() -> Any:
+    # Imported late: services import the signals that our receivers listen to.
+    from . import services
+
+    return services
+
+
+def _due_batch(batch: int, skip: set[Any]) -> list[tuple[Any, str]]:
+    """Lock and return up to ``batch`` overdue games as ``(id, turn_key)``.
+
+    Must run inside a transaction; the row locks last until it ends.
+    """
+    query = Game.objects.filter(
+        status=Game.Status.ACTIVE, deadline__isnull=False, deadline__lte=Now()
+    ).order_by("deadline")
+    if skip:
+        query = query.exclude(id__in=skip)
+    if connection.features.has_select_for_update_skip_locked:
+        query = query.select_for_update(skip_locked=True)
+    return list(query.values_list("id", "turn_key")[:batch])
+
+
+def _enforce_locked(game_id: Any, turn_key: str) -> int:
+    """Enforce one game's deadline; the caller's transaction holds its row lock."""
+    stored = _services().game_timeout(game_id=game_id, turn_key=turn_key)
+    pause = float(_setting("PABLO_ENFORCE_PAUSE", 0) or 0)
+    if pause:
+        # Test hook (crash tests): widen the window in which the timeout's
+        # events are written but not yet committed.
+        time.sleep(pause)
+    return stored
+
+
+def sweep(*, batch: int | None = None, budget: float | None = None) -> int:
+    """Enforce every overdue game; returns how many games timed out.
+
+    Works in transactions of ``batch`` games (``PABLO_SWEEP_BATCH``) so that a
+    player whose game is in a batch waits at most for that batch, and stops
+    after ``budget`` seconds (``PABLO_SWEEP_BUDGET``) even when games are
+    still due: beat starts another sweep soon, possibly on another worker.
+    A game whose enforcement fails is logged and left for the next sweep.
+    """
+    batch = batch or int(_setting("PABLO_SWEEP_BATCH", 25))
+    budget = float(_setting("PABLO_SWEEP_BUDGET", 30.0) if budget is None else budget)
+    started = time.monotonic()
+    enforced = 0
+    skip: set[Any] = set()  # games that failed or stored nothing in this run
+    while True:
+        with transaction.atomic():
+            due = _due_batch(batch, skip)
+            for game_id, turn_key in due:
+                try:
+                    # A savepoint per game: one failure must not undo the batch.
+                    with transaction.atomic():
+                        stored = _enforce_locked(game_id, turn_key)
+                except Exception:
+                    log.exception("deadline of game %s (turn %s) not enforced", game_id, turn_key)
+                    stored = 0
+                if stored:
+                    enforced += 1
+                else:
+                    skip.add(game_id)
+        if len(due) < batch or time.monotonic() - started > budget:
+            return enforced
+
+
+def enforce(*, game_id: Any, turn_key: str) -> int:
+    """The fast path: enforce ``turn_key`` of one game if it is due and still current.
+
+    Returns the number of events stored (0 when stale or not yet due).
+    """
+    row = Game.objects.filter(id=game_id).values("status", "turn_key", "deadline").first()
+    if row is None or row["status"] != Game.Status.ACTIVE or row["turn_key"] != turn_key:
+        return 0
+    deadline = row["deadline"]
+    if deadline is None:
+        return 0
+    if deadline > timezone.now():
+        # This worker's clock runs behind the one that wrote the deadline: try
+        # again at the deadline (the sweep covers us if that never happens).
+        schedule_fast_path(game_id=game_id, turn_key=turn_key, deadline=deadline, force=True)
+        return 0
+    with transaction.atomic():
+        return _enforce_locked(game_id, turn_key)
+
+
+def schedule_fast_path(
+    *, game_id: Any, turn_key: str, deadline: datetime, force: bool = False
+) -> bool:
+    """Enqueue the ETA task for a near deadline; never raises (the sweep is the safety net)."""
+    window = float(_setting("PABLO_FAST_PATH_SECONDS", 300) or 0)
+    now = timezone.now()
+    if not force and (window <= 0 or deadline - now > timedelta(seconds=window)):
+        return False
+    from .tasks import enforce_deadline
+
+    try:
+        enforce_deadline.apply_async(
+            (str(game_id), turn_key),
+            eta=deadline,
+            # A worker that was down past this point leaves it to the sweep.
+            expires=deadline + timedelta(minutes=10),
+            retry=False,
+        )
+    except Exception:
+        log.warning("fast path for game %s not enqueued; the sweep will enforce it", game_id)
+        return False
+    return True
+
+
+def parse_deadline(value: str | None) -> datetime | None:
+    """A ``deadline_set`` event's ISO 8601 deadline as an aware datetime."""
+    if not value:
+        return None
+    return datetime.fromisoformat(value.replace("Z", "+00:00"))

@@ -1,0 +1,145 @@
+"""``/api/me/``: a user's notification channels (thin DRF views; docs/deadlines.md).
+
+* ``GET``/``PATCH /api/me/notifications/``: the e-mail address and which
+  channels are on (``email_enabled``, ``webhook_enabled``).
+* ``PUT /api/me/webhook/`` ``{"url"}``: register the webhook; the answer shows
+  a fresh signing secret -- the only time it is ever shown. Registering again
+  (even the same URL) replaces the secret. ``GET`` shows the URL without the
+  secret; ``DELETE`` removes it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from . import notifications
+from .models import NotificationSettings
+
+
+class NotificationSettingsSerializer(serializers.Serializer):
+    email = serializers.EmailField(
+        allow_blank=True, required=False, help_text="Where e-mail goes; blank: no e-mail."
+    )
+    email_enabled = serializers.BooleanField(required=False)
+    webhook_enabled = serializers.BooleanField(required=False)
+    webhook_url = serializers.URLField(
+        read_only=True, allow_null=True, help_text="Set with PUT /api/me/webhook/."
+    )
+
+
+class WebhookInSerializer(serializers.Serializer):
+    url = serializers.URLField(max_length=500, help_text="http(s) URL that receives the POSTs.")
+
+    def validate_url(self, value: str) -> str:
+        if not value.lower().startswith(("http://", "https://")):
+            raise serializers.ValidationError("must be an http or https URL.")
+        return value
+
+
+class WebhookOutSerializer(serializers.Serializer):
+    url = serializers.URLField(allow_null=True)
+    enabled = serializers.BooleanField()
+
+
+class WebhookSecretSerializer(WebhookOutSerializer):
+    secret = serializers.CharField(
+        help_text="HMAC-SHA256 key of the X-Pablo-Signature header. Shown only now."
+    )
+
+
+def _settings_data(user: Any, prefs: NotificationSettings) -> dict[str, Any]:
+    return {
+        "email": user.email,
+        "email_enabled": prefs.email_enabled,
+        "webhook_enabled": prefs.webhook_enabled,
+        "webhook_url": prefs.webhook_url or None,
+    }
+
+
+class NotificationSettingsApi(APIView):
+    @extend_schema(
+        operation_id="me_notifications_retrieve",
+        responses={200: NotificationSettingsSerializer},
+        summary="Your notification channels",
+    )
+    def get(self, request: Request) -> Response:
+        prefs = notifications.user_settings(request.user)
+        return Response(_settings_data(request.user, prefs))
+
+    @extend_schema(
+        operation_id="me_notifications_update",
+        request=NotificationSettingsSerializer,
+        responses={200: NotificationSettingsSerializer},
+        summary="Change your e-mail address or turn channels on and off",
+    )
+    def patch(self, request: Request) -> Response:
+        given = NotificationSettingsSerializer(data=request.data, partial=True)
+        given.is_valid(raise_exception=True)
+        data = given.validated_data
+        user = request.user
+        with transaction.atomic():
+            prefs = notifications.user_settings(user)
+            if "email" in data:
+                user.email = data["email"]
+                user.save(update_fields=["email"])
+            fields = [f for f in ("email_enabled", "webhook_enabled") if f in data]
+            for name in fields:
+                setattr(prefs, name, data[name])
+            if fields:
+                prefs.save(update_fields=[*fields, "updated_at"])
+        return Response(_settings_data(user, prefs))
+
+
+class WebhookApi(APIView):
+    @extend_schema(
+        operation_id="me_webhook_retrieve",
+        responses={200: WebhookOutSerializer},
+        summary="Your webhook (without its secret)",
+    )
+    def get(self, request: Request) -> Response:
+        prefs = notifications.user_settings(request.user)
+        return Response({"url": prefs.webhook_url or None, "enabled": prefs.webhook_enabled})
+
+    @extend_schema(
+        operation_id="me_webhook_update",
+        request=WebhookInSerializer,
+        responses={200: WebhookSecretSerializer},
+        summary="Register your webhook; the answer shows its new secret once",
+    )
+    def put(self, request: Request) -> Response:
+        given = WebhookInSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        with transaction.atomic():
+            prefs = notifications.user_settings(request.user)
+            prefs.webhook_url = given.validated_data["url"]
+            prefs.webhook_secret = notifications.new_secret()
+            prefs.webhook_enabled = True
+            prefs.save(
+                update_fields=["webhook_url", "webhook_secret", "webhook_enabled", "updated_at"]
+            )
+        return Response(
+            {
+                "url": prefs.webhook_url,
+                "enabled": prefs.webhook_enabled,
+                "secret": prefs.webhook_secret,
+            }
+        )
+
+    @extend_schema(
+        operation_id="me_webhook_destroy",
+        request=None,
+        responses={204: None},
+        summary="Remove your webhook",
+    )
+    def delete(self, request: Request) -> Response:
+        NotificationSettings.objects.filter(user=request.user).update(
+            webhook_url="", webhook_secret=""
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)

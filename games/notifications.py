@@ -1,0 +1,344 @@
+"""Notifications: "your turn", "80 % of your time has passed", "the game ended".
+
+Every committed append sends ``games.signals.events_appended``; the receiver
+here looks at the new events only and never writes to the database, so a
+game action costs at most one small query and one broker message:
+
+* the last ``deadline_set`` of the batch names the seats now on turn: a near
+  deadline gets its fast-path ETA task (``games.deadlines``) and, if anyone
+  in the game listens, a ``notify_game`` task is enqueued;
+* ``game_finished`` / ``game_aborted`` notify every seat.
+
+The ``notify_game`` task (a Celery worker, never the web request) checks the
+turn is still current, remembers the reminder due at 80 % of the turn in a
+``TurnReminder`` row (sent by the reminder sweep, beat), and fans out one
+delivery task per channel and user: an e-mail (Django's e-mail framework) and
+a webhook (an HTTP POST of a JSON body signed with HMAC-SHA256 under the
+user's secret, header ``X-Pablo-Signature: sha256=<hex>``). Deliveries are
+retried with exponential backoff; a failing or slow receiver only ever
+delays its own delivery task. Users turn each channel off through
+``/api/me/notifications/`` (see ``games.notification_apis``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+import urllib.error
+import urllib.request
+import uuid
+from datetime import UTC, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import transaction
+from django.db.models import Q
+from django.db.models.functions import Now
+from django.dispatch import receiver
+from django.utils import timezone
+
+from . import deadlines
+from .models import Game, NotificationSettings, Seat, TurnReminder
+from .signals import events_appended
+
+log = logging.getLogger(__name__)
+
+YOUR_TURN = "your_turn"
+TURN_REMINDER = "turn_reminder"
+GAME_FINISHED = "game_finished"
+GAME_ABORTED = "game_aborted"
+KINDS = (YOUR_TURN, TURN_REMINDER, GAME_FINISHED, GAME_ABORTED)
+
+SIGNATURE_HEADER = "X-Pablo-Signature"
+
+
+def _setting(name: str, default: Any) -> Any:
+    return getattr(settings, name, default)
+
+
+# --------------------------------------------------------------------------- the signal
+
+
+@receiver(events_appended, dispatch_uid="games.notifications.on_events_appended")
+def on_events_appended(sender: Any, game_id: Any, version: int, events: Any, **kwargs: Any) -> None:
+    """After every committed append: fast path for the new deadline, notifications."""
+    try:
+        _on_events(game_id, version, list(events))
+    except Exception:  # never let notifications touch the game action
+        log.exception("notifications for game %s v%s failed", game_id, version)
+
+
+def _on_events(game_id: Any, version: int, events: list[Any]) -> None:
+    turn = None
+    ending = None
+    for event in events:
+        if event.type == "deadline_set":
+            turn = event
+        elif event.type in (GAME_FINISHED, GAME_ABORTED):
+            ending = event
+    if ending is not None:
+        turn = None
+    if turn is not None:
+        deadline = deadlines.parse_deadline(turn.data.get("deadline"))
+        if deadline is not None:
+            deadlines.schedule_fast_path(
+                game_id=game_id, turn_key=turn.data["key"], deadline=deadline
+            )
+    if turn is None and ending is None:
+        return
+    if not anyone_listens(game_id):
+        return
+    from .tasks import notify_game
+
+    if ending is not None:
+        kwargs = {"kind": ending.type, "turn_key": None, "deadline": None, "seats": None}
+    else:
+        kwargs = {
+            "kind": YOUR_TURN,
+            "turn_key": turn.data["key"],
+            "deadline": turn.data.get("deadline"),
+            "seats": list(turn.data.get("seats") or []),
+        }
+    try:
+        notify_game.apply_async(
+            kwargs={"game_id": str(game_id), "version": version, **kwargs}, retry=False
+        )
+    except Exception:
+        log.warning("notification for game %s v%s not enqueued", game_id, version)
+
+
+def _listening() -> Q:
+    """Users with at least one channel that would deliver (no settings row = e-mail on)."""
+    prefix = "user__notification_settings__"
+    has_email = ~Q(user__email="")
+    return (
+        Q(**{f"{prefix}isnull": True}) & has_email
+        | Q(**{f"{prefix}email_enabled": True}) & has_email
+        | Q(**{f"{prefix}webhook_enabled": True}) & ~Q(**{f"{prefix}webhook_url": ""})
+    )
+
+
+def anyone_listens(game_id: Any) -> bool:
+    return Seat.objects.filter(game_id=game_id).filter(_listening()).exists()
+
+
+# --------------------------------------------------------------------------- fan-out (worker)
+
+
+def notify_game(
+    *,
+    game_id: Any,
+    version: int,
+    kind: str,
+    turn_key: str | None = None,
+    deadline: str | None = None,
+    seats: list[int] | None = None,
+) -> int:
+    """Send ``kind`` to the players concerned; returns how many deliveries were enqueued."""
+    game = Game.objects.filter(id=game_id).first()
+    if game is None:
+        return 0
+    if kind in (YOUR_TURN, TURN_REMINDER):
+        if game.status != Game.Status.ACTIVE or game.turn_key != turn_key:
+            return 0  # the game moved on: a newer append notified (or will)
+        if kind == YOUR_TURN:
+            _remember_reminder(game, turn_key or "", seats or [], deadline)
+    else:
+        seats = list(range(game.seats))
+    payload = {
+        "game_id": str(game.id),
+        "ruleset": game.ruleset,
+        "event": kind,
+        "deadline": deadline,
+        "version": version,
+    }
+    if kind in (GAME_FINISHED, GAME_ABORTED):
+        payload["result"] = game.result
+    return _fan_out(game, seats or [], payload)
+
+
+def _remember_reminder(game: Game, turn_key: str, seats: list[int], deadline: str | None) -> None:
+    due = deadlines.parse_deadline(deadline)
+    if due is None:
+        return
+    fraction = float(_setting("PABLO_REMINDER_FRACTION", 0.8))
+    remind_at = due - timedelta(seconds=game.turn_timeout * (1 - fraction))
+    if remind_at <= timezone.now():
+        return
+    TurnReminder.objects.update_or_create(
+        game=game,
+        defaults={"turn_key": turn_key, "seats": seats, "deadline": due, "remind_at": remind_at},
+    )
+
+
+def send_due_reminders(*, limit: int = 200) -> int:
+    """The reminder sweep (beat): send the reminders that are due; returns how many turns."""
+    sent = 0
+    with transaction.atomic():
+        query = TurnReminder.objects.filter(remind_at__lte=Now()).select_related("game")
+        query = query.order_by("remind_at").select_for_update(skip_locked=True, of=("self",))
+        due = list(query[:limit])
+        now = timezone.now()
+        for reminder in due:
+            game = reminder.game
+            if (
+                game.status == Game.Status.ACTIVE
+                and game.turn_key == reminder.turn_key
+                and game.deadline is not None
+                and game.deadline > now
+            ):
+                payload = {
+                    "game_id": str(game.id),
+                    "ruleset": game.ruleset,
+                    "event": TURN_REMINDER,
+                    "deadline": _iso(game.deadline),
+                    "version": game.version,
+                }
+                _fan_out(game, list(reminder.seats), payload)
+                sent += 1
+            TurnReminder.objects.filter(pk=reminder.pk, turn_key=reminder.turn_key).delete()
+    return sent
+
+
+def _fan_out(game: Game, seats: list[int], payload: dict[str, Any]) -> int:
+    """Enqueue one delivery per seat and channel, after the current transaction commits."""
+    from .tasks import deliver_email, deliver_webhook
+
+    rows = (
+        Seat.objects.filter(game=game, seat__in=seats)
+        .select_related("user", "user__notification_settings")
+        .order_by("seat")
+    )
+    jobs: list[tuple[Any, tuple[Any, ...]]] = []
+    for row in rows:
+        user = row.user
+        prefs = getattr(user, "notification_settings", None)
+        body = {**payload, "seat": row.seat, "delivery": str(uuid.uuid4())}
+        email_on = prefs.email_enabled if prefs is not None else True
+        if email_on and user.email:
+            subject, text = email_text(body)
+            jobs.append((deliver_email, (user.email, subject, text)))
+        if prefs is not None and prefs.webhook_enabled and prefs.webhook_url:
+            jobs.append((deliver_webhook, (user.pk, canonical(body))))
+
+    def enqueue() -> None:
+        for task, args in jobs:
+            try:
+                task.apply_async(args, retry=False)
+            except Exception:
+                log.warning("delivery %s for game %s not enqueued", task.name, game.id)
+
+    transaction.on_commit(enqueue)
+    return len(jobs)
+
+
+# --------------------------------------------------------------------------- channels
+
+
+def canonical(body: dict[str, Any]) -> str:
+    """The exact text sent (and signed): compact JSON with sorted keys."""
+    return json.dumps(body, sort_keys=True, separators=(",", ":"))
+
+
+def sign(secret: str, body: bytes) -> str:
+    """The ``X-Pablo-Signature`` header value for ``body``."""
+    digest = hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+    return f"sha256={digest}"
+
+
+def verify(secret: str, body: bytes, header: str) -> bool:
+    """What a receiver does: recompute the signature and compare in constant time."""
+    return hmac.compare_digest(sign(secret, body), header or "")
+
+
+def new_secret() -> str:
+    return secrets.token_hex(32)
+
+
+class WebhookFailed(Exception):
+    """The receiver could not be reached or answered 5xx/429: worth retrying."""
+
+
+def post_webhook(url: str, secret: str, body: str) -> int:
+    """POST ``body`` to ``url``; returns the status, raises ``WebhookFailed`` to retry.
+
+    A 4xx other than 429 is the receiver refusing this delivery: not retried.
+    """
+    data = body.encode()
+    delivery = json.loads(body).get("delivery", "")
+    request = urllib.request.Request(
+        url,
+        data=data,
+        method="POST",
+        headers={
+            "Content-Type": "application/json",
+            "User-Agent": "pablo-webhooks/1",
+            SIGNATURE_HEADER: sign(secret, data),
+            "X-Pablo-Event": json.loads(body).get("event", ""),
+            "X-Pablo-Delivery": delivery,
+        },
+    )
+    timeout = float(_setting("PABLO_WEBHOOK_TIMEOUT", 5.0))
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            status = answer.status
+    except urllib.error.HTTPError as exc:
+        status = exc.code
+    except (urllib.error.URLError, OSError, TimeoutError) as exc:
+        raise WebhookFailed(f"{url}: {exc}") from exc
+    if status >= 500 or status == 429:
+        raise WebhookFailed(f"{url} answered {status}")
+    return status
+
+
+def deliver_webhook(user_id: Any, body: str) -> int | None:
+    """Post ``body`` to the user's webhook as it is registered now (None: turned off)."""
+    prefs = NotificationSettings.objects.filter(user_id=user_id).first()
+    if prefs is None or not prefs.webhook_enabled or not prefs.webhook_url:
+        return None
+    return post_webhook(prefs.webhook_url, prefs.webhook_secret, body)
+
+
+def deliver_email(to: str, subject: str, text: str) -> None:
+    send_mail(subject, text, settings.DEFAULT_FROM_EMAIL, [to], fail_silently=False)
+
+
+def email_text(body: dict[str, Any]) -> tuple[str, str]:
+    """Subject and plain text of the e-mail for a notification ``body``."""
+    game = body["game_id"]
+    ruleset = body["ruleset"]
+    where = f"{ruleset} game {game} (seat {body['seat']})"
+    deadline = body.get("deadline")
+    kind = body["event"]
+    if kind == YOUR_TURN:
+        return (
+            f"Your turn in {ruleset}",
+            f"It is your turn in {where}.\nPlay before {deadline} (UTC); after that the "
+            "server plays for you.\n",
+        )
+    if kind == TURN_REMINDER:
+        return (
+            f"Reminder: your turn in {ruleset} ends soon",
+            f"Most of your time for this turn in {where} has passed.\nPlay before "
+            f"{deadline} (UTC); after that the server plays for you.\n",
+        )
+    if kind == GAME_ABORTED:
+        return (f"{ruleset} game aborted", f"The {where} was aborted: every player was absent.\n")
+    result = body.get("result") or {}
+    seat = body["seat"]
+    verdict = "You won." if seat in result.get("winners", []) else "You did not win this time."
+    return (f"{ruleset} game over", f"The {where} is over. {verdict}\n")
+
+
+def _iso(moment: Any) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def user_settings(user: Any) -> NotificationSettings:
+    """The user's settings row (created with the defaults on first use)."""
+    prefs, _ = NotificationSettings.objects.get_or_create(user=user)
+    return prefs
