@@ -1,0 +1,172 @@
+"""Shared helpers for the stacked-deck scenario tests of the Pablo family.
+
+They use the public interface only: ``Table`` (engine create/join/act/timeout/view),
+the API.md state object, ``state.scores`` and the rules errors' ``code``/``status``.
+
+A deck is written the way RULES.md §2 deals it: every seat's four slots, then the
+card turned up on the discard pile, then the draw pile, top first::
+
+    deal([["5H", "6H", "7H", "8H"], ["2S", "3S", "4S", "5S"]], "10C", ["JC", "QC"])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import pytest
+
+from games.rules.engine import RulesError
+from tests.rules.table import Table
+
+JSON = dict[str, Any]
+
+
+def deal(fields: Sequence[Sequence[str]], top: str, draws: Iterable[str] = ()) -> list[str]:
+    """One round's stacked deck in deal order."""
+    return [code for field in fields for code in field] + [top, *draws]
+
+
+def table(
+    ruleset: str,
+    fields: Sequence[Sequence[str]],
+    top: str,
+    draws: Iterable[str] = (),
+    *,
+    options: JSON | None = None,
+    later: Sequence[Sequence[str]] = (),
+    turn_timeout: int = 86400,
+) -> Table:
+    """A started game with round 1 stacked (and ``later`` rounds' decks), start seat 0."""
+    opts = {"start_seat": 0, **(options or {})}
+    decks = [deal(fields, top, draws), *[list(d) for d in later]]
+    return Table(ruleset, seats=len(fields), options=opts, decks=decks, turn_timeout=turn_timeout)
+
+
+def refused(
+    t: Table, seat: int, command: JSON, code: str | set[str] | None, status: int | None = 409
+) -> RulesError:
+    """``command`` by ``seat`` is refused with ``code`` and ``status``; nothing changes.
+
+    ``code=None`` / ``status=None`` accept any code / either status, where RULES.md and
+    API.md leave the choice open (e.g. 400 "never valid" vs 409 "not now").
+    """
+    before = t.state.copy()
+    count = len(t.events)
+    with pytest.raises(RulesError) as caught:
+        t.act(seat, command)
+    err = caught.value
+    if code is not None:
+        codes = {code} if isinstance(code, str) else code
+        assert err.code in codes, f"code {err.code!r} ({err.detail}), expected {codes}"
+    if status is not None:
+        assert err.status == status, f"status {err.status} ({err.code}: {err.detail})"
+    assert len(t.events) == count
+    assert t.state == before
+    return err
+
+
+def look_all(t: Table, positions: Sequence[int] = (0, 1)) -> None:
+    """Every seat looks at ``positions`` in the setup phase."""
+    for seat in range(t.state.seats):
+        t.act(seat, {"type": "look", "positions": list(positions)})
+
+
+def serial(t: Table) -> int:
+    return t.view(None)["discard"]["serial"]
+
+
+def top(t: Table) -> str | None:
+    return t.view(None)["discard"]["top"]
+
+
+def turn(t: Table) -> tuple[int | None, str | None]:
+    tn = t.view(None)["turn"] or {}
+    return tn.get("seat"), tn.get("stage")
+
+
+def field(t: Table, viewer: int | None, seat: int) -> list[str | None]:
+    return t.view(viewer)["fields"][str(seat)]
+
+
+def held(t: Table, viewer: int | None) -> str | None:
+    return t.view(viewer).get("held")
+
+
+def draw(t: Table, seat: int, source: str = "deck") -> list:
+    return t.act(seat, {"type": "draw", "source": source})
+
+
+def discard(t: Table, seat: int) -> list:
+    return t.act(seat, {"type": "discard"})
+
+
+def replace(t: Table, seat: int, *positions: int) -> list:
+    return t.act(seat, {"type": "replace", "positions": list(positions)})
+
+
+def call(t: Table, seat: int) -> list:
+    return t.act(seat, {"type": "call"})
+
+
+def skip(t: Table, seat: int) -> list:
+    return t.act(seat, {"type": "skip"})
+
+
+def throw(
+    t: Table, by: int, seat: int, position: int, give: int | None = None, onto: int | None = None
+) -> list:
+    body: JSON = {
+        "type": "throw",
+        "seat": seat,
+        "position": position,
+        "onto": serial(t) if onto is None else onto,
+    }
+    if give is not None:
+        body["give_position"] = give
+    return t.act(by, body)
+
+
+def draw_discard(t: Table, seat: int) -> None:
+    """``seat`` draws from the deck and discards; an optional power is skipped."""
+    draw(t, seat)
+    discard(t, seat)
+    if turn(t) == (seat, "power"):
+        skip(t, seat)
+
+
+def rounds(t: Table) -> list[JSON]:
+    return t.view(None)["rounds"]
+
+
+def totals(t: Table, round_no: int) -> dict[int, int]:
+    [r] = [r for r in rounds(t) if r["round"] == round_no]
+    return {int(s): v for s, v in r["totals"].items()}
+
+
+def scores(t: Table, round_no: int) -> dict[int, int]:
+    [r] = [r for r in rounds(t) if r["round"] == round_no]
+    return {int(s): v for s, v in r["scores"].items()}
+
+
+def action_types(t: Table, seat: int | None) -> set[str]:
+    return {a["type"] for a in t.view(seat)["legal_actions"]}
+
+
+def assert_hidden(t: Table, viewer: int | None, seat: int, positions: Iterable[int]) -> None:
+    """``viewer`` sees the cards at ``positions`` of ``seat``'s field face down."""
+    f = field(t, viewer, seat)
+    for p in positions:
+        assert f[p] == "?", f"seat {viewer} sees {seat}:{p} = {f[p]!r}"
+
+
+def assert_public_only(t: Table) -> None:
+    """A non-player sees no field card and no held card drawn from the deck."""
+    v = t.view(None)
+    for f in v["fields"].values():
+        assert all(c in ("?", None) for c in f), v["fields"]
+    assert v["legal_actions"] == []
+
+
+def types(events: list) -> list[str]:
+    return [e.type for e in events]
