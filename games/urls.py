@@ -1,3 +1,22 @@
-"""API routes (being written)."""
+"""API routes (API.md), mounted under /api/. Unknown paths get a JSON 404."""
 
-urlpatterns: list = []
+from django.urls import path, re_path
+
+from games import apis
+from pablo.exceptions import not_found_view
+
+app_name = "games"
+urlpatterns = [
+    path("auth/register/", apis.RegisterApi.as_view(), name="register"),
+    path("auth/token/", apis.TokenApi.as_view(), name="token"),
+    path("rulesets/", apis.RulesetListApi.as_view(), name="rulesets"),
+    path("games/", apis.GameListCreateApi.as_view(), name="games"),
+    path("games/<str:game_id>/", apis.GameDetailApi.as_view(), name="game"),
+    path("games/<str:game_id>/join/", apis.GameJoinApi.as_view(), name="join"),
+    path("games/<str:game_id>/actions/", apis.GameActionApi.as_view(), name="actions"),
+    path("games/<str:game_id>/events/", apis.GameEventsApi.as_view(), name="events"),
+    path("games/<str:game_id>/replay/", apis.GameReplayApi.as_view(), name="replay"),
+    # Last: any other path ending in "/" is a JSON 404 (paths without the slash
+    # still get Django's redirect to the slashed form).
+    re_path(r"^(?:.*/)?$", not_found_view),
+]

@@ -1,0 +1,305 @@
+"""Every read: a game as a viewer sees it, game lists, the event feed, replays.
+
+Folding: ``game_state`` rebuilds a game's ``State`` from its events, starting
+from a small per-process cache of the latest folded state per game (LRU,
+``STATE_CACHE_SIZE`` games) and applying only the events after it. The cache
+holds private copies (callers always get their own copy) and is filled only
+with committed states: inside a transaction the fill waits for the commit, so
+a rolled-back write can never leave a state behind that the database lacks.
+
+Redaction happens only in the rules (``engine.view`` / ``engine.event_view``);
+this module decides *who* is looking (their seat, or None for a non-player).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from django.db import close_old_connections, connection, transaction
+from django.db.models import QuerySet
+
+from games.models import Event, Game, Seat
+from games.rules import engine
+from pablo.exceptions import Conflict, NotFound
+
+JSON = dict[str, Any]
+
+STATE_CACHE_SIZE = 512
+#: Long polling: how often the event feed looks for news.
+POLL_INTERVAL = 0.2
+MAX_WAIT = 30
+
+_cache: OrderedDict[uuid.UUID, engine.State] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+# --------------------------------------------------------------------------- state cache
+
+
+def _cache_get(game_id: uuid.UUID) -> engine.State | None:
+    with _cache_lock:
+        state = _cache.get(game_id)
+        if state is not None:
+            _cache.move_to_end(game_id)
+        return state
+
+
+def _cache_put(game_id: uuid.UUID, state: engine.State) -> None:
+    with _cache_lock:
+        current = _cache.get(game_id)
+        if current is not None and current.version > state.version:
+            return
+        _cache[game_id] = state
+        _cache.move_to_end(game_id)
+        while len(_cache) > STATE_CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def remember_state(game_id: uuid.UUID, state: engine.State) -> None:
+    """Offer a committed (or about to be committed) state to the cache."""
+    private = state.copy()
+    if connection.in_atomic_block:
+        transaction.on_commit(lambda: _cache_put(game_id, private))
+    else:
+        _cache_put(game_id, private)
+
+
+def clear_state_cache() -> None:
+    with _cache_lock:
+        _cache.clear()
+
+
+def to_engine(row: Event) -> engine.Event:
+    return engine.Event(type=row.type, data=row.data, seat=row.seat)
+
+
+def game_events(game: Game, *, upto: int | None = None) -> list[engine.Event]:
+    """The game's stream as engine events, in order (up to seq ``upto``)."""
+    rows = Event.objects.filter(game=game).order_by("seq")
+    if upto is not None:
+        rows = rows.filter(seq__lte=upto)
+    return [to_engine(row) for row in rows]
+
+
+def game_state(*, game: Game, version: int | None = None) -> engine.State:
+    """The folded state at ``version`` (default: the game's current version); a private copy."""
+    version = game.version if version is None else version
+    cached = _cache_get(game.id)
+    if cached is not None and cached.version <= version:
+        state = cached.copy()
+        if state.version < version:
+            rows = Event.objects.filter(game=game, seq__gt=state.version, seq__lte=version)
+            for row in rows.order_by("seq"):
+                engine.apply(state, to_engine(row))
+    else:
+        state = engine.fold(game_events(game, upto=version))
+    if state.version != version:
+        raise RuntimeError(f"game {game.id}: stream has {state.version} events, expected {version}")
+    if cached is None or cached.version < state.version:
+        remember_state(game.id, state)
+    return state
+
+
+# --------------------------------------------------------------------------- games
+
+
+def iso(moment: datetime | None) -> str | None:
+    return None if moment is None else engine.iso(moment)
+
+
+def game_get(game_id: Any) -> Game:
+    """The game with this id; ``NotFound`` (404) for an unknown or malformed id."""
+    try:
+        key = game_id if isinstance(game_id, uuid.UUID) else uuid.UUID(str(game_id))
+    except ValueError:
+        raise NotFound("No game with this id.") from None
+    try:
+        return Game.objects.get(pk=key)
+    except Game.DoesNotExist:
+        raise NotFound("No game with this id.") from None
+
+
+def seat_of(*, game: Game, user: Any) -> int | None:
+    """The user's seat in the game (projection), or None."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return Seat.objects.filter(game=game, user=user).values_list("seat", flat=True).first()
+
+
+def _viewer_seat(state: engine.State, user: Any) -> int | None:
+    username = getattr(user, "username", None)
+    if username and username in state.players:
+        return state.players.index(username)
+    return None
+
+
+def game_data(
+    *,
+    game: Game,
+    user: Any,
+    state: engine.State | None = None,
+    recent: Sequence[engine.Event] = (),
+) -> JSON:
+    """The API's game object, with ``state`` as ``user`` sees it (docs/api.md)."""
+    if state is None:
+        state = game_state(game=game)
+    you = _viewer_seat(state, user)
+    return {
+        "id": str(game.id),
+        "ruleset": state.ruleset,
+        "status": state.status,
+        "version": state.version,
+        "seats": state.seats,
+        "options": state.options,
+        "turn_timeout": state.turn_timeout,
+        "players": [
+            {
+                "seat": seat,
+                "username": name,
+                "score": state.scores[seat],
+                "absent": state.absent[seat],
+            }
+            for seat, name in enumerate(state.players)
+            if name is not None
+        ],
+        "you": you,
+        "state": engine.view(state, you, recent),
+        "created_at": iso(game.created_at),
+    }
+
+
+def game_list(*, user: Any, status: str | None = None, mine: bool = False) -> QuerySet[Game]:
+    games = Game.objects.all()
+    if status:
+        games = games.filter(status=status)
+    if mine:
+        games = games.filter(seat_set__user=user)
+    return games.prefetch_related("seat_set__user").order_by("-created_at", "id")
+
+
+def game_summary(*, game: Game, user: Any) -> JSON:
+    """A game without its state (game lists): the projection and the seats."""
+    seats = sorted(game.seat_set.all(), key=lambda s: s.seat)
+    user_id = getattr(user, "pk", None)
+    return {
+        "id": str(game.id),
+        "ruleset": game.ruleset,
+        "status": game.status,
+        "version": game.version,
+        "seats": game.seats,
+        "options": game.options,
+        "turn_timeout": game.turn_timeout,
+        "players": [{"seat": s.seat, "username": s.user.username} for s in seats],
+        "you": next((s.seat for s in seats if s.user_id == user_id), None),
+        "result": game.result,
+        "created_at": iso(game.created_at),
+    }
+
+
+# --------------------------------------------------------------------------- events
+
+
+def event_data(row: Event, data: JSON) -> JSON:
+    return {
+        "seq": row.seq,
+        "type": row.type,
+        "seat": row.seat,
+        "at": iso(row.created_at),
+        "data": data,
+    }
+
+
+def event_views(
+    *, game: Game, seat: int | None, after: int = 0, upto: int | None = None
+) -> list[JSON]:
+    """Events ``after < seq <= upto``, each as ``seat`` saw it at its own moment.
+
+    Folds once, stepping: each event is redacted against the state just before it.
+    """
+    upto = game.version if upto is None else upto
+    if after >= upto:
+        return []
+    cached = _cache_get(game.id)
+    if after >= 1 and cached is not None and cached.version <= after:
+        state: engine.State | None = game_state(game=game, version=after)
+        rows = Event.objects.filter(game=game, seq__gt=after, seq__lte=upto)
+    else:
+        state = None
+        rows = Event.objects.filter(game=game, seq__lte=upto)
+    out = []
+    for row in rows.order_by("seq"):
+        event = to_engine(row)
+        if state is None:  # game_created: nothing before it, nothing hidden in it
+            state = engine.fold([event])
+            data: JSON | None = dict(event.data) if row.seq > after else None
+        else:
+            data = engine.event_view(state, event, seat) if row.seq > after else None
+            engine.apply(state, event)
+        if data is not None:
+            out.append(event_data(row, data))
+    return out
+
+
+def _current_version(game: Game) -> int:
+    return Game.objects.filter(pk=game.pk).values_list("version", flat=True).get()
+
+
+def event_feed(*, game: Game, user: Any, after: int = 0, wait: float = 0) -> JSON:
+    """``GET /api/games/{id}/events/``: the events after ``after``, redacted for ``user``.
+
+    With ``wait`` > 0 and nothing new, polls the database every ``POLL_INTERVAL``
+    seconds until a newer event exists or ``wait`` seconds have passed. Outside a
+    transaction each check sees the latest commit; between checks stale or broken
+    connections are closed as at the end of a request.
+    """
+    version = game.version
+    if version <= after and wait > 0:
+        give_up = time.monotonic() + min(wait, MAX_WAIT)
+        while version <= after and time.monotonic() < give_up:
+            time.sleep(min(POLL_INTERVAL, max(0.0, give_up - time.monotonic())))
+            if not connection.in_atomic_block:
+                close_old_connections()
+            version = _current_version(game)
+        if version != game.version:
+            game.refresh_from_db()
+            version = game.version
+    seat = seat_of(game=game, user=user)
+    return {
+        "events": event_views(game=game, seat=seat, after=after, upto=version),
+        "version": version,
+    }
+
+
+def game_replay(*, game: Game, user: Any) -> JSON:
+    """``GET /api/games/{id}/replay/``: every event unredacted, once the game is over."""
+    if game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
+        raise Conflict("The replay opens when the game is finished.", "game_not_finished")
+    rows = list(Event.objects.filter(game=game).order_by("seq"))
+    return {
+        "game": game_data(game=game, user=user),
+        "events": [event_data(row, row.data) for row in rows],
+    }
+
+
+# --------------------------------------------------------------------------- rulesets
+
+
+def ruleset_list() -> list[JSON]:
+    return [
+        {
+            "id": ruleset.id,
+            "name": ruleset.name,
+            "min_players": ruleset.min_players,
+            "max_players": ruleset.max_players_any,
+            "options": {
+                name: option.describe() for name, option in engine.all_options(ruleset).items()
+            },
+        }
+        for ruleset in engine.rulesets()
+    ]

@@ -1,0 +1,455 @@
+"""Input and output serializers of the REST API (API.md).
+
+Input serializers check shapes only -- types, required fields, values that can
+never be valid -- before anything reaches the rules. They are strict about
+JSON types: ``"3"`` is not an integer, ``true`` is not an integer, ``7`` is not
+a string. Output serializers exist for the OpenAPI schema: the views build
+their answers in ``games.selectors`` and return them as they are.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.rules import engine
+
+MAX_INT = 2**31 - 1
+SKIPBO_CARDS = frozenset([*(str(v) for v in range(1, 13)), "SB"])
+PILES = 4
+
+
+def _card_order(code: str) -> int:
+    return 99 if code == "SB" else int(code)
+
+
+# skipbo: building piles and each player's discard piles
+
+
+# --------------------------------------------------------------------------- strict fields
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON integer: no strings, no booleans, no floats."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_value", MAX_INT)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictCharField(serializers.CharField):
+    """A JSON string."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictChoiceField(serializers.ChoiceField):
+    """One of a few JSON strings."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, str):
+            self.fail("invalid_choice", input=data)
+        return super().to_internal_value(data)
+
+
+@extend_schema_field({"type": "string", "enum": sorted(SKIPBO_CARDS, key=_card_order)})
+class CardCodeField(serializers.Field):
+    """A Skip-Bo card code: ``"1"`` ... ``"12"`` or ``"SB"`` (a JSON integer 1-12 is accepted)."""
+
+    default_error_messages = {"invalid": "Not a Skip-Bo card code (1 to 12, or SB)."}
+
+    def to_internal_value(self, data: Any) -> str:
+        if isinstance(data, int) and not isinstance(data, bool):
+            data = str(data)
+        if not isinstance(data, str) or data not in SKIPBO_CARDS:
+            self.fail("invalid")
+        return data
+
+    def to_representation(self, value: Any) -> str:
+        return str(value)
+
+
+def _position(**kwargs: Any) -> StrictIntegerField:
+    return StrictIntegerField(min_value=0, **kwargs)
+
+
+# --------------------------------------------------------------------------- auth
+
+
+class RegisterInputSerializer(serializers.Serializer):
+    username = StrictCharField(max_length=150, validators=[UnicodeUsernameValidator()])
+    password = StrictCharField(write_only=True, trim_whitespace=False, max_length=128)
+
+    def validate_username(self, value: str) -> str:
+        if get_user_model().objects.filter(username__iexact=value).exists():
+            raise serializers.ValidationError(
+                "A user with that username already exists.", code="username_taken"
+            )
+        return value
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        user = get_user_model()(username=attrs["username"])
+        try:
+            password_validation.validate_password(attrs["password"], user)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError({"password": list(exc.messages)}) from None
+        return attrs
+
+
+class RegisterOutputSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    token = serializers.CharField()
+
+
+class TokenInputSerializer(serializers.Serializer):
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(write_only=True, trim_whitespace=False, max_length=128)
+
+
+class TokenOutputSerializer(serializers.Serializer):
+    token = serializers.CharField()
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="A stable machine code, e.g. `not_your_turn`.")
+    detail = serializers.CharField(help_text="A sentence a person can act on.")
+
+
+# --------------------------------------------------------------------------- rulesets
+
+
+class RulesetSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField(help_text="The largest over all options.")
+    options = serializers.DictField(
+        child=serializers.DictField(),
+        help_text='Per option: {"type", "default", and "enum", "minimum", "maximum", '
+        '"nullable", "description" where they apply}.',
+    )
+
+
+# --------------------------------------------------------------------------- games
+
+
+class GameCreateInputSerializer(serializers.Serializer):
+    ruleset = StrictCharField(help_text="pablo, pablo-50, tamalou, cabo or skipbo.")
+    seats = StrictIntegerField(help_text="Number of players, within the ruleset's range.")
+    turn_timeout = StrictIntegerField(min_value=1, max_value=1_209_600, default=86_400)
+    options = serializers.DictField(
+        default=dict,
+        help_text="Ruleset options plus start_seat, memory, max_timeouts (GET /api/rulesets/).",
+    )
+    decks = serializers.ListField(
+        child=serializers.ListField(child=StrictCharField(allow_blank=False)),
+        required=False,
+        allow_null=True,
+        help_text="Stacked decks for testing: one list of card codes per round, top first "
+        "(only where the server allows them).",
+    )
+
+
+class PlayerSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    username = serializers.CharField()
+    score = serializers.IntegerField(help_text="The game total.")
+    absent = serializers.BooleanField()
+
+
+class GameSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    ruleset = serializers.CharField()
+    status = serializers.ChoiceField(choices=["waiting", "active", "finished", "aborted"])
+    version = serializers.IntegerField(help_text="The seq of the game's last event.")
+    seats = serializers.IntegerField()
+    options = serializers.DictField()
+    turn_timeout = serializers.IntegerField()
+    players = PlayerSerializer(many=True)
+    you = serializers.IntegerField(allow_null=True, help_text="Your seat, or null.")
+    state = serializers.DictField(
+        allow_null=True,
+        help_text="The game as you see it (API.md 'The game and its state'); "
+        "null while the game waits for players.",
+    )
+    created_at = serializers.DateTimeField()
+
+
+class SeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+class GameSummarySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    ruleset = serializers.CharField()
+    status = serializers.ChoiceField(choices=["waiting", "active", "finished", "aborted"])
+    version = serializers.IntegerField()
+    seats = serializers.IntegerField()
+    options = serializers.DictField()
+    turn_timeout = serializers.IntegerField()
+    players = SeatSerializer(many=True)
+    you = serializers.IntegerField(allow_null=True)
+    result = serializers.DictField(allow_null=True, help_text='{"winners", "losers"} or null.')
+    created_at = serializers.DateTimeField()
+
+
+class GamePageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = GameSummarySerializer(many=True)
+
+
+class GameListQuerySerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=["waiting", "active", "finished", "aborted"], required=False
+    )
+    mine = serializers.BooleanField(required=False, default=False)
+    page = serializers.IntegerField(required=False, min_value=1)
+
+
+# --------------------------------------------------------------------------- events
+
+
+def event_types_description() -> str:
+    lines = [
+        "The event's type. Engine events (every ruleset):",
+        "",
+        "| type | data |",
+        "|---|---|",
+        "| `game_created` | `{ruleset, seats, options, turn_timeout}` |",
+        "| `player_joined` | `{seat, username}` |",
+        "| `game_started` | `{}`; the ruleset's dealing events follow |",
+        "| `deadline_set` | `{key, deadline, seats}`: a turn (or setup phase) began |",
+        "| `turn_timed_out` | `{}`, `seat` = the player acted for; the auto action follows |",
+        "| `player_absent` | `{}`: max_timeouts consecutive timeouts |",
+        "| `player_returned` | `{}`: an absent or timed-out player acted again |",
+        "| `game_finished` | `{winners, losers}` |",
+        "| `game_aborted` | `{reason}`: every player absent |",
+    ]
+    for ruleset in engine.rulesets():
+        described = getattr(ruleset, "event_types", None)
+        if described:
+            lines += ["", f"`{ruleset.id}` events:", "", "| type | meaning |", "|---|---|"]
+            lines += [f"| `{name}` | {text} |" for name, text in dict(described).items()]
+    return "\n".join(lines)
+
+
+class EventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="1, 2, ...: the event's place in the game.")
+    type = serializers.CharField(help_text=event_types_description())
+    seat = serializers.IntegerField(allow_null=True, help_text="The seat it concerns, or null.")
+    at = serializers.DateTimeField()
+    data = serializers.DictField(
+        help_text="What the event showed you at its own moment (hidden cards removed)."
+    )
+
+
+class EventFeedSerializer(serializers.Serializer):
+    events = EventSerializer(many=True)
+    version = serializers.IntegerField()
+
+
+class EventFeedQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(required=False, default=0, min_value=0, max_value=MAX_INT)
+    wait = serializers.FloatField(required=False, default=0, min_value=0, max_value=30)
+
+
+class ReplaySerializer(serializers.Serializer):
+    game = GameSerializer()
+    events = EventSerializer(many=True, help_text="Every event, unredacted.")
+
+
+class ActionAnswerSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    events = EventSerializer(many=True, help_text="The action's events, as you may see them.")
+    game = GameSerializer()
+
+
+# --------------------------------------------------------------------------- actions
+
+
+class ActionSerializer(serializers.Serializer):
+    """Common to every action: the optional ``expected_version``."""
+
+    action_type = ""
+    expected_version = StrictIntegerField(
+        min_value=0,
+        required=False,
+        allow_null=True,
+        help_text="Refuse (409 version_conflict) unless the game is at this version.",
+    )
+
+    def __init__(self, *args: Any, seats: int = 0, you: int | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.game_seats = seats
+        self.you = you
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = {"type": StrictChoiceField(choices=[self.action_type])}
+        fields.update(super().get_fields())
+        return fields
+
+    def check_seat(self, value: int) -> int:
+        if self.game_seats and value >= self.game_seats:
+            raise serializers.ValidationError(
+                f"This game has seats 0 to {self.game_seats - 1}.", code="invalid_seat"
+            )
+        return value
+
+    def command(self) -> dict[str, Any]:
+        """The validated command for the rules (without ``expected_version``)."""
+        data = {k: v for k, v in self.validated_data.items() if k != "expected_version"}
+        return {k: v for k, v in data.items() if v is not None}
+
+
+class LookActionSerializer(ActionSerializer):
+    action_type = "look"
+    positions = serializers.ListField(child=_position(), min_length=2, max_length=2)
+
+    def validate_positions(self, value: list[int]) -> list[int]:
+        if value[0] == value[1]:
+            raise serializers.ValidationError("Two different positions are needed.")
+        return value
+
+
+class DrawActionSerializer(ActionSerializer):
+    action_type = "draw"
+    source = StrictChoiceField(choices=["deck", "discard"])
+
+
+class DiscardActionSerializer(ActionSerializer):
+    action_type = "discard"
+
+
+class ReplaceActionSerializer(ActionSerializer):
+    action_type = "replace"
+    positions = serializers.ListField(child=_position(), min_length=1)
+
+    def validate_positions(self, value: list[int]) -> list[int]:
+        if len(set(value)) != len(value):
+            raise serializers.ValidationError("Each position may be named once.")
+        return value
+
+
+class PeekActionSerializer(ActionSerializer):
+    action_type = "peek"
+    position = _position()
+
+
+class SpyActionSerializer(ActionSerializer):
+    action_type = "spy"
+    seat = StrictIntegerField(min_value=0)
+    position = _position()
+
+    def validate_seat(self, value: int) -> int:
+        return self.check_seat(value)
+
+
+class SwapActionSerializer(ActionSerializer):
+    action_type = "swap"
+    position = _position()
+    seat = StrictIntegerField(min_value=0)
+    their_position = _position()
+
+    def validate_seat(self, value: int) -> int:
+        return self.check_seat(value)
+
+
+class SkipActionSerializer(ActionSerializer):
+    action_type = "skip"
+
+
+class ThrowActionSerializer(ActionSerializer):
+    action_type = "throw"
+    seat = StrictIntegerField(min_value=0, help_text="Whose field the thrown card is in.")
+    position = _position()
+    onto = StrictIntegerField(min_value=0, help_text="The discard.serial you saw.")
+    give_position = _position(
+        required=False,
+        allow_null=True,
+        help_text="Only when throwing another player's card: a slot of yours to give.",
+    )
+
+    def validate_seat(self, value: int) -> int:
+        return self.check_seat(value)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs.get("give_position") is not None and attrs["seat"] == self.you:
+            raise serializers.ValidationError({"give_position": "Only with another player's card."})
+        return attrs
+
+
+class CallActionSerializer(ActionSerializer):
+    action_type = "call"
+
+
+class PlayActionSerializer(ActionSerializer):
+    action_type = "play"
+    card = CardCodeField(required=False, help_text="For from=hand: the card code.")
+    discard_pile = StrictIntegerField(
+        min_value=0, max_value=PILES - 1, required=False, help_text="For from=discard."
+    )
+    pile = StrictIntegerField(min_value=0, max_value=PILES - 1, help_text="The building pile.")
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        # "from" is a Python keyword: the field is declared here, not as an attribute.
+        fields = super().get_fields()
+        fields = {
+            "type": fields.pop("type"),
+            "from": StrictChoiceField(choices=["hand", "stock", "discard"]),
+            **fields,
+        }
+        return fields
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        origin = attrs["from"]
+        if origin == "hand" and attrs.get("card") is None:
+            raise serializers.ValidationError({"card": "Name the hand card to play."})
+        if origin == "discard" and attrs.get("discard_pile") is None:
+            raise serializers.ValidationError({"discard_pile": "Name your discard pile."})
+        if origin != "hand":
+            attrs.pop("card", None)
+        if origin != "discard":
+            attrs.pop("discard_pile", None)
+        return attrs
+
+
+class EndActionSerializer(ActionSerializer):
+    action_type = "end"
+    card = CardCodeField(help_text="The hand card to discard.")
+    discard_pile = StrictIntegerField(min_value=0, max_value=PILES - 1)
+
+
+ACTION_SERIALIZERS: dict[str, type[ActionSerializer]] = {
+    cls.action_type: cls
+    for cls in (
+        LookActionSerializer,
+        DrawActionSerializer,
+        DiscardActionSerializer,
+        ReplaceActionSerializer,
+        PeekActionSerializer,
+        SpyActionSerializer,
+        SwapActionSerializer,
+        SkipActionSerializer,
+        ThrowActionSerializer,
+        CallActionSerializer,
+        PlayActionSerializer,
+        EndActionSerializer,
+    )
+}
+assert set(ACTION_SERIALIZERS) == engine.ACTION_TYPES

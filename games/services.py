@@ -1,0 +1,366 @@
+"""Every write to a game: create, join, act, enforce a deadline, rebuild the projection.
+
+Each command service runs in one transaction and:
+
+1. locks the game row (``select_for_update``; the sweep of overdue games may
+   already hold it, with SKIP LOCKED, in an outer transaction -- re-locking
+   one's own row is immediate);
+2. folds the stream (``selectors.game_state``: cached, never twice per call);
+3. checks ``expected_version`` (409 ``version_conflict``);
+4. asks the pure engine for the new events (``Context`` = the game's stacked
+   decks + the OS generator, and ``timezone.now()``);
+5. appends them with seqs ``version + 1 ...`` (``bulk_create``; the unique
+   ``(game, seq)`` constraint is the last line of defence: a clash is a lost
+   race and becomes 409 ``version_conflict`` with nothing stored);
+6. updates the ``Game`` projection (and ``Seat`` rows) with
+   ``save(update_fields=...)``;
+7. on commit: offers the new state to the fold cache and sends
+   ``games.signals.events_appended``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import authenticate, get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+from rest_framework.renderers import JSONRenderer
+
+from games import selectors
+from games.chance import DeckChance
+from games.models import Event, Game, IdempotentAnswer, Seat
+from games.rules import engine
+from games.rules.cards import missing_from
+from games.signals import events_appended
+from pablo.exceptions import ApplicationError, Conflict, Forbidden, NotFound
+
+logger = logging.getLogger(__name__)
+
+JSON = dict[str, Any]
+
+MIN_TURN_TIMEOUT = 1
+MAX_TURN_TIMEOUT = 1_209_600  # 14 days
+DEFAULT_TURN_TIMEOUT = 86_400
+TERMINAL_EVENTS = ("game_finished", "game_aborted")
+
+
+@dataclass(frozen=True)
+class ActionAnswer:
+    """The answer to an action: HTTP status and the rendered JSON body.
+
+    Kept as bytes so that a repeat with the same ``Idempotency-Key`` returns
+    the first answer byte for byte.
+    """
+
+    status: int
+    body: bytes
+    replayed: bool = False
+
+    @property
+    def data(self) -> JSON:
+        return json.loads(self.body)
+
+
+def render(data: Any) -> bytes:
+    return JSONRenderer().render(data)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _context(game: Game) -> engine.Context:
+    return engine.Context(chance=DeckChance(decks=game.stacked_decks), now=timezone.now())
+
+
+def _lock(game_id: Any) -> Game:
+    """The game row, locked until the end of the transaction; ``NotFound`` (404)."""
+    try:
+        key = game_id if isinstance(game_id, uuid.UUID) else uuid.UUID(str(game_id))
+        return Game.objects.select_for_update().get(pk=key)
+    except (ValueError, Game.DoesNotExist):
+        raise NotFound("No game with this id.") from None
+
+
+def _parse_deadline(value: str | None) -> datetime | None:
+    return None if not value else datetime.fromisoformat(value.replace("Z", "+00:00"))
+
+
+def _project(game: Game, state: engine.State, finished_at: datetime | None) -> None:
+    """Copy the folded state onto the game row."""
+    game.status = state.status
+    game.version = state.version
+    game.turn_key = state.turn_key or ""
+    game.deadline = _parse_deadline(state.deadline) if state.status == "active" else None
+    game.result = state.result
+    if state.status in (Game.Status.FINISHED, Game.Status.ABORTED):
+        game.finished_at = game.finished_at or finished_at
+    else:
+        game.finished_at = None
+    game.save(
+        update_fields=[
+            "status",
+            "version",
+            "turn_key",
+            "deadline",
+            "result",
+            "finished_at",
+            "updated_at",
+        ]
+    )
+
+
+def _sync_seats(game: Game, state: engine.State) -> None:
+    """Make the ``Seat`` rows match the players of ``state`` (joins only ever add)."""
+    have = set(Seat.objects.filter(game=game).values_list("seat", flat=True))
+    missing = {s: name for s, name in enumerate(state.players) if name and s not in have}
+    if not missing:
+        return
+    users = get_user_model().objects.filter(username__in=missing.values())
+    by_name = {u.username: u for u in users}
+    Seat.objects.bulk_create(
+        [Seat(game=game, seat=s, user=by_name[name]) for s, name in missing.items()]
+    )
+
+
+def _store(
+    game: Game,
+    state: engine.State | None,
+    events: Sequence[engine.Event],
+    viewer: int | None = None,
+    view: bool = False,
+) -> tuple[engine.State, list[Event], list[JSON]]:
+    """Append ``events`` after ``state`` (None: a new game), project, notify on commit.
+
+    Returns the new state (``state`` is consumed), the stored rows and, with
+    ``view``, each event as ``viewer`` saw it (redacted against the state
+    just before it).
+    """
+    start = 0 if state is None else state.version
+    rows = [
+        Event(game=game, seq=start + i, type=e.type, seat=e.seat, data=e.data)
+        for i, e in enumerate(events, start=1)
+    ]
+    try:
+        with transaction.atomic():
+            Event.objects.bulk_create(rows)
+    except IntegrityError:
+        raise Conflict(
+            "Someone else changed this game at the same moment; reload it and try again.",
+            "version_conflict",
+        ) from None
+    views: list[JSON] = []
+    for row, event in zip(rows, events, strict=True):
+        if state is None:
+            state = engine.fold([event])
+            data = dict(event.data)
+        else:
+            data = engine.event_view(state, event, viewer) if view else {}
+            engine.apply(state, event)
+        if view:
+            views.append(selectors.event_data(row, data))
+    assert state is not None
+    finished_at = next((r.created_at for r in rows if r.type in TERMINAL_EVENTS), None)
+    _project(game, state, finished_at)
+    if any(e.type == "player_joined" for e in events):
+        _sync_seats(game, state)
+    selectors.remember_state(game.id, state)
+    game_id, version = game.id, state.version
+    transaction.on_commit(lambda: _notify(game_id, version, rows))
+    return state, rows, views
+
+
+def _notify(game_id: Any, version: int, rows: list[Event]) -> None:
+    answers = events_appended.send_robust(
+        sender=Game, game_id=game_id, version=version, events=rows
+    )
+    for receiver, answer in answers:
+        if isinstance(answer, Exception):
+            logger.error(
+                "events_appended receiver %r failed for game %s",
+                receiver,
+                game_id,
+                exc_info=(type(answer), answer, answer.__traceback__),
+            )
+
+
+# --------------------------------------------------------------------------- accounts
+
+
+@transaction.atomic
+def user_register(*, username: str, password: str) -> tuple[Any, str]:
+    """A new account and its API token."""
+    users = get_user_model()
+    try:
+        with transaction.atomic():
+            user = users.objects.create_user(username=username, password=password)
+    except IntegrityError:
+        raise ApplicationError(
+            "username: A user with that username already exists.", "username_taken"
+        ) from None
+    token, _ = Token.objects.get_or_create(user=user)
+    return user, token.key
+
+
+def user_token(*, request: Any, username: str, password: str) -> str:
+    """The API token of the account with these credentials (created on first use)."""
+    user = authenticate(request=request, username=username, password=password)
+    if user is None or not user.is_active:
+        raise ApplicationError(
+            "Unable to log in with the given username and password.", "invalid_credentials"
+        )
+    token, _ = Token.objects.get_or_create(user=user)
+    return token.key
+
+
+# --------------------------------------------------------------------------- commands
+
+
+@transaction.atomic
+def game_create(
+    *,
+    user: Any,
+    ruleset: str,
+    seats: int,
+    turn_timeout: int = DEFAULT_TURN_TIMEOUT,
+    options: JSON | None = None,
+    decks: list[list[str]] | None = None,
+) -> Game:
+    """A new game with ``user`` in seat 0 (starts at once if it has one seat)."""
+    if isinstance(turn_timeout, bool) or not isinstance(turn_timeout, int):
+        raise ApplicationError("turn_timeout: must be an integer number of seconds.")
+    if not MIN_TURN_TIMEOUT <= turn_timeout <= MAX_TURN_TIMEOUT:
+        raise ApplicationError(
+            f"turn_timeout: must be from {MIN_TURN_TIMEOUT} to {MAX_TURN_TIMEOUT} seconds."
+        )
+    events = engine.create(
+        ruleset,
+        seats=seats,
+        options={} if options is None else options,
+        turn_timeout=turn_timeout,
+        creator=user.username,
+    )
+    header = events[0].data
+    rules = engine.get_ruleset(header["ruleset"])
+    if decks:
+        if not settings.PABLO_ALLOW_STACKED_DECKS:
+            raise ApplicationError(
+                "decks: stacked decks are disabled on this server.", "stacked_decks_disabled"
+            )
+        full = rules.deck(header["options"])
+        for index, deck in enumerate(decks):
+            bad = missing_from(deck, full)
+            if bad:
+                raise ApplicationError(
+                    f"decks[{index}]: not part of one {rules.id} deck with these options: "
+                    f"{', '.join(bad)}.",
+                    "invalid_deck",
+                )
+    game = Game.objects.create(
+        ruleset=rules.id,
+        seats=header["seats"],
+        options=header["options"],
+        turn_timeout=header["turn_timeout"],
+        created_by=user,
+        stacked_decks=[list(d) for d in decks] if decks else None,
+    )
+    _store(game, None, events)
+    return game
+
+
+@transaction.atomic
+def game_join(*, game_id: Any, user: Any) -> Game:
+    """``user`` takes the lowest free seat; the last seat starts the game."""
+    game = _lock(game_id)
+    state = selectors.game_state(game=game)
+    events = engine.join(state, user.username, _context(game))
+    _store(game, state, events)
+    return game
+
+
+@transaction.atomic
+def game_act(
+    *,
+    game_id: Any,
+    user: Any,
+    command: JSON,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> ActionAnswer:
+    """``user`` does ``command`` (a shape-checked action body without ``expected_version``).
+
+    The answer is ``{"version", "events", "game"}`` (events and game as the
+    caller sees them). With ``idempotency_key``, the first successful answer
+    is stored and returned again for every repeat; refusals are not stored.
+    """
+    game = _lock(game_id)
+    if idempotency_key is not None:
+        # Looked up under the row lock: a concurrent repeat waits for the first
+        # request's commit and then finds its answer.
+        stored = IdempotentAnswer.objects.filter(user=user, game=game, key=idempotency_key).first()
+        if stored is not None:
+            return ActionAnswer(status=stored.status, body=bytes(stored.body), replayed=True)
+    state = selectors.game_state(game=game)
+    if user.username not in state.players:
+        raise Forbidden("You are not a player of this game.", "not_a_player")
+    seat = state.players.index(user.username)
+    if expected_version is not None and expected_version != state.version:
+        raise Conflict(
+            f"The game is at version {state.version}, not {expected_version}; "
+            "reload it and decide again.",
+            "version_conflict",
+        )
+    events = engine.act(state, seat, command, _context(game))
+    new_state, _rows, views = _store(game, state, events, viewer=seat, view=True)
+    data = {
+        "version": new_state.version,
+        "events": views,
+        "game": selectors.game_data(game=game, user=user, state=new_state, recent=events),
+    }
+    answer = ActionAnswer(status=201, body=render(data))
+    if idempotency_key is not None:
+        IdempotentAnswer.objects.create(
+            user=user, game=game, key=idempotency_key, status=answer.status, body=answer.body
+        )
+    return answer
+
+
+@transaction.atomic
+def game_timeout(*, game_id: Any, turn_key: str) -> int:
+    """Enforce the deadline of turn ``turn_key``; the number of events stored (0 when stale).
+
+    Safe to call inside an outer transaction that already locked the row.
+    """
+    try:
+        game = _lock(game_id)
+    except NotFound:
+        return 0
+    if game.status != Game.Status.ACTIVE or game.turn_key != turn_key:
+        return 0
+    state = selectors.game_state(game=game)
+    events = engine.timeout(state, turn_key, _context(game))
+    if not events:
+        return 0
+    _store(game, state, events)
+    return len(events)
+
+
+@transaction.atomic
+def game_rebuild_projection(*, game_id: Any) -> Game:
+    """Recompute the ``Game`` projection and ``Seat`` rows from the events alone."""
+    game = _lock(game_id)
+    rows = list(Event.objects.filter(game=game).order_by("seq"))
+    state = engine.fold(selectors.to_engine(row) for row in rows)
+    finished_at = next((r.created_at for r in reversed(rows) if r.type in TERMINAL_EVENTS), None)
+    game.finished_at = None
+    _project(game, state, finished_at)
+    _sync_seats(game, state)
+    return game

@@ -1,0 +1,149 @@
+"""One error shape for the whole API: ``{"code": "...", "detail": "..."}``.
+
+Everything that can go wrong in a request maps here to the status of API.md:
+
+* ``games.rules.RulesError`` (``Malformed`` 400, ``NotAllowed`` 409) by its
+  ``status`` and ``code``;
+* ``ApplicationError`` (raised by services and selectors: ``not_a_player``,
+  ``version_conflict``, ``game_not_finished``, ...) likewise;
+* DRF's exceptions (validation 400 ``invalid`` with the field named in the
+  detail, parse errors 400, 401, 403, 404, 405, ...) by their status and code;
+* Django's ``Http404`` and ``PermissionDenied``.
+
+A malformed request must never become a 500, and no detail may name a hidden
+card: rules errors are written that way, and validation details only echo
+what the client sent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from games.rules.engine import RulesError
+
+
+class ApplicationError(Exception):
+    """An application-level refusal with the HTTP status it maps to."""
+
+    status = 400
+    default_code = "invalid"
+
+    def __init__(self, detail: str, code: str | None = None, status: int | None = None) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.code = code or self.default_code
+        if status is not None:
+            self.status = status
+
+
+class NotFound(ApplicationError):
+    status = 404
+    default_code = "not_found"
+
+
+class Forbidden(ApplicationError):
+    status = 403
+    default_code = "not_a_player"
+
+
+class Conflict(ApplicationError):
+    status = 409
+    default_code = "illegal_action"
+
+
+def error_body(code: str, detail: str) -> dict[str, str]:
+    return {"code": code, "detail": detail}
+
+
+def _flatten(detail: Any, prefix: str = "") -> list[tuple[str, str, str]]:
+    """(field path, message, code) for every message of a DRF validation error."""
+    out: list[tuple[str, str, str]] = []
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            name = str(key)
+            if name in ("non_field_errors", "__all__"):
+                name = ""
+            path = f"{prefix}.{name}" if prefix and name else (prefix or name)
+            out += _flatten(value, path)
+    elif isinstance(detail, list):
+        scalar = all(isinstance(item, exceptions.ErrorDetail) for item in detail)
+        for index, item in enumerate(detail):
+            if scalar:
+                out += _flatten(item, prefix)
+            elif item:
+                out += _flatten(item, f"{prefix}[{index}]")
+    else:
+        code = getattr(detail, "code", None) or "invalid"
+        out.append((prefix, str(detail), code))
+    return out
+
+
+def validation_detail(detail: Any) -> tuple[str, str]:
+    """(code, sentence) for a DRF ``ValidationError.detail``, naming the fields."""
+    messages = _flatten(detail)
+    if not messages:
+        return "invalid", "The request is not valid."
+    parts = []
+    for path, message, _code in messages:
+        parts.append(f"{path}: {message}" if path else message)
+    # A serializer may raise with a specific code ("invalid_seat", ...): keep the first one
+    # that is one of ours, otherwise the generic "invalid" (DRF's "required",
+    # "null", ... are details, not API codes).
+    code = next((c for _p, _m, c in messages if c in OWN_VALIDATION_CODES), "invalid")
+    return code, " ".join(parts)
+
+
+#: Codes a serializer may raise that are passed through as the error code.
+OWN_VALIDATION_CODES = frozenset(
+    {
+        "invalid_seat",
+        "invalid_deck",
+        "invalid_option",
+        "invalid_seats",
+        "unknown_ruleset",
+        "stacked_decks_disabled",
+        "username_taken",
+        "invalid_credentials",
+    }
+)
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, RulesError | ApplicationError):
+        return Response(error_body(exc.code, exc.detail), status=exc.status)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None  # a genuine server error
+    assert isinstance(exc, exceptions.APIException)
+    if isinstance(exc, exceptions.ValidationError):
+        code, detail = validation_detail(exc.detail)
+        response.data = error_body(code, detail)
+        return response
+    if isinstance(exc, exceptions.UnsupportedMediaType):
+        # API.md: a body that is not JSON is a malformed body (400).
+        response.status_code = status.HTTP_400_BAD_REQUEST
+        response.data = error_body("parse_error", "The body must be a JSON object.")
+        return response
+    if isinstance(exc, exceptions.ParseError):
+        response.data = error_body("parse_error", "The body is not valid JSON.")
+        return response
+    code = exc.get_codes()
+    if not isinstance(code, str):
+        code = exc.default_code
+    response.data = error_body(code, str(exc.detail))
+    return response
+
+
+def not_found_view(request: Any, *args: Any, **kwargs: Any) -> JsonResponse:
+    """JSON 404 for unknown paths under /api/ (Django's own page is HTML)."""
+    return JsonResponse(error_body("not_found", "No such API path."), status=404)
