@@ -1,9 +1,8 @@
-"""API routes (API.md), mounted under /api/. Unknown paths get a JSON 404."""
+"""API routes (API.md), mounted under /api/ (pablo/urls.py: JSON 404 for other paths)."""
 
-from django.urls import path, re_path
+from django.urls import path
 
 from games import apis
-from pablo.exceptions import not_found_view
 
 app_name = "games"
 urlpatterns = [
@@ -16,7 +15,4 @@ urlpatterns = [
     path("games/<str:game_id>/actions/", apis.GameActionApi.as_view(), name="actions"),
     path("games/<str:game_id>/events/", apis.GameEventsApi.as_view(), name="events"),
     path("games/<str:game_id>/replay/", apis.GameReplayApi.as_view(), name="replay"),
-    # Last: any other path ending in "/" is a JSON 404 (paths without the slash
-    # still get Django's redirect to the slashed form).
-    re_path(r"^(?:.*/)?$", not_found_view),
 ]

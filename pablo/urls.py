@@ -1,9 +1,11 @@
 """URL configuration: the REST API under /api/, the replay viewer under /replays/."""
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from pablo.exceptions import not_found_view
 
 urlpatterns = [
     path("", RedirectView.as_view(url="/replays/", permanent=False)),
@@ -13,4 +15,6 @@ urlpatterns = [
     path("api/", include("games.urls")),
     path("api/me/", include("games.notification_urls")),
     path("replays/", include("replays.urls")),
+    # Any other /api/ path ending in "/" is a JSON 404 (API.md error shape).
+    re_path(r"^api/(?:.*/)?$", not_found_view),
 ]
