@@ -5,4 +5,5 @@ from . import views
 app_name = "replays"
 urlpatterns = [
     path("", views.game_list, name="list"),
+    path("<uuid:game_id>/", views.game_replay_view, name="replay"),
 ]

@@ -1,7 +1,158 @@
-"""Replay viewer views (being written)."""
+"""The replay viewer's pages: the list of finished games and one game at one step.
 
-from django.http import HttpResponse
+Everything works with plain links and forms; ``static/replays/replay.js``
+only makes stepping faster (arrow keys, no full page load). Only finished and
+aborted games can be viewed: any other id is a 404 that says nothing more.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from . import chart
+from .frames import frame
+from .selectors import (
+    RULESET_NAMES,
+    game_replay,
+    replay_list,
+    replay_players,
+    viewable_game,
+)
+
+PAGE_SIZE = 20
+WINDOW = 6  # steps listed on each side of the current one
 
 
-def game_list(request):
-    return HttpResponse("Replays are coming.")
+@require_GET
+def game_list(request: HttpRequest) -> HttpResponse:
+    ruleset = request.GET.get("ruleset", "")
+    if ruleset not in RULESET_NAMES:
+        ruleset = ""
+    player = request.GET.get("player", "").strip()[:150]
+    page = Paginator(replay_list(ruleset=ruleset, player=player), PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    rows = []
+    for game in page.object_list:
+        seats = sorted(game.seat_set.all(), key=lambda s: s.seat)
+        names = {s.seat: s.user.username for s in seats}
+        result = game.result or {}
+        winners = set(result.get("winners") or [])
+        rows.append(
+            {
+                "game": game,
+                "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
+                "players": [
+                    {"name": names.get(s, f"Seat {s}"), "winner": s in winners}
+                    for s in range(game.seats)
+                ],
+                "winners": [names.get(s, f"Seat {s}") for s in sorted(winners)],
+                "date": game.finished_at or game.updated_at,
+            }
+        )
+    keep = {k: v for k, v in (("ruleset", ruleset), ("player", player)) if v}
+    return render(
+        request,
+        "replays/list.html",
+        {
+            "rows": rows,
+            "page": page,
+            "rulesets": RULESET_NAMES,
+            "ruleset": ruleset,
+            "player": player,
+            "players": replay_players(),
+            "query": urlencode(keep),
+        },
+    )
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value not in (None, "") else None
+    except ValueError:
+        return None
+
+
+@require_GET
+def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
+    game = viewable_game(game_id)
+    if game is None:
+        raise Http404("No finished game with this id.")
+    replay = game_replay(game)
+    number = _int(request.GET.get("step")) or 0
+    number = min(max(number, 0), replay.last)
+    perspective = _int(request.GET.get("as"))
+    if perspective is not None and not 0 <= perspective < len(replay.names):
+        perspective = None
+    step = replay.steps[number]
+
+    def url(n: int, as_: int | None = perspective) -> str:
+        params = {"step": n}
+        if as_ is not None:
+            params["as"] = as_
+        return f"?{urlencode(params)}"
+
+    table = frame(replay, step, perspective)
+    lo, hi = max(0, number - WINDOW), min(replay.last, number + WINDOW)
+    timeline = [
+        {
+            "number": s.number,
+            "url": url(s.number),
+            "text": " ".join(s.sentences.get(perspective) or []),
+            "current": s.number == number,
+            "tags": s.tags,
+        }
+        for s in replay.steps[lo : hi + 1]
+    ]
+    jumps = [{"number": n, "label": label, "url": url(n)} for n, label in replay.jumps]
+    prev_jump = next((j for j in reversed(jumps) if j["number"] < number), None)
+    next_jump = next((j for j in jumps if j["number"] > number), None)
+    series = chart.series_for(replay.names, replay.totals_by_round, start=None)
+    threshold = (
+        (0, "an empty stock wins")
+        if replay.chart_axis == "turn"
+        else chart.THRESHOLDS.get(replay.ruleset)
+    )
+    svg = chart.score_chart(
+        series, threshold=threshold, current_round=step.chart_x, x_label=replay.chart_axis
+    )
+    perspectives = [{"label": "All cards", "url": url(number, None), "active": perspective is None}]
+    perspectives += [
+        {"label": name, "url": url(number, s), "active": perspective == s, "seat": s}
+        for s, name in enumerate(replay.names)
+    ]
+    context = {
+        "game": game,
+        "replay": replay,
+        "ruleset_name": RULESET_NAMES.get(replay.ruleset, replay.ruleset),
+        "step": step,
+        "number": number,
+        "last": replay.last,
+        "perspective": perspective,
+        "perspective_name": replay.names[perspective] if perspective is not None else "",
+        "perspectives": perspectives,
+        "sentences": step.sentences.get(perspective) or [],
+        "t": table,
+        "timeline": timeline,
+        "jumps": jumps,
+        "prev_jump": prev_jump,
+        "next_jump": next_jump,
+        "first_url": url(0),
+        "prev_url": url(max(0, number - 1)),
+        "next_url": url(min(replay.last, number + 1)),
+        "last_url": url(replay.last),
+        "chart": svg,
+        "chart_rows": [
+            {"name": s.name, "values": s.values[1:], "colour": s.colour} for s in series
+        ],
+        "chart_rounds": list(range(1, len(replay.totals_by_round))),
+        "winners": [replay.names[s] for s in replay.result.get("winners") or []],
+        "losers": [replay.names[s] for s in replay.result.get("losers") or []],
+        "kind": replay.kind,
+    }
+    return render(request, "replays/replay.html", context)

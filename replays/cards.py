@@ -1,0 +1,160 @@
+"""Card faces as HTML: readable, coloured, with a text alternative.
+
+A card is drawn by CSS (``static/replays/replay.css``) from a ``<span>``; no
+images, so it scales from phone width up and stays crisp. Every card carries
+``role="img"`` and an ``aria-label`` ("7 of hearts", "face-down card"), and a
+face-up card carries its code in ``data-code`` (the browser tests and the
+keyboard script read it). A face-down card carries nothing that could name it.
+
+``kind`` tells the three families of codes apart (``"7"`` is a Cabo 7 or a
+Skip-Bo 7): ``french`` (pablo, pablo-50, tamalou), ``cabo`` and ``skipbo``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
+
+KIND_BY_RULESET = {
+    "pablo": "french",
+    "pablo-50": "french",
+    "tamalou": "french",
+    "cabo": "cabo",
+    "skipbo": "skipbo",
+}
+
+SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_NAME = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANK_NAME = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
+CABO_POWER = {7: "peek", 8: "peek", 9: "spy", 10: "spy", 11: "swap", 12: "swap"}
+
+
+def kind_of(ruleset: str) -> str:
+    return KIND_BY_RULESET.get(ruleset, "french")
+
+
+def card_name(code: str, kind: str) -> str:
+    """Plain words for a card: ``7H`` -> "7 of hearts", ``SB`` -> "Skip-Bo wild card"."""
+    if kind == "skipbo":
+        return "Skip-Bo wild card" if code == "SB" else f"Skip-Bo {code}"
+    if kind == "cabo":
+        return f"Cabo {code}"
+    if code == "JK":
+        return "Joker"
+    rank, suit = code[:-1], code[-1:]
+    if suit not in SUIT_NAME:
+        return code
+    return f"{RANK_NAME.get(rank, rank)} of {SUIT_NAME[suit]}"
+
+
+def card_short(code: str, kind: str) -> str:
+    """A compact text form for sentences: ``7H`` -> "7♥", Cabo ``7`` -> "7", ``SB`` -> "SB"."""
+    if kind == "french" and code != "JK" and code[-1:] in SUIT_SYMBOL:
+        return code[:-1] + SUIT_SYMBOL[code[-1]]
+    if kind == "french" and code == "JK":
+        return "Joker"
+    if kind == "skipbo" and code == "SB":
+        return "Skip-Bo"
+    return code
+
+
+@lru_cache(maxsize=2048)
+def _face(code: str, kind: str, size: str) -> SafeString:
+    name = card_name(code, kind)
+    size_cls = f" card-{size}" if size else ""
+    if kind == "french":
+        if code == "JK":
+            return format_html(
+                '<span class="card face joker{}" role="img" aria-label="Joker" title="Joker" '
+                'data-code="JK"><span class="rank">★</span><span class="suit">JOKER</span></span>',
+                size_cls,
+            )
+        rank, suit = code[:-1], code[-1:]
+        colour = "red" if suit in ("H", "D") else "black"
+        return format_html(
+            '<span class="card face {}{}" role="img" aria-label="{}" title="{}" data-code="{}">'
+            '<span class="rank">{}</span><span class="suit">{}</span></span>',
+            colour,
+            size_cls,
+            name,
+            name,
+            code,
+            rank,
+            SUIT_SYMBOL.get(suit, suit),
+        )
+    if kind == "cabo":
+        try:
+            value = int(code)
+        except ValueError:
+            value = -1
+        tier = "low" if value <= 4 else "mid" if value <= 8 else "high"
+        power = CABO_POWER.get(value, "")
+        return format_html(
+            '<span class="card face cabo cabo-{}{}" role="img" aria-label="{}" title="{}" '
+            'data-code="{}"><span class="rank">{}</span><span class="suit">{}</span></span>',
+            tier,
+            size_cls,
+            name + (f" ({power})" if power else ""),
+            name,
+            code,
+            code,
+            power or "cabo",
+        )
+    # skipbo
+    if code == "SB":
+        return format_html(
+            '<span class="card face skipbo sb-wild{}" role="img" aria-label="{}" title="{}" '
+            'data-code="SB"><span class="rank">SB</span><span class="suit">wild</span></span>',
+            size_cls,
+            name,
+            name,
+        )
+    try:
+        value = int(code)
+    except ValueError:
+        value = 0
+    tier = "blue" if value <= 4 else "green" if value <= 8 else "red"
+    return format_html(
+        '<span class="card face skipbo sb-{}{}" role="img" aria-label="{}" title="{}" '
+        'data-code="{}"><span class="rank">{}</span><span class="suit">Skip-Bo</span></span>',
+        tier,
+        size_cls,
+        name,
+        name,
+        code,
+        code,
+    )
+
+
+BACK = mark_safe(
+    '<span class="card back" role="img" aria-label="face-down card" title="face-down card"></span>'
+)
+EMPTY = mark_safe(
+    '<span class="card empty" role="img" aria-label="empty slot" title="empty slot"></span>'
+)
+
+
+def card_html(code: str | None, kind: str, *, size: str = "", unknown_to: str = "") -> SafeString:
+    """One card. ``None`` is an empty slot, ``"?"`` a face-down card.
+
+    ``unknown_to`` names the acting player when this face-up card is one they
+    did not know at that moment: the card is marked, and its label says so.
+    """
+    if code is None:
+        return EMPTY
+    if code == "?":
+        if not size:
+            return BACK
+        return mark_safe(BACK.replace('class="card back"', f'class="card back card-{size}"'))
+    face = _face(code, kind, size)
+    if not unknown_to:
+        return face
+    note = escape(f" (not known to {unknown_to})")
+    name = card_name(code, kind)
+    return mark_safe(
+        face.replace('class="card face', 'class="card face unknown', 1)
+        .replace(f'aria-label="{name}', f'aria-label="{name}{note}', 1)
+        .replace(f'title="{name}"', f'title="{name}{note}"', 1)
+    )

@@ -1,0 +1,140 @@
+"""The score chart: inline SVG drawn on the server, no library, no JavaScript.
+
+``score_chart(names, points, threshold=…)`` draws one line per player through
+their game total after each round (round 0 = 0 for everyone), a dashed line at
+the ruleset's end threshold, and a marker at the round the viewer is looking
+at. A library (matplotlib, pygal) would add a heavy dependency for ~100 lines
+of arithmetic and would not give us markup we can style with the page's CSS.
+The same numbers are also rendered as a table for screen readers
+(``templates/replays/_chart.html``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+#: Colour-blind-friendly (Okabe-Ito), one per seat; repeats past eight.
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
+
+#: The end threshold of each ruleset (RULES.md): (value, label).
+THRESHOLDS = {
+    "pablo": (100, "game ends at 100"),
+    "pablo-50": (50, "game ends above 50"),
+    "tamalou": (100, "game ends at 100"),
+    "cabo": (100, "game ends above 100"),
+}
+
+
+@dataclass(frozen=True)
+class Series:
+    name: str
+    values: list[int]  # game total after round 0 (=0), 1, 2, ...
+    colour: str
+
+
+def series_for(
+    names: list[str], totals_by_round: list[list[int]], *, start: int | None = 0
+) -> list[Series]:
+    """``totals_by_round[r][seat]`` = game total after round r+1 (``start``: the value before)."""
+    out = []
+    for seat, name in enumerate(names):
+        values = ([] if start is None else [start]) + [row[seat] for row in totals_by_round]
+        out.append(Series(name, values, PALETTE[seat % len(PALETTE)]))
+    return out
+
+
+def score_chart(
+    series: list[Series],
+    *,
+    threshold: tuple[int, str] | None = None,
+    current_round: int | None = None,
+    width: int = 640,
+    height: int = 260,
+    x_label: str = "round",
+) -> SafeString:
+    rounds = max((len(s.values) for s in series), default=1) - 1
+    values = [v for s in series for v in s.values]
+    low = min([0, *values])
+    high = max([10, *values, *(() if threshold is None else (threshold[0],))])
+    span = high - low or 1
+    low -= max(1, span // 20)
+    high += max(1, span // 20)
+    left, right, top, bottom = 44, 96, 14, 30
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def x(r: float) -> float:
+        return left + (plot_w * r / rounds if rounds else plot_w / 2)
+
+    def y(v: float) -> float:
+        return top + plot_h * (high - v) / (high - low)
+
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-labelledby="chart-title" preserveAspectRatio="xMidYMid meet" '
+        f'xmlns="http://www.w3.org/2000/svg">',
+        '<title id="chart-title">Game totals after each round</title>',
+    ]
+    # horizontal grid with round numbers on the value axis
+    step = _nice_step(high - low)
+    tick = (low // step + 1) * step
+    while tick < high:
+        parts.append(
+            f'<line class="grid" x1="{left}" x2="{left + plot_w}" y1="{y(tick):.1f}" '
+            f'y2="{y(tick):.1f}"/><text class="tick" x="{left - 6}" y="{y(tick) + 4:.1f}" '
+            f'text-anchor="end">{tick}</text>'
+        )
+        tick += step
+    every = max(1, rounds // 12)
+    for r in range(0, rounds + 1, every):
+        parts.append(
+            f'<text class="tick" x="{x(r):.1f}" y="{height - bottom + 16}" '
+            f'text-anchor="middle">{r}</text>'
+        )
+    parts.append(
+        f'<text class="axis" x="{left + plot_w / 2:.1f}" y="{height - 2}" '
+        f'text-anchor="middle">{escape(x_label)}</text>'
+    )
+    if current_round is not None and 0 <= current_round <= rounds:
+        parts.append(
+            f'<line class="now" x1="{x(current_round):.1f}" x2="{x(current_round):.1f}" '
+            f'y1="{top}" y2="{top + plot_h}"/>'
+        )
+    if threshold is not None:
+        value, label = threshold
+        parts.append(
+            f'<line class="threshold" x1="{left}" x2="{left + plot_w}" y1="{y(value):.1f}" '
+            f'y2="{y(value):.1f}"/><text class="threshold-label" x="{left + 4}" '
+            f'y="{y(value) - 5:.1f}">{escape(label)}</text>'
+        )
+    ends: list[tuple[float, Series]] = []
+    for s in series:
+        points = " ".join(f"{x(r):.1f},{y(v):.1f}" for r, v in enumerate(s.values))
+        parts.append(f'<polyline class="line" points="{points}" stroke="{s.colour}" fill="none"/>')
+        for r, v in enumerate(s.values):
+            parts.append(
+                f'<circle cx="{x(r):.1f}" cy="{y(v):.1f}" r="3" fill="{s.colour}">'
+                f"<title>{escape(s.name)}: {v} after {escape(x_label)} {r}</title></circle>"
+            )
+        ends.append((y(s.values[-1]), s))
+    # end labels, nudged apart so that equal totals stay readable
+    ends.sort(key=lambda e: e[0])
+    last = -1e9
+    for pos, s in ends:
+        pos = max(pos, last + 13)
+        last = pos
+        parts.append(
+            f'<text class="end-label" x="{left + plot_w + 6}" y="{pos + 4:.1f}" '
+            f'fill="{s.colour}">{escape(s.name[:10])} {s.values[-1]}</text>'
+        )
+    parts.append("</svg>")
+    return mark_safe("".join(parts))
+
+
+def _nice_step(span: float) -> int:
+    for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000):
+        if span / step <= 8:
+            return step
+    return 2000

@@ -1,0 +1,265 @@
+"""Plain words for events: "Ann drew from the deck", "Cara called Pablo".
+
+One function per event type, registered in ``DESCRIBE``. Each reads the
+event's data *as the viewer saw it*: the unredacted data for the all-cards
+view, ``engine.event_view(before, event, seat)`` for a seat's view -- so a
+sentence never names a card the viewer did not see, and every function must
+cope with a card code being absent ("Ann drew a card").
+
+A type without a function gets a readable fallback ("Ann: power skipped"),
+and ``tests/replays/test_describe.py`` checks that every type a ruleset
+emits has its own function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from games.rules.engine import Event
+
+from .cards import card_short
+
+JSON = dict[str, Any]
+
+#: Event types of the life cycle before play (summed up in step 0).
+PRE_PLAY = frozenset(
+    {"game_created", "player_joined", "game_started", "start_seat_drawn", "round_started"}
+)
+#: A new round is dealt (a jump target).
+ROUND_START = frozenset({"round_started"})
+#: A round's scores are booked (one point of the chart per such event).
+ROUND_END = frozenset({"round_ended"})
+#: A call ("Pablo", "Cabo"): a jump target.
+CALL = frozenset({"called"})
+
+CALL_WORD = {"pablo": "Pablo", "pablo-50": "Pablo", "tamalou": "Tamalou", "cabo": "Cabo"}
+
+
+class Words:
+    """What a describing function gets: the event, its data as seen, names and card kind."""
+
+    def __init__(
+        self, event: Event, data: JSON, names: Sequence[str], kind: str, viewer: int | None
+    ) -> None:
+        self.event = event
+        self.data = data or {}
+        self.names = names
+        self.kind = kind
+        self.viewer = viewer
+
+    def name(self, seat: Any) -> str:
+        if isinstance(seat, int) and 0 <= seat < len(self.names):
+            return self.names[seat]
+        return "someone"
+
+    @property
+    def actor(self) -> str:
+        seat = self.event.seat
+        if seat is None:
+            seat = self.data.get("seat")
+        return self.name(seat)
+
+    def card(self, code: Any, default: str = "a card") -> str:
+        """A card in words, or ``default`` when the viewer did not see it."""
+        if isinstance(code, str) and code not in ("?", ""):
+            return card_short(code, self.kind)
+        return default
+
+    def code(self, *keys: str) -> Any:
+        for key in keys:
+            if key in self.data and self.data[key] not in (None, "?"):
+                return self.data[key]
+        return None
+
+    def whose(self, seat: Any, position: Any) -> str:
+        owner = "their own" if seat == self.event.seat else f"{self.name(seat)}'s"
+        return f"{owner} slot {position}" if position is not None else owner
+
+    def seats(self, seats: Sequence[int]) -> str:
+        return _and([self.name(s) for s in seats]) or "nobody"
+
+
+Describer = Callable[[Words], str]
+DESCRIBE: dict[str, Describer] = {}
+
+
+def describes(*types: str) -> Callable[[Describer], Describer]:
+    def register(fn: Describer) -> Describer:
+        for t in types:
+            DESCRIBE[t] = fn
+        return fn
+
+    return register
+
+
+def describe(
+    event: Event, data: JSON, names: Sequence[str], kind: str, *, viewer: int | None = None
+) -> list[str]:
+    """The sentences of one event (usually one)."""
+    w = Words(event, data, names, kind, viewer)
+    fn = DESCRIBE.get(event.type)
+    if fn is None:
+        return [fallback(w)]
+    text = fn(w)
+    return [text] if text else []
+
+
+def fallback(w: Words) -> str:
+    what = w.event.type.replace("_", " ")
+    return f"{w.actor}: {what}" if w.event.seat is not None else what.capitalize()
+
+
+def describe_start(events: Sequence[Event], names: Sequence[str], kind: str) -> str:
+    """Step 0: who plays, and the deal."""
+    header = events[0].data
+    seats = header.get("seats", len(names))
+    rounds = sum(1 for e in events if e.type in ROUND_START)
+    who = _and(list(names[:seats]))
+    if kind == "skipbo":
+        return f"{who} sit down; the stock piles are dealt."
+    return f"{who} sit down; round {max(rounds, 1)} is dealt."
+
+
+def _and(items: Sequence[str]) -> str:
+    items = [i for i in items if i]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# --------------------------------------------------------------------------- engine events
+
+
+@describes("game_created")
+def _created(w: Words) -> str:
+    return f"{w.name(0)} created the game"
+
+
+@describes("player_joined")
+def _joined(w: Words) -> str:
+    return f"{w.data.get('username') or w.actor} took seat {w.data.get('seat')}"
+
+
+@describes("game_started")
+def _started(w: Words) -> str:
+    return "Every seat is taken: the game starts"
+
+
+@describes("round_started")
+def _round_started(w: Words) -> str:
+    start = w.data.get("start_seat")
+    text = f"Round {w.data.get('round', '')} is dealt".replace("  ", " ")
+    if w.kind == "skipbo":
+        text = "The stock piles are dealt"
+    if isinstance(start, int):
+        text += f"; {w.name(start)} starts"
+    return text
+
+
+@describes("deadline_set")
+def _deadline(w: Words) -> str:
+    return ""
+
+
+@describes("turn_timed_out")
+def _timed_out(w: Words) -> str:
+    return f"Timeout: {w.actor}'s turn was played for them"
+
+
+@describes("player_absent")
+def _absent(w: Words) -> str:
+    return f"{w.actor} timed out too often and is marked absent"
+
+
+@describes("player_returned")
+def _returned(w: Words) -> str:
+    return f"{w.actor} is back"
+
+
+@describes("game_finished")
+def _finished(w: Words) -> str:
+    winners = w.data.get("winners") or []
+    losers = w.data.get("losers") or []
+    text = f"Game over: {w.seats(winners)} {'win' if len(winners) != 1 else 'wins'}"
+    if losers:
+        text += f"; {w.seats(losers)} {'lose' if len(losers) != 1 else 'loses'}"
+    return text
+
+
+@describes("game_aborted")
+def _aborted(w: Words) -> str:
+    reason = w.data.get("reason")
+    return "The game was aborted" + (f": {reason}" if reason else "")
+
+
+# --------------------------------------------------------------------------- Skip-Bo
+
+SOURCE_WORDS = {"hand": "hand", "stock": "stock pile", "discard": "discard pile"}
+
+
+@describes("turn_started")
+def _turn_started(w: Words) -> str:
+    turn = w.data.get("turn")
+    return f"{w.actor}'s turn" + (f" (turn {turn})" if turn else "")
+
+
+@describes("cards_drawn")
+def _cards_drawn(w: Words) -> str:
+    cards = w.data.get("cards")
+    if cards:
+        shown = ", ".join(w.card(c.get("code")) for c in cards)
+        return f"{w.actor} drew {len(cards)} card{'s' if len(cards) != 1 else ''}: {shown}"
+    count = w.data.get("count", 0)
+    return f"{w.actor} drew {count} card{'s' if count != 1 else ''}"
+
+
+@describes("draw_pile_reshuffled")
+def _draw_reshuffled(w: Words) -> str:
+    count = w.data.get("count", len(w.data.get("order") or []))
+    if w.kind == "skipbo":
+        return f"The draw pile ran out: {count} completed cards were shuffled into a new one"
+    return f"The draw pile ran out: the discard pile was shuffled into a new one of {count}"
+
+
+@describes("card_played")
+def _card_played(w: Words) -> str:
+    source = w.data.get("from")
+    where = SOURCE_WORDS.get(source, source or "hand")
+    if source == "discard" and w.data.get("discard_pile") is not None:
+        where = f"discard pile {w.data['discard_pile'] + 1}"
+    card = w.card(w.code("code"))
+    value = w.data.get("value")
+    as_value = f" as a {value}" if w.data.get("code") == "SB" and value else ""
+    pile = w.data.get("pile")
+    text = f"{w.actor} played {card}{as_value} from their {where} onto building pile {pile + 1}"
+    if source == "stock":
+        top = w.data.get("stock_top")
+        if top and top.get("code"):
+            text += f"; their stock shows {w.card(top['code'])} next"
+        elif "stock_top" in w.data and top is None:
+            text += "; their stock pile is empty"
+    return text
+
+
+@describes("pile_completed")
+def _pile_completed(w: Words) -> str:
+    pile = w.data.get("pile")
+    return f"Building pile {pile + 1 if isinstance(pile, int) else ''} reached 12 and was cleared"
+
+
+@describes("card_discarded")
+def _card_discarded(w: Words) -> str:
+    pile = w.data.get("discard_pile")
+    where = f"discard pile {pile + 1}" if isinstance(pile, int) else "a discard pile"
+    return f"{w.actor} put {w.card(w.code('code'))} on their {where}, ending the turn"
+
+
+@describes("turn_ended")
+def _turn_ended(w: Words) -> str:
+    reason = w.data.get("reason")
+    if reason == "discard":
+        return ""  # said by card_discarded: the step merges into that one
+    if reason == "no_cards":
+        return f"{w.actor} has no card left and nothing to draw: the turn ends"
+    return f"{w.actor}'s turn ends"

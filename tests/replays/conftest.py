@@ -1,0 +1,71 @@
+"""Fixtures for the viewer's tests: finished games stored as rows."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.replays.games import engine_game, store
+
+NAMES = ["ann", "ben", "cara", "dan"]
+
+
+@pytest.fixture
+def stored():
+    """``stored(ruleset, seats=…, **engine_game kwargs)`` -> (Game, Table)."""
+
+    def make(ruleset: str, seats: int = 3, *, names: list[str] | None = None, **kwargs):
+        t = engine_game(ruleset, seats, **kwargs)
+        game = store(t.events, names=names or NAMES[:seats])
+        return game, t
+
+    return make
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """The system Chromium driven by Playwright (never a downloaded browser)."""
+    import os
+
+    from tests.conftest import _missing
+
+    if not os.path.exists(CHROMIUM):
+        _missing(f"Chromium at {CHROMIUM} (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; the ORM calls the
+    # tests make beside it are still synchronous and safe.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(chromium):
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    yield tab
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts():
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
+    path.mkdir(exist_ok=True)
+    return path
