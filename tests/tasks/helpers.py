@@ -77,3 +77,49 @@ def wait_for(predicate: Callable[[], Any], timeout: float, step: float = 0.1) ->
         if time.monotonic() > end:
             raise AssertionError(f"timed out after {timeout} s waiting for {predicate}")
         time.sleep(step)
+
+
+class Receiver:
+    """A local HTTP webhook receiver that records what it gets.
+
+    ``statuses`` are answered in turn (then 200): ``Receiver([500])`` fails the
+    first delivery and accepts the retry.
+    """
+
+    def __init__(self, statuses: list[int] | None = None) -> None:
+        import http.server
+        import threading
+
+        self.statuses = list(statuses or [])
+        self.requests: list[dict[str, Any]] = []
+        self.lock = threading.Lock()
+        receiver = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                with receiver.lock:
+                    status = receiver.statuses.pop(0) if receiver.statuses else 200
+                    receiver.requests.append(
+                        {
+                            "path": self.path,
+                            "headers": dict(self.headers),
+                            "body": body,
+                            "status": status,
+                        }
+                    )
+                self.send_response(status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
