@@ -74,6 +74,8 @@ class CardCodeField(serializers.Field):
     def to_internal_value(self, data: Any) -> str:
         if isinstance(data, int) and not isinstance(data, bool):
             data = str(data)
+        if isinstance(data, str):
+            data = data.upper()
         if not isinstance(data, str) or data not in SKIPBO_CARDS:
             self.fail("invalid")
         return data
@@ -400,7 +402,11 @@ class CallActionSerializer(ActionSerializer):
 
 class PlayActionSerializer(ActionSerializer):
     action_type = "play"
-    card = CardCodeField(required=False, help_text="For from=hand: the card code.")
+    card = CardCodeField(
+        required=False,
+        help_text="For from=hand: the card code; for stock or discard, an optional claim "
+        "of the top card (refused with 409 if it differs).",
+    )
     discard_pile = StrictIntegerField(
         min_value=0, max_value=PILES - 1, required=False, help_text="For from=discard."
     )
@@ -422,17 +428,15 @@ class PlayActionSerializer(ActionSerializer):
             raise serializers.ValidationError({"card": "Name the hand card to play."})
         if origin == "discard" and attrs.get("discard_pile") is None:
             raise serializers.ValidationError({"discard_pile": "Name your discard pile."})
-        if origin != "hand":
-            attrs.pop("card", None)
-        if origin != "discard":
-            attrs.pop("discard_pile", None)
         return attrs
 
 
 class EndActionSerializer(ActionSerializer):
     action_type = "end"
-    card = CardCodeField(help_text="The hand card to discard.")
-    discard_pile = StrictIntegerField(min_value=0, max_value=PILES - 1)
+    card = CardCodeField(
+        required=False, help_text="The hand card to discard (omit both with an empty hand)."
+    )
+    discard_pile = StrictIntegerField(min_value=0, max_value=PILES - 1, required=False)
 
 
 ACTION_SERIALIZERS: dict[str, type[ActionSerializer]] = {

@@ -66,6 +66,9 @@ def _flatten(detail: Any, prefix: str = "") -> list[tuple[str, str, str]]:
     out: list[tuple[str, str, str]] = []
     if isinstance(detail, dict):
         for key, value in detail.items():
+            if isinstance(key, int):  # a ListField's items: {index: errors}
+                out += _flatten(value, f"{prefix}[{key}]")
+                continue
             name = str(key)
             if name in ("non_field_errors", "__all__"):
                 name = ""

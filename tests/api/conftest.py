@@ -1,0 +1,96 @@
+"""Fixtures for API tests: players with tokens, games made through the HTTP client."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from games import selectors
+
+JSON = dict[str, Any]
+
+#: Skip-Bo, 2 players, stock 5: seat 0's stock is 1..5 (top first), so seat 0 wins by
+#: playing its stock onto building pile 0 five times. Seat 1's stock: five 9s.
+#: Then the draw pile: seat 0's first hand (five 7s), seat 1's (five 8s) ...
+SKIPBO_QUICK = ["1", "2", "3", "4", "5", "9", "9", "9", "9", "9", "7", "7", "7", "7", "7"]
+SKIPBO_QUICK_OPTIONS = {"start_seat": 0, "stock_size": 5}
+
+
+class Player(APIClient):
+    user: Any
+    token: str
+
+    def game(self, game_id: str) -> JSON:
+        response = self.get(f"/api/games/{game_id}/")
+        assert response.status_code == 200, response.content
+        return response.json()
+
+    def act(self, game_id: str, body: JSON, **extra: Any) -> Any:
+        return self.post(f"/api/games/{game_id}/actions/", body, format="json", **extra)
+
+    def ok(self, game_id: str, body: JSON) -> JSON:
+        response = self.act(game_id, body)
+        assert response.status_code == 201, response.content
+        return response.json()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_state_cache():
+    selectors.clear_state_cache()
+    yield
+    selectors.clear_state_cache()
+
+
+@pytest.fixture
+def make_player(db):
+    def make(username: str) -> Player:
+        user = get_user_model().objects.create_user(username=username, password="secret-pw")
+        token = Token.objects.create(user=user)
+        client = Player()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        client.user = user
+        client.token = token.key
+        return client
+
+    return make
+
+
+@pytest.fixture
+def ann(make_player) -> Player:
+    return make_player("ann")
+
+
+@pytest.fixture
+def bob(make_player) -> Player:
+    return make_player("bob")
+
+
+@pytest.fixture
+def cid(make_player) -> Player:
+    return make_player("cid")
+
+
+@pytest.fixture
+def anon() -> APIClient:
+    return APIClient()
+
+
+def create(client: APIClient, **body: Any) -> JSON:
+    response = client.post("/api/games/", body, format="json")
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+@pytest.fixture
+def quick_skipbo(ann, bob) -> JSON:
+    """An active 2-player Skip-Bo game (ann seat 0 on turn, bob seat 1)."""
+    game = create(
+        ann, ruleset="skipbo", seats=2, options=SKIPBO_QUICK_OPTIONS, decks=[SKIPBO_QUICK]
+    )
+    response = bob.post(f"/api/games/{game['id']}/join/")
+    assert response.status_code == 200, response.content
+    return response.json()
