@@ -447,6 +447,13 @@ class Skipbo:
             "result": st.result,
         }
 
+    def reveal(self, state: State) -> JSON:
+        """``view(state, None)`` with every hand face up (the replay viewer)."""
+        st = _skipbo(state)
+        out = self.view(st, None)
+        out["hands"] = {str(s): [st.deck[c] for c in st.hands[s]] for s in range(st.seats)}
+        return out
+
     def event_view(self, before: State, event: Event, seat: int | None) -> JSON:
         data = event.data
         if event.type == "round_started":
