@@ -229,7 +229,8 @@ def test_seven_peek_is_optional_and_private():
     discard(t, 0)
     assert turn(t) == (0, "power")
     refused(t, 1, {"type": "peek", "position": 0}, "not_your_turn")
-    refused(t, 0, {"type": "spy", "seat": 1, "position": 0}, {"illegal_action", "wrong_stage"})
+    spy = {"type": "spy", "seat": 1, "position": 0}
+    refused(t, 0, spy, {"illegal_action", "wrong_stage", "no_power"})
     refused(t, 0, {"type": "peek", "position": 7}, "no_such_slot")
     t.act(0, {"type": "peek", "position": 3})
     assert field(t, 0, 0) == ["5H", "KH", "?", "QS"]
@@ -267,8 +268,8 @@ def test_nine_swap_is_mandatory_and_blind_and_knowledge_follows_the_cards():
     draw(t, 0)
     discard(t, 0)
     assert turn(t) == (0, "power")
-    refused(t, 0, {"type": "skip"}, {"illegal_action", "wrong_stage"})
-    refused(t, 0, {"type": "peek", "position": 0}, {"illegal_action", "wrong_stage"})
+    refused(t, 0, {"type": "skip"}, {"illegal_action", "wrong_stage", "no_power"})
+    refused(t, 0, {"type": "peek", "position": 0}, {"illegal_action", "wrong_stage", "no_power"})
     t.act(0, {"type": "swap", "position": 0, "seat": 1, "their_position": 2})
     assert turn(t) == (1, "draw")
     # seat 0 gave 5H (known) and got 3S (unknown to it): blind

@@ -128,7 +128,7 @@ def test_ten_peek_jack_spy_queen_swap_king_special_swap():
     # Q: swap (mandatory, blind)
     draw(t, 0)
     discard(t, 0)
-    refused(t, 0, {"type": "skip"}, {"illegal_action", "wrong_stage"})
+    refused(t, 0, {"type": "skip"}, {"illegal_action", "wrong_stage", "no_power"})
     t.act(0, {"type": "swap", "position": 0, "seat": 1, "their_position": 3})  # 2S <-> 5H
     assert field(t, 0, 0) == ["?", "3S", "?", "5S"]  # 5H unknown to seat 0
     assert field(t, 0, 1) == ["?", "?", "?", "2S"]  # seat 0 knew 2S: it follows it
