@@ -16,7 +16,7 @@ JSON = dict[str, Any]
 
 #: Action types a random player prefers, so that games end in a sensible number of
 #: steps (the Pablo family's call ends a round; throws are kept rarer).
-WEIGHTS = {"call": 0.15, "throw": 0.2, "skip": 0.5, "end": 1.0, "play": 3.0}
+WEIGHTS = {"call": 0.04, "throw": 0.2, "skip": 0.5, "end": 1.0, "play": 3.0}
 
 
 def concrete(action: JSON, rng: random.Random) -> JSON:

@@ -30,6 +30,8 @@ PRE_PLAY = frozenset(
 ROUND_START = frozenset({"round_started"})
 #: A round's scores are booked (one point of the chart per such event).
 ROUND_END = frozenset({"round_ended"})
+#: Said in the step before (a new turn is the end of the previous action).
+MERGE_BACK = frozenset({"deadline_set", "turn_started"})
 #: A call ("Pablo", "Cabo"): a jump target.
 CALL = frozenset({"called"})
 
@@ -40,8 +42,15 @@ class Words:
     """What a describing function gets: the event, its data as seen, names and card kind."""
 
     def __init__(
-        self, event: Event, data: JSON, names: Sequence[str], kind: str, viewer: int | None
+        self,
+        event: Event,
+        data: JSON,
+        names: Sequence[str],
+        kind: str,
+        viewer: int | None,
+        ruleset: str = "",
     ) -> None:
+        self.ruleset = ruleset
         self.event = event
         self.data = data or {}
         self.names = names
@@ -94,15 +103,26 @@ def describes(*types: str) -> Callable[[Describer], Describer]:
 
 
 def describe(
-    event: Event, data: JSON, names: Sequence[str], kind: str, *, viewer: int | None = None
+    event: Event,
+    data: JSON,
+    names: Sequence[str],
+    kind: str,
+    *,
+    viewer: int | None = None,
+    ruleset: str = "",
 ) -> list[str]:
-    """The sentences of one event (usually one)."""
-    w = Words(event, data, names, kind, viewer)
+    """The sentences of one event (usually one); ``[]`` merges it into the step before."""
+    w = Words(event, data, names, kind, viewer, ruleset)
     fn = DESCRIBE.get(event.type)
     if fn is None:
-        return [fallback(w)]
+        return [_sentence(fallback(w))]
     text = fn(w)
-    return [text] if text else []
+    return [_sentence(text)] if text else []
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def fallback(w: Words) -> str:
@@ -200,8 +220,7 @@ SOURCE_WORDS = {"hand": "hand", "stock": "stock pile", "discard": "discard pile"
 
 @describes("turn_started")
 def _turn_started(w: Words) -> str:
-    turn = w.data.get("turn")
-    return f"{w.actor}'s turn" + (f" (turn {turn})" if turn else "")
+    return f"Now it is {w.actor}'s turn."
 
 
 @describes("cards_drawn")
@@ -263,3 +282,178 @@ def _turn_ended(w: Words) -> str:
     if reason == "no_cards":
         return f"{w.actor} has no card left and nothing to draw: the turn ends"
     return f"{w.actor}'s turn ends"
+
+
+# --------------------------------------------------------------------------- the Pablo family
+
+POWER_WORDS = {
+    "peek": "peek at one of their own cards",
+    "spy": "spy on another player's card",
+    "swap": "swap a card blind",
+    "spy_swap": "spy, then swap",
+    "spy-and-swap": "spy, then swap",
+    "swap_seen": "swap",
+}
+
+
+def _slots(positions: Sequence[Any]) -> str:
+    items = [str(p) for p in positions]
+    return ("slot " if len(items) == 1 else "slots ") + _and(items)
+
+
+@describes("looked")
+def _looked(w: Words) -> str:
+    positions = w.data.get("positions") or []
+    cards = w.data.get("cards") or []
+    shown = [w.card(c.get("code"), "") for c in cards]
+    text = f"{w.actor} looked at their {_slots(positions)}"
+    if shown and all(shown):
+        text += ": " + _and(shown)
+    return text
+
+
+@describes("drawn")
+def _drawn(w: Words) -> str:
+    if w.data.get("source") == "discard":
+        return f"{w.actor} took {w.card(w.code('code'))} from the discard pile"
+    code = w.code("code")
+    if code is None:
+        return f"{w.actor} drew from the deck"
+    return f"{w.actor} drew {w.card(code)} from the deck"
+
+
+@describes("reshuffled")
+def _reshuffled(w: Words) -> str:
+    count = w.data.get("count", len(w.data.get("order") or []))
+    return (
+        f"The draw pile ran out: the discard pile (but its top) was shuffled into a new "
+        f"draw pile of {count} card{'s' if count != 1 else ''}; everyone forgets those cards"
+    )
+
+
+@describes("discarded")
+def _discarded(w: Words) -> str:
+    text = f"{w.actor} discarded {w.card(w.code('code'))}"
+    power = w.data.get("power")
+    if power:
+        kind = power.get("kind", "")
+        what = POWER_WORDS.get(kind, kind.replace("_", " "))
+        text += f": its power lets them {what}" + (" (optional)" if power.get("optional") else "")
+    return text
+
+
+@describes("replaced")
+def _replaced(w: Words) -> str:
+    positions = w.data.get("positions") or []
+    out = w.data.get("out") or []
+    held = w.card(w.code("code"), "the held card")
+    if w.data.get("open"):
+        held = w.card(w.code("code"), "the card")
+    gone = _and([w.card(o.get("code")) for o in out])
+    if len(positions) <= 1:
+        return f"{w.actor} put {held} into their {_slots(positions)}, discarding {gone}"
+    if w.data.get("correct"):
+        return (
+            f"{w.actor} replaced their {_slots(positions)} with {held} — correct: "
+            f"{gone} go to the discard pile"
+        )
+    new = w.data.get("new_position")
+    text = f"{w.actor} tried to replace their {_slots(positions)} at once — wrong: {gone} "
+    text += "do not match and stay, shown to everyone"
+    if new is not None:
+        return text + f"; {held} goes into a new slot {new}"
+    return text + f"; {held} goes onto the discard pile"
+
+
+@describes("peeked")
+def _peeked(w: Words) -> str:
+    code = w.code("code")
+    text = f"{w.actor} peeked at their slot {w.data.get('position')}"
+    return text + (f": {w.card(code)}" if code else "")
+
+
+@describes("spied")
+def _spied(w: Words) -> str:
+    code = w.code("code")
+    text = f"{w.actor} spied on {w.name(w.data.get('seat'))}'s slot {w.data.get('position')}"
+    return text + (f": {w.card(code)}" if code else "")
+
+
+@describes("swapped")
+def _swapped(w: Words) -> str:
+    mine = (w.data.get("mine") or {}).get("code")
+    theirs = (w.data.get("theirs") or {}).get("code")
+    text = (
+        f"{w.actor} swapped their slot {w.data.get('position')} with "
+        f"{w.name(w.data.get('seat'))}'s slot {w.data.get('their_position')}"
+    )
+    if mine and theirs:
+        text += f" ({w.card(mine)} for {w.card(theirs)})"
+    elif theirs:
+        text += f" and received {w.card(theirs)}"
+    elif mine:
+        text += f", giving away {w.card(mine)}"
+    return text
+
+
+@describes("power_skipped")
+def _power_skipped(w: Words) -> str:
+    reason = w.data.get("reason")
+    if reason == "impossible":
+        return "The power could not be used: there is no card to use it on"
+    if reason == "timeout":
+        return f"{w.actor}'s power was skipped (timeout)"
+    return f"{w.actor} chose not to use the power"
+
+
+@describes("thrown")
+def _thrown(w: Words) -> str:
+    owner = w.data.get("seat")
+    whose = "their own" if owner == w.event.seat else f"{w.name(owner)}'s"
+    card = w.card(w.code("code"), "card")
+    if w.data.get("correct"):
+        text = f"{w.actor} threw {whose} {card} — correct"
+        given = w.data.get("given")
+        if w.data.get("give_position") is not None or given:
+            gift = w.card((given or {}).get("code"), "a card")
+            text += f"; {w.actor} gave {gift} from their slot {w.data.get('give_position')} "
+            text += "into the empty slot"
+        return text
+    return f"{w.actor} threw {whose} {card} — wrong: it stays where it was, shown to everyone"
+
+
+@describes("penalty")
+def _penalty(w: Words) -> str:
+    code = w.code("code")
+    where = f"into new slot {w.data.get('position')}"
+    card = f" ({w.card(code)})" if code else ""
+    if w.data.get("reason") == "queen":
+        return f"{w.actor} has no card left and discarded a queen: one more card{card} {where}"
+    return f"{w.actor} takes a penalty card{card} {where}, face down"
+
+
+@describes("called")
+def _called(w: Words) -> str:
+    return f"{w.actor} called {CALL_WORD.get(w.ruleset, 'Pablo')}"
+
+
+ROUND_END_WORDS = {
+    "call": "after the call",
+    "empty_field": "because a field is empty",
+    "exhausted": "because no card is left to draw",
+}
+
+
+@describes("round_ended")
+def _round_ended(w: Words) -> str:
+    scores = w.data.get("scores") or {}
+    totals = w.data.get("totals") or {}
+    why = ROUND_END_WORDS.get(w.data.get("reason") or "", "")
+    parts = []
+    for key in sorted(scores, key=int):
+        score, total = scores[key], totals.get(key)
+        shown = f"{score:+d}" if isinstance(score, int) else str(score)
+        extra = f" (holds {total})" if total is not None and total != score else ""
+        parts.append(f"{w.name(int(key))} {shown}{extra}")
+    text = f"Round {w.data.get('round', '')} ends{' ' + why if why else ''}: " + ", ".join(parts)
+    return text.replace("  ", " ")

@@ -115,7 +115,7 @@ class Replay:
         """A private copy of the state after ``step``."""
         target = step.event_index
         base = max(i for i in self.checkpoints if i <= target)
-        state = copy.deepcopy(self.checkpoints[base])
+        state = self.checkpoints[base].copy()
         for event in self.events[base + 1 : target + 1]:
             engine.apply(state, event)
         return state
@@ -174,12 +174,12 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
 
     start = _start_index(events)
     state = engine.fold(events[:1])
-    checkpoints: dict[int, State] = {0: copy.deepcopy(state)}
+    checkpoints: dict[int, State] = {0: state.copy()}
     for i in range(1, start + 1):
         engine.apply(state, events[i])
         if i % CHECKPOINT == 0:
-            checkpoints[i] = copy.deepcopy(state)
-    checkpoints[start] = copy.deepcopy(state)
+            checkpoints[i] = state.copy()
+    checkpoints[start] = state.copy()
 
     round_no = 1
     step0 = Step(0, start, None, None, round=1, tags=("round",))
@@ -209,6 +209,7 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
                     names,
                     kind,
                     viewer=p,
+                    ruleset=ruleset,
                 )
                 for p in perspectives
             }
@@ -220,10 +221,12 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
             elif state.scores != last_scores:
                 totals.append(list(state.scores))
             last_scores = list(state.scores)
-        merged = event.type == "deadline_set" or not said.get(None)
+        merged = event.type in words.MERGE_BACK or not said.get(None)
         if merged:
-            # bookkeeping (a deadline) or said by the step before: no step of its own
+            # bookkeeping, or the end of the step before: no step of its own
             steps[-1].event_index = i
+            for p, text in said.items():
+                steps[-1].sentences[p] = steps[-1].sentences.get(p, []) + text
         if event.type == "deadline_set" and skipbo:
             totals.append(_stock_counts(state, seats))
         if not merged:
@@ -249,7 +252,7 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
             steps.append(step)
         steps[-1].chart_x = len(totals) - 1
         if i % CHECKPOINT == 0:
-            checkpoints[i] = copy.deepcopy(state)
+            checkpoints[i] = state.copy()
 
     result = state.result or {"winners": [], "losers": []}
     return Replay(
