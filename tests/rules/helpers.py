@@ -170,3 +170,42 @@ def assert_public_only(t: Table) -> None:
 
 def types(events: list) -> list[str]:
     return [e.type for e in events]
+
+
+def expand(action: JSON) -> list[JSON]:
+    """Complete bodies from a legal_actions entry: each choice once, the others at their first."""
+    choices = action.get("choices")
+    base = {k: v for k, v in action.items() if k != "choices"}
+    if not choices:
+        return [base]
+    first = {k: v[0] for k, v in choices.items()}
+    out = []
+    for key, values in choices.items():
+        for value in values:
+            out.append({**base, **first, key: value})
+    return out
+
+
+def check_legal(t: Table) -> int:
+    """Every action a view offers is accepted by the engine (tried, nothing stored)."""
+    from games.rules import engine
+
+    tried = 0
+    for seat in range(t.state.seats):
+        for action in t.view(seat)["legal_actions"]:
+            for body in expand(action):
+                engine.act(t.state, seat, body, t.ctx)  # raises RulesError if refused
+                tried += 1
+    return tried
+
+
+def codes_seen(t: Table, seat: int | None, pattern: str) -> set[str]:
+    """Every card code (matching ``pattern``) in the event views of ``seat``."""
+    import json
+    import re
+
+    text = json.dumps(t.event_views(seat))
+    return set(re.findall(pattern, text))
+
+
+FRENCH_CODE = r'"((?:10|[2-9AJQK])[SHDC]|JK)"'

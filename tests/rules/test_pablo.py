@@ -10,10 +10,13 @@ from __future__ import annotations
 import pytest
 
 from tests.rules.helpers import (
+    FRENCH_CODE,
     action_types,
     assert_hidden,
     assert_public_only,
     call,
+    check_legal,
+    codes_seen,
     deal,
     discard,
     draw,
@@ -771,3 +774,106 @@ def test_non_player_and_others_never_see_hidden_cards():
     assert field(t, 1, 0) == ["?", "?", "?", "QS"]
     assert field(t, 0, 0) == ["5H", "KH", "JK", "?"]
     assert_public_only(t)
+
+
+def test_event_views_never_show_hidden_cards():
+    t = table("pablo", [F0, F1], "10C", ["7D", "8D", "2C"])
+    look_all(t)  # seat 0: 5H KH; seat 1: AS 2S
+    draw(t, 0)
+    discard(t, 0)  # 7D
+    t.act(0, {"type": "peek", "position": 3})  # QS
+    draw(t, 1)
+    discard(t, 1)  # 8D
+    t.act(1, {"type": "spy", "seat": 0, "position": 2})  # JK
+    public = {"10C", "7D", "8D"}  # the dealt card and the two discards
+    assert codes_seen(t, None, FRENCH_CODE) == public
+    assert codes_seen(t, 0, FRENCH_CODE) == public | {"5H", "KH", "QS"}
+    assert codes_seen(t, 1, FRENCH_CODE) == public | {"AS", "2S", "JK"}
+
+
+def test_every_offered_action_is_accepted():
+    t = table("pablo", [F0, ["10S", "2S", "3S", "4S"]], "10C", ["7D", "9D", "2C", "3C"])
+    assert check_legal(t) > 0  # setup looks
+    look_all(t)
+    assert check_legal(t) > 0  # draws and throws
+    draw(t, 0)
+    check_legal(t)  # discard, replace
+    discard(t, 0)
+    check_legal(t)  # peek / skip
+    skip(t, 0)
+    check_legal(t)  # call window
+    draw(t, 1)
+    discard(t, 1)  # 9D
+    check_legal(t)  # the mandatory swap
+
+
+def test_round_ends_after_the_first_callers_final_turn_including_its_power():
+    t = playing(draws=["2C", "3C", "7D"])
+    draw_discard(t, 0)  # 2C
+    call(t, 0)
+    draw_discard(t, 1)  # 3C
+    draw(t, 0)
+    discard(t, 0)  # 7D: the caller's last turn is not over before the power
+    assert turn(t) == (0, "power")
+    assert t.view(0)["round"] == 1
+    t.act(0, {"type": "peek", "position": 2})
+    assert t.view(0)["round"] == 2
+    assert scores(t, 1) == {0: 25, 1: 10}  # 16 is not lower than 10: +25
+
+
+def test_throw_while_a_power_is_pending():
+    f1 = ["7S", "2S", "3S", "4S"]
+    t = playing(fields=[F0, f1], draws=["7D"])
+    draw(t, 0)
+    discard(t, 0)  # 7D: peek pending
+    throw(t, 1, 1, 0)  # 7S onto 7D: correct, and no power for seat 1
+    assert top(t) == "7S"
+    assert turn(t) == (0, "power")
+    t.act(0, {"type": "peek", "position": 2})
+    assert field(t, 0, 0) == ["5H", "KH", "JK", "?"]
+    assert turn(t) == (1, "draw")
+
+
+def test_powers_and_gives_refuse_empty_slots():
+    f1 = ["10S", "2S", "3S", "4S"]
+    f0 = ["10H", "KH", "JK", "QS"]
+    t = playing(fields=[f0, f1], draws=["8D", "9D"])
+    throw(t, 1, 1, 0)  # seat 1's slot 0 empties
+    throw(t, 0, 0, 0)  # 10H onto 10S: seat 0's slot 0 empties
+    draw(t, 0)
+    discard(t, 0)  # 8D
+    refused(t, 0, {"type": "spy", "seat": 1, "position": 0}, "empty_slot")
+    refused(t, 0, {"type": "spy", "seat": 1, "position": 4}, "no_such_slot")
+    t.act(0, {"type": "spy", "seat": 1, "position": 1})
+    draw(t, 1)
+    discard(t, 1)  # 9D
+    swap = {"type": "swap", "position": 1, "seat": 0, "their_position": 0}
+    refused(t, 1, swap, "empty_slot")  # seat 0's slot 0 is empty
+    refused(t, 1, {**swap, "position": 0, "their_position": 1}, "empty_slot")  # own slot 0
+    t.act(1, {**swap, "their_position": 1})
+
+
+def test_give_position_must_hold_a_card():
+    f0 = ["10H", "KH", "JK", "QS"]
+    f1 = ["AS", "10S", "3S", "4S"]
+    t = playing(fields=[f0, f1], top_card="10C")
+    throw(t, 0, 0, 0)  # own 10H: slot 0 empties
+    body = {"type": "throw", "seat": 1, "position": 1, "onto": serial(t), "give_position": 0}
+    refused(t, 0, body, "empty_slot")
+    throw(t, 0, 1, 1, give=2)
+    assert field(t, 0, 0) == [None, "KH", None, "?"]
+    assert field(t, 0, 1) == ["?", "?", "?", "?"]  # seat 0 never looked at its JK (slot 2)
+
+
+def test_reshuffled_cards_are_forgotten():
+    t = playing(options={"max_timeouts": 1000})
+    for _ in range(44):  # every card of the draw pile went face up onto the discard pile
+        t.timeout()
+    assert t.view(0)["deck"]["count"] == 0
+    seat, _ = turn(t)
+    draw(t, seat)  # reshuffle: the new draw pile's cards are face down again
+    card = held(t, seat)
+    other = 1 - seat
+    replace(t, seat, 2)
+    assert field(t, seat, seat)[2] == card  # the drawer holds it: known
+    assert field(t, other, seat)[2] == "?"  # the other player saw it face up, then forgot it
