@@ -16,6 +16,8 @@ from tests.rules.helpers import (
     assert_hidden,
     assert_public_only,
     call,
+    check_legal,
+    codes_seen,
     deal,
     discard,
     draw,
@@ -360,3 +362,36 @@ def test_strict_memory():
     assert held(t, 0) == "6"
     replace(t, 0, 1)
     assert field(t, 0, 0) == ["?"] * 4
+
+
+#: any quoted number that is not a dict key (seat keys are "0", "1", ...)
+CABO_CODE = r'"(\d+)"(?!\s*:)'
+
+
+def test_event_views_never_show_hidden_cards():
+    t = table(R, [["1", "2", "3", "4"], ["5", "6", "7", "8"]], "0", ["9", "11", "13"])
+    look_all(t)
+    draw(t, 0)
+    discard(t, 0)  # 9
+    t.act(0, {"type": "spy", "seat": 1, "position": 3})  # 8
+    draw(t, 1)
+    discard(t, 1)  # 11
+    t.act(1, {"type": "swap", "position": 0, "seat": 0, "their_position": 3})  # 5 <-> 4
+    public = {"0", "9", "11"}
+    assert codes_seen(t, None, CABO_CODE) == public
+    assert codes_seen(t, 0, CABO_CODE) == public | {"1", "2", "8"}
+    assert codes_seen(t, 1, CABO_CODE) == public | {"5", "6"}
+
+
+def test_every_offered_action_is_accepted():
+    t = table(R, [["5", "5", "3", "4"], B], "9", ["12", "7", "2"])
+    assert check_legal(t) > 0
+    look_all(t)
+    check_legal(t)  # draw from either pile, call
+    draw(t, 0)
+    check_legal(t)  # discard, replace one or several
+    discard(t, 0)  # 12
+    check_legal(t)  # swap, skip
+    skip(t, 0)
+    draw(t, 1, "discard")
+    check_legal(t)  # replace only

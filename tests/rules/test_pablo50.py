@@ -10,9 +10,12 @@ from __future__ import annotations
 import pytest
 
 from tests.rules.helpers import (
+    FRENCH_CODE,
     assert_hidden,
     assert_public_only,
     call,
+    check_legal,
+    codes_seen,
     deal,
     discard,
     draw,
@@ -489,3 +492,82 @@ def test_strict_memory_penalty_card_is_seen_only_in_the_answer():
     assert v["fields"]["1"][4] == "9C"
     assert v["fields"]["1"][0] == "2H"
     assert field(t, 1, 1) == ["?"] * 5
+
+
+def test_king_after_a_spy_on_the_protected_caller_the_swap_is_skipped():
+    t = playing([LOW0, LOW1], draws=["2C", "KC"])
+    draw_discard(t, 0)  # 2C
+    call(t, 0)
+    draw(t, 1)
+    discard(t, 1)  # KC: the spy may look at the caller
+    assert turn(t) == (1, "power")
+    refused(
+        t, 1, {"type": "swap", "position": 0, "seat": 0, "their_position": 0}, "protected_target"
+    )
+    t.act(1, {"type": "spy", "seat": 0, "position": 2})
+    # no swap is possible (the caller is the only other player): the turn ends, and the round
+    assert t.view(0)["round"] == 2
+    assert scores(t, 1) == {0: 13, 1: 8}  # 8 and 8: the caller tied for the lowest, + 5
+
+
+def test_queen_skipped_when_no_other_player_has_a_card():
+    f0 = ["3S", "4S", "6S", "2S"]
+    f1 = ["JH", "JD", "9H", "8H"]
+    t = playing([f0, f1], top_card="3H", draws=["4H", "6H", "2H", "5C", "QS"])
+    throw(t, 0, 0, 0)  # 3S
+    draw(t, 0)
+    discard(t, 0)  # 4H
+    throw(t, 0, 0, 1)  # 4S
+    draw(t, 1)
+    discard(t, 1)  # 6H
+    throw(t, 0, 0, 2)  # 6S
+    draw(t, 0)
+    discard(t, 0)  # 2H
+    throw(t, 0, 0, 3)  # 2S: seat 0 has no card left
+    draw(t, 1)
+    discard(t, 1)  # QS: no other player has a card to swap with: skipped
+    assert turn(t) == (0, "draw")
+    assert field(t, 1, 1) == ["JH", "JD", "?", "?"]
+
+
+def test_timeout_queen_with_only_the_caller_to_target_is_skipped():
+    t = playing([LOW0, LOW1], draws=["2C", "QC"])
+    draw_discard(t, 0)
+    call(t, 0)
+    draw(t, 1)
+    t.timeout()  # holding the Q: discarded without power
+    assert scores(t, 1) == {0: 13, 1: 8}
+
+
+def test_penalty_card_is_seen_by_its_owner_only():
+    t = playing([LOW0, LOW1], top_card="6C", draws=["9C", "10C"])
+    throw(t, 1, 1, 0)  # 2H onto 6C: wrong; 2H shown to all; 9C to seat 1 only
+    draw(t, 0)
+    discard(t, 0)  # 10C
+    skip(t, 0)
+    public = {"6C", "2H", "10C"}
+    assert codes_seen(t, None, FRENCH_CODE) == public
+    assert codes_seen(t, 0, FRENCH_CODE) == public | {"2S", "3S"}
+    assert codes_seen(t, 1, FRENCH_CODE) == public | {"3H", "9C"}
+    assert field(t, 0, 1) == ["2H", "?", "?", "?", "?"]
+    assert field(t, 1, 1) == ["2H", "3H", "?", "?", "9C"]
+
+
+def test_every_offered_action_is_accepted():
+    t = table(R, [["6S", "2D", "3D", "4D"], LOW1], "6C", ["KC", "QC", "9C"])
+    check_legal(t)
+    look_all(t)
+    assert check_legal(t) > 0  # draw, and throws on the open match
+    draw(t, 0)
+    check_legal(t)
+    discard(t, 0)  # KC
+    check_legal(t)  # spy, swap, skip
+    t.act(0, {"type": "spy", "seat": 1, "position": 0})
+    check_legal(t)  # swap or skip
+    skip(t, 0)
+    check_legal(t)  # call, draw
+    call(t, 0)
+    draw(t, 1)
+    discard(t, 1)  # QC: only seat 0 (protected) to swap with: skipped, round over
+    assert t.view(0)["round"] == 2
+    check_legal(t)

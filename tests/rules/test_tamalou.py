@@ -13,9 +13,12 @@ from games.rules import engine
 from games.rules.cards import french_deck
 from games.rules.engine import Malformed
 from tests.rules.helpers import (
+    FRENCH_CODE,
     assert_hidden,
     assert_public_only,
     call,
+    check_legal,
+    codes_seen,
     deal,
     discard,
     draw,
@@ -390,3 +393,46 @@ def test_timeouts_per_phase():
     assert turn(t) == (0, "draw")
     assert field(t, 1, 1) == ["AH", "2H", "?", "?"]
     assert field(t, 0, 0) == ["AS", "2S", "?", "?"]
+
+
+def test_event_views_never_show_hidden_cards():
+    f0 = ["2S", "3S", "4S", "5S"]
+    f1 = ["2H", "3H", "4H", "5H"]
+    t = table(R, [f0, f1], "9C", ["8C", "7C"])
+    draw(t, 0)
+    discard(t, 0)  # 8C
+    t.act(0, {"type": "swap", "position": 2, "seat": 1, "their_position": 3})  # 4S <-> 5H
+    draw(t, 1)
+    discard(t, 1)  # 7C
+    t.act(1, {"type": "peek", "position": 3})  # the 4S it received
+    public = {"9C", "8C", "7C"}
+    assert codes_seen(t, None, FRENCH_CODE) == public
+    assert codes_seen(t, 0, FRENCH_CODE) == public | {"2S", "3S", "5H"}  # dealt 0-1, received
+    assert codes_seen(t, 1, FRENCH_CODE) == public | {"2H", "3H", "4S"}  # dealt 0-1, peeked
+    assert field(t, 1, 1) == ["2H", "3H", "?", "4S"]
+    assert field(t, 0, 0) == ["2S", "3S", "5H", "?"]
+
+
+def test_every_offered_action_is_accepted():
+    t = table(R, [["5S", "5H", "8S", "3S"], LOW1], "9C", ["8C", "2C", "7C"])
+    assert check_legal(t) > 0
+    draw(t, 0)
+    check_legal(t)  # discard, replace one to four slots
+    discard(t, 0)  # 8C
+    check_legal(t)  # swap / skip
+    skip(t, 0)
+    check_legal(t)  # call
+    draw(t, 1, "discard")
+    check_legal(t)
+
+
+def test_reshuffled_cards_are_forgotten():
+    t = table(R, [LOW0, LOW1], "9C", options={"max_timeouts": 1000})
+    for _ in range(43):
+        t.timeout()
+    seat, _ = turn(t)
+    draw(t, seat)  # reshuffles: every card of the new draw pile was seen face up
+    card = held(t, seat)
+    replace(t, seat, 2)
+    assert field(t, seat, seat)[2] == card
+    assert field(t, 1 - seat, seat)[2] == "?"
