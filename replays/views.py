@@ -98,7 +98,12 @@ def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
         return f"?{urlencode(params)}"
 
     table = frame(replay, step, perspective)
-    lo, hi = max(0, number - WINDOW), min(replay.last, number + WINDOW)
+    # A seat's view must not name a card that seat had not seen yet: its list of
+    # steps stops at this one (later steps may show cards face up).
+    if perspective is None:
+        lo, hi = max(0, number - WINDOW), min(replay.last, number + WINDOW)
+    else:
+        lo, hi = max(0, number - 2 * WINDOW), number
     timeline = [
         {
             "number": s.number,

@@ -1,0 +1,272 @@
+"""The viewer's pages through the Django test client, on games stored as rows.
+
+Template tests: every event type of every ruleset is rendered (all cards and a
+seat's view) and its sentence is on the page; a seat's view never carries the
+code of a card that seat did not know.
+"""
+
+from __future__ import annotations
+
+import uuid
+from html import unescape
+
+import pytest
+
+from games.models import Game
+from games.rules import engine
+from replays import describe as words
+from replays.cards import card_name, card_short
+from replays.selectors import build_replay, table_views
+from tests.replays.describe_cases import ALL_EVENTS, SEEDS
+from tests.replays.games import engine_game, store
+
+pytestmark = pytest.mark.django_db
+
+RULESETS = ["pablo", "pablo-50", "tamalou", "cabo", "skipbo"]
+
+
+def url(game, step=None, seat=None):
+    params = []
+    if step is not None:
+        params.append(f"step={step}")
+    if seat is not None:
+        params.append(f"as={seat}")
+    return f"/replays/{game.id}/" + ("?" + "&".join(params) if params else "")
+
+
+def text_of(response) -> str:
+    return unescape(response.content.decode())
+
+
+# --------------------------------------------------------------------------- the list
+
+
+def test_list_shows_finished_and_aborted_games_only(client, stored):
+    finished, _ = stored("cabo", 2, seed=1)
+    aborted, _ = stored("pablo", 2, seed=1, options={"max_timeouts": 1}, timeouts=1)
+    running = store(engine_game("pablo", 2, seed=1, max_actions=3).events)
+    assert aborted.status == "aborted" and running.status == "active"
+    page = text_of(client.get("/replays/"))
+    assert str(finished.id) in page
+    assert str(aborted.id) in page and "aborted" in page
+    assert str(running.id) not in page
+    # players and winners by name (the winner is bold)
+    names = [s.user.username for s in finished.seat_set.all()]
+    assert all(n in page for n in names)
+    winner = names[finished.result["winners"][0]]
+    assert f'class="player winner">{winner}<' in page
+
+
+def test_list_filters_by_ruleset_and_player(client, stored):
+    cabo, _ = stored("cabo", 2, seed=1, names=["ann", "ben"])
+    skipbo, _ = stored("skipbo", 2, seed=1, names=["cara", "dan"], options={"stock_size": 5})
+    page = text_of(client.get("/replays/?ruleset=cabo"))
+    assert str(cabo.id) in page and str(skipbo.id) not in page
+    page = text_of(client.get("/replays/?player=Dan"))
+    assert str(skipbo.id) in page and str(cabo.id) not in page
+    page = text_of(client.get("/replays/?player=nobody"))
+    assert "No finished games match these filters" in page
+
+
+def test_list_is_paginated_by_twenty(client, stored):
+    _, t = stored("pablo", 2, seed=1, options={"max_timeouts": 1}, timeouts=1)  # short
+    for _ in range(21):
+        store(t.events)
+    first = text_of(client.get("/replays/"))
+    assert first.count('class="game-link"') == 20
+    assert "page 1 of 2" in first and "page=2" in first
+    second = text_of(client.get("/replays/?page=2"))
+    assert second.count('class="game-link"') == 2
+
+
+# --------------------------------------------------------------------------- 404s
+
+
+def test_running_or_unknown_games_are_404_and_leak_nothing(client):
+    t = engine_game("pablo", 2, seed=1, max_actions=3)
+    running = store(t.events)
+    for target in (running.id, uuid.uuid4()):
+        response = client.get(f"/replays/{target}/?step=1&as=0")
+        assert response.status_code == 404
+        body = response.content.decode()
+        assert "p0" not in body and "p1" not in body
+    assert client.get("/replays/not-a-uuid/").status_code == 404
+
+
+def test_waiting_game_is_404(client):
+    events = engine.create("cabo", seats=2, options={}, turn_timeout=60, creator="ann")
+    game = store(events)
+    assert game.status == Game.Status.WAITING
+    assert client.get(url(game)).status_code == 404
+
+
+# --------------------------------------------------------------------------- one step
+
+
+def test_step_parameters_are_clamped(client, stored):
+    game, _ = stored("cabo", 2, seed=1)
+    replay = build_replay(str(game.id), game.version, list(_events(game)))
+    last = replay.last
+    assert f"<strong>Step {last}</strong> of {last}" in text_of(client.get(url(game, 10**6)))
+    assert "<strong>Step 0</strong>" in text_of(client.get(url(game, -3)))
+    assert "<strong>Step 0</strong>" in text_of(client.get(url(game) + "?step=x&as=9"))
+
+
+def _events(game):
+    from replays.selectors import load_events
+
+    return load_events(game)
+
+
+def test_navigation_links_are_plain_links_with_shareable_urls(client, stored):
+    game, _ = stored("pablo", 3, seed=2)
+    page = text_of(client.get(url(game, 5, 1)))
+    assert 'href="?step=0&as=1"' in page  # first
+    assert 'href="?step=4&as=1"' in page  # previous
+    assert 'href="?step=6&as=1"' in page  # next
+    assert 'href="?step=5"' in page  # the same step, all cards
+    assert '<input id="step-slider" type="range" name="step"' in page
+    assert '<input type="hidden" name="as" value="1">' in page
+    assert "Round 1" in page
+
+
+def test_pablo_step_draws_the_whole_table(client):
+    # Stacked: ann 5H 6H 7H 8H, ben 2S 3S 4S 5S; KD turned up; the draw pile 7C 9D ...
+    deck = ["5H", "6H", "7H", "8H", "2S", "3S", "4S", "5S", "KD", "7C", "9D"]
+    from tests.rules.table import Table
+
+    t = Table("pablo", seats=2, options={"start_seat": 0, "max_timeouts": 1}, decks=[deck])
+    t.act(0, {"type": "look", "positions": [0, 1]})
+    t.act(1, {"type": "look", "positions": [2, 3]})
+    t.act(0, {"type": "draw", "source": "deck"})
+    _finish(t)
+    game = store(t.events, names=["ann", "ben"])
+    # step 0 deal, 1 ann looks, 2 ben looks (+ ann's turn), 3 ann draws 7C
+    page = client.get(url(game, 3)).content.decode()
+    assert "ann drew 7♣ from the deck." in page
+    for code in ("5H", "6H", "7H", "8H", "2S", "3S", "4S", "5S", "KD"):
+        assert f'data-code="{code}"' in page  # all cards face up
+    assert 'data-code="7C"' in page and "holds" in page  # the held card
+    assert "43 cards" in page  # draw pile: 53 - 8 dealt - 1 (KD) - 1 (7C, held) = 43
+    assert "1 card<" in page  # the discard pile holds KD
+    assert "on turn" in page and "holding a card" in page
+    # ann acted; she knows 5H, 6H (looked) and 7C (holds it) but not 7H, 8H, nor ben's cards
+    assert 'aria-label="7 of hearts (not known to ann)"' in page
+    assert 'aria-label="5 of hearts (not known to ann)"' not in page
+    assert 'aria-label="2 of spades (not known to ann)"' in page
+    assert 'aria-label="7 of clubs (not known to ann)"' not in page
+    # ben's eyes: his slots 2 and 3 (4S, 5S), the discard top; ann's held 7C is hidden
+    page = client.get(url(game, 3, 1)).content.decode()
+    for code in ("4S", "5S", "KD"):
+        assert f'data-code="{code}"' in page
+    for code in ("5H", "6H", "7H", "8H", "2S", "3S", "7C"):
+        assert f'data-code="{code}"' not in page
+        assert card_name(code, "french") not in page
+        assert card_short(code, "french") not in page
+    assert "ann drew from the deck." in page
+
+
+def _finish(t):
+    """End the game so that it can be viewed: everyone times out until aborted."""
+    before = len(t.events)
+    while t.state.status == "active":
+        t.timeout()
+    return t.events[before:]
+
+
+# --------------------------------------------------------------------------- every event type
+
+
+def _games(ruleset):
+    """A few played games of ``ruleset`` that together emit its event types."""
+    opts = {"stock_size": 5} if ruleset == "skipbo" else {}
+    out = [engine_game(ruleset, 3, seed=s, options=opts) for s in SEEDS[ruleset]]
+    # one timeout, then play on: turn_timed_out, later player_returned
+    out.append(engine_game(ruleset, 2, seed=4, options=opts, timeouts=1))
+    # every player absent: player_absent, game_aborted
+    out.append(engine_game(ruleset, 2, seed=4, options={**opts, "max_timeouts": 1}, timeouts=2))
+    return out
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_event_type_renders_in_both_views(client, ruleset):
+    seen: set[str] = set()
+    for t in _games(ruleset):
+        game = store(t.events, names=["ann", "ben", "cara"][: t.state.seats])
+        replay = build_replay(str(game.id), game.version, _events(game))
+        by_event = {}
+        for step in replay.steps:
+            for i in range(step.main if step.main is not None else 0, step.event_index + 1):
+                by_event.setdefault(t.events[i].type, step)
+        for kind, step in by_event.items():
+            if kind in seen:
+                continue
+            seen.add(kind)
+            for seat in (None, 1):
+                page = text_of(client.get(url(game, step.number, seat)))
+                for sentence in step.sentences[seat]:
+                    assert sentence in page, (kind, seat, sentence)
+    expected = ALL_EVENTS[ruleset]
+    assert expected <= seen | set(words.PRE_PLAY) - {"round_started"} | {"deadline_set"}, (
+        expected - seen
+    )
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_seat_view_never_carries_a_card_it_did_not_know(client, ruleset):
+    opts = {"stock_size": 5} if ruleset == "skipbo" else {}
+    t = engine_game(ruleset, 3, seed=7, options=opts)
+    game = store(t.events)
+    replay = build_replay(str(game.id), game.version, t.events)
+    kind = replay.kind
+    checked = 0
+    for number in range(1, min(replay.last, 40)):
+        step = replay.steps[number]
+        if any("round" in s.tags for s in replay.steps[max(1, number - 13) : number + 1]):
+            continue  # the timeline may name a card of the last round
+        god, _, _ = table_views(replay, step, None)
+        for seat in range(3):
+            mine, _, _ = table_views(replay, step, seat)
+            hidden = _hidden(god, mine, seat)
+            if not hidden:
+                continue
+            html = client.get(url(game, number, seat)).content.decode()
+            for code in hidden:
+                assert f'data-code="{code}"' not in html, (number, seat, code)
+                if kind == "french":
+                    assert card_short(code, kind) not in html, (number, seat, code)
+                    assert card_name(code, kind) not in html, (number, seat, code)
+            checked += 1
+    assert checked >= 5
+
+
+def _hidden(god, mine, seat):
+    """Codes the all-cards table shows where ``seat``'s own view shows a face-down card."""
+    out = set()
+    for key, slots in (god.get("fields") or {}).items():
+        theirs = (mine.get("fields") or {}).get(key) or []
+        for pos, code in enumerate(slots):
+            if code not in (None, "?") and pos < len(theirs) and theirs[pos] == "?":
+                out.add(code)
+    for key, hand in (god.get("hands") or {}).items():
+        if int(key) != seat:
+            out.update(hand)
+    known = set()
+    for slots in (mine.get("fields") or {}).values():
+        known.update(c for c in slots if c not in (None, "?"))
+    known.update(mine.get("hand") or [])
+    for key in ("discard",):
+        if (mine.get(key) or {}).get("top"):
+            known.add(mine[key]["top"])
+    if mine.get("held"):
+        known.add(mine["held"])
+    for piles in (mine.get("discards") or {}).values():
+        for pile in piles:
+            known.update(pile)
+    for st in (mine.get("stock") or {}).values():
+        if st.get("top"):
+            known.add(st["top"])
+    for pile in mine.get("building") or []:
+        if pile and pile.get("top"):
+            known.add(pile["top"])
+    return out - known  # equal codes that the seat does see (two 7s in Cabo) can't be told apart
