@@ -7,6 +7,24 @@ A deck is written the way RULES.md §2 deals it: every seat's four slots, then t
 card turned up on the discard pile, then the draw pile, top first::
 
     deal([["5H", "6H", "7H", "8H"], ["2S", "3S", "4S", "5S"]], "10C", ["JC", "QC"])
+
+Where RULES.md / API.md leave room, the scenario tests decide (or accept either):
+
+- error codes not pinned by docs/design.md are accepted from a small set (e.g. a
+  power action the discard does not give: ``no_power``, ``illegal_action`` or
+  ``wrong_stage``); a command that is "never valid" may be 400 or 409 where the
+  API's line between the two is unclear (replacing several slots in pablo, spying
+  on one's own card);
+- pablo: a wrong throw that finds no card to draw costs no penalty; whether the
+  round ends right then or at the next draw from the empty pile is left open (the
+  score is the same: as if nobody had called);
+- cabo: a player timing out while holding the taken discard top discards it
+  (RULES.md §8 "holding a card: discard it"), although a player could not;
+- pablo-50: after a K's spy on the protected caller, a swap that nobody can take
+  is skipped at once (the turn ends); an ``advanced`` Q discarded by a player with
+  no card skips the swap and deals one card into a new slot;
+- knowledge: a card swapped away stays known to whoever knew it; a card that went
+  face up and was then reshuffled into the draw pile is forgotten by everyone.
 """
 
 from __future__ import annotations
