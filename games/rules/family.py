@@ -421,7 +421,7 @@ class Family:
         s = w.s
         if kind == "skip":
             if s.stage != "power" or s.power is None:
-                raise NotAllowed("There is no power to skip.", "no_power")
+                raise NotAllowed("There is no power to skip.", "wrong_stage")
             if not s.power["optional"] and self._power_choices(s, seat):
                 raise NotAllowed("This power is mandatory: carry it out.", "illegal_action")
             w.emit("power_skipped", {"reason": "skipped"}, seat)
@@ -440,8 +440,12 @@ class Family:
             "spy": ("spy", "spy_swap"),
             "swap": ("swap", "spy_swap"),
         }[kind]
-        if s.stage != "power" or power is None or power["kind"] not in allowed:
-            raise NotAllowed(f"You have no {kind} power to use now.", "no_power")
+        if s.stage != "power" or power is None:
+            raise NotAllowed(
+                f"You have no power to use now: {kind} is not possible.", "wrong_stage"
+            )
+        if power["kind"] not in allowed:
+            raise NotAllowed(f"The card you discarded gives no {kind} power.", "no_power")
         if kind == "spy" and power.get("spied"):
             raise NotAllowed("You have already spied with this card.", "no_power")
         if kind == "peek":
@@ -892,6 +896,8 @@ class Family:
         elif s.options.get("memory") == "strict":
             shown = set()
             for event in recent:
+                if event.type == "round_started":
+                    shown = set()  # ids name the cards of one round only
                 if event.type not in engine.ENGINE_EVENTS:
                     shown |= self._visible(s, event, seat)
         else:
