@@ -1,0 +1,118 @@
+"""The viewer in a real headless Chromium (the system /usr/bin/chromium, via Playwright).
+
+Opens a finished game from the list, steps with the keyboard and the buttons
+(no full page load with JavaScript, plain links without), switches
+perspective, and checks that in a seat's view no face-down card's code is in
+the page's HTML. Screenshots go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from replays.cards import card_name, card_short
+from replays.selectors import build_replay, load_events, table_views
+from tests.replays.test_views import _hidden
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def at_step(page, n: int) -> None:
+    page.wait_for_selector(f'#replay[data-step="{n}"]', timeout=10_000)
+
+
+def test_open_step_and_switch_perspective(live_server, page, stored, artifacts):
+    game, _ = stored("pablo", 3, seed=3, names=["ann", "ben", "cara"])
+    page.goto(f"{live_server.url}/replays/")
+    page.click(f'a[href="/replays/{game.id}/"]')
+    at_step(page, 0)
+    assert "sit down; round 1 is dealt." in page.inner_text(".now")
+
+    # JavaScript steps without a full page load: a marker on window survives
+    page.evaluate("window.__sameDocument = true")
+    page.keyboard.press("ArrowRight")
+    at_step(page, 1)
+    assert page.url.endswith("?step=1")
+    page.keyboard.press("ArrowRight")
+    at_step(page, 2)
+    page.keyboard.press("ArrowLeft")
+    at_step(page, 1)
+    page.click("a.btn.main[data-key=next]")
+    at_step(page, 2)
+    page.click("a.btn.main[data-key=next]")
+    at_step(page, 3)
+    page.click("a.btn.main[data-key=prev]")
+    at_step(page, 2)
+    page.keyboard.press("End")
+    replay = build_replay(str(game.id), game.version, load_events(game))
+    at_step(page, replay.last)
+    assert "Game over" in page.inner_text(".now")
+    page.keyboard.press("Home")
+    at_step(page, 0)
+    assert page.evaluate("window.__sameDocument === true")
+    # the browser's back button goes back a step
+    page.go_back()
+    at_step(page, replay.last)
+
+    # the slider jumps
+    page.fill("#step-slider", "12")
+    page.dispatch_event("#step-slider", "change")
+    at_step(page, 12)
+    page.screenshot(path=str(artifacts / "pablo-step.png"), full_page=True)
+
+    # switch to ben's eyes at the same step
+    page.click(".perspective a:has-text('ben')")
+    page.wait_for_url("**as=1**")
+    at_step(page, 12)
+    assert page.inner_text(".perspective a.active") == "ben"
+    step = replay.steps[12]
+    god, _, _ = table_views(replay, step, None)
+    mine, _, _ = table_views(replay, step, 1)
+    hidden = _hidden(god, mine, 1)
+    assert hidden, "the test needs face-down cards"
+    html = page.content()
+    assert html.count('class="card back"') >= len(hidden)
+    for code in hidden:
+        assert f'data-code="{code}"' not in html
+        assert card_name(code, "french") not in html
+        assert card_short(code, "french") not in html
+    page.screenshot(path=str(artifacts / "pablo-step-ben.png"), full_page=True)
+    # stepping keeps the perspective
+    page.keyboard.press("ArrowRight")
+    at_step(page, 13)
+    assert "as=1" in page.url
+
+
+def test_plain_links_work_without_javascript(live_server, chromium, stored):
+    game, _ = stored("cabo", 2, seed=4, names=["ann", "ben"])
+    context = chromium.new_context(java_script_enabled=False)
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/replays/{game.id}/?step=3")
+        at_step(page, 3)
+        page.click("a.btn.main[data-key=next]")
+        at_step(page, 4)
+        assert page.url.endswith("?step=4")
+        page.fill("#step-slider", "9")
+        page.click(".slider button[type=submit]")
+        at_step(page, 9)
+        page.click(".perspective a:has-text('ann')")
+        at_step(page, 9)
+        assert page.url.endswith("step=9&as=0")
+    finally:
+        context.close()
+
+
+def test_skipbo_layout_and_phone_width(live_server, page, stored, artifacts):
+    game, _ = stored("skipbo", 3, seed=3, names=["ann", "ben", "cara"], options={"stock_size": 5})
+    page.goto(f"{live_server.url}/replays/{game.id}/?step=40")
+    at_step(page, 40)
+    assert page.locator(".table.skipbo .building").count() == 4
+    assert page.locator(".seat").count() == 3
+    page.screenshot(path=str(artifacts / "skipbo-step.png"), full_page=True)
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.goto(f"{live_server.url}/replays/{game.id}/?step=40&as=0")
+    at_step(page, 40)
+    # nothing wider than the phone
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    page.screenshot(path=str(artifacts / "skipbo-step-phone.png"), full_page=True)
