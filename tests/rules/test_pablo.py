@@ -532,14 +532,14 @@ def test_start_player_rotates_and_game_ends_at_100():
 
 def test_game_ends_with_loser_at_100_or_more():
     r1 = deal([["KS", "KD", "KC", "QH"], ["AS", "2S", "3S", "4S"]], "5C", ["2C", "3C", "4C", "6C"])
-    r2 = deal([["KS", "KD", "KC", "QS"], ["AH", "2H", "3H", "4H"]], "5C", ["2C", "3C", "4C", "6C"])
+    r2 = deal([["KS", "KD", "KC", "10S"], ["AH", "2H", "3H", "4H"]], "5C", ["2C", "3C", "4C", "6C"])
     t = Table("pablo", 2, {"start_seat": 0}, decks=[r1, r2])
     look_all(t)
     play_out(t, caller=1)  # seat 0: 51, seat 1: -20
     look_all(t)
-    play_out(t, caller=1)  # start seat 1; seat 0: 13 * 3 + 12 = 51, seat 1: 10 -> -20
-    assert scores(t, 2) == {0: 51, 1: -20}
-    assert t.state.scores == [102, -40]  # 51 + 51 >= 100
+    play_out(t, caller=1)  # start seat 1; seat 0: 13 * 3 + 10 = 49, seat 1: 10 -> -20
+    assert scores(t, 2) == {0: 49, 1: -20}
+    assert t.state.scores == [100, -40]  # 51 + 49 = 100: reaching 100 is enough
     assert t.state.status == "finished"
     v = t.view(None)
     assert v["phase"] == "over"
@@ -877,3 +877,43 @@ def test_reshuffled_cards_are_forgotten():
     replace(t, seat, 2)
     assert field(t, seat, seat)[2] == card  # the drawer holds it: known
     assert field(t, other, seat)[2] == "?"  # the other player saw it face up, then forgot it
+
+
+def test_look_needs_two_different_slots():
+    t = table("pablo", [F0, F1], "10C")
+    refused(t, 0, {"type": "look", "positions": [1, 1]}, "invalid", 400)
+    refused(t, 0, {"type": "look", "positions": [1]}, "invalid", 400)
+    refused(t, 0, {"type": "look", "positions": [0, 4]}, None, None)  # no slot 4 in setup
+
+
+def test_no_protection_for_the_caller_in_pablo():
+    f0 = ["10D", "KH", "JK", "QS"]
+    f1 = ["AS", "2S", "3S", "4S"]
+    t = playing(fields=[f0, f1], draws=["10H", "9D"])
+    draw(t, 0)
+    discard(t, 0)  # 10H
+    call(t, 0)
+    throw(t, 1, 0, 0, give=2)  # seat 1 throws the caller's 10D and gives its 3S
+    assert field(t, 1, 0) == ["?", "?", "?", "?"]
+    assert field(t, 1, 1) == ["AS", "2S", None, "?"]
+    draw(t, 1)
+    discard(t, 1)  # 9D: the swap may target the caller
+    t.act(1, {"type": "swap", "position": 0, "seat": 0, "their_position": 1})
+    assert field(t, 1, 0)[1] == "AS"  # seat 1 knew its AS; it is the caller's now
+
+
+def test_discard_serial_starts_again_each_round():
+    t = playing(draws=["2C", "3C", "4C"])
+    play_out(t, caller=0)
+    v = t.view(0)
+    assert v["round"] == 2
+    assert v["discard"]["count"] == 1 and v["discard"]["serial"] == 1
+    assert v["deck"]["count"] == 44
+    assert v["fields"] == {"0": ["?"] * 4, "1": ["?"] * 4}  # a fresh deal, nothing known
+
+
+def test_eight_players_two_jokers():
+    t = Table("pablo", 8, {"start_seat": 3, "jokers": 2})
+    assert t.view(0)["deck"]["count"] == 54 - 8 * 4 - 1  # 21
+    look_all(t)
+    assert turn(t) == (3, "draw")
