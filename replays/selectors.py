@@ -31,10 +31,10 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from games.models import Event as EventRow
 from games.models import Game
 from games.rules import engine
 from games.rules.engine import Event, State
+from games.selectors import game_events
 
 from . import describe as words
 from .cards import kind_of
@@ -143,8 +143,7 @@ def game_replay(game: Game) -> Replay:
 
 
 def load_events(game: Game) -> list[Event]:
-    rows = EventRow.objects.filter(game=game).order_by("seq").values_list("type", "data", "seat")
-    return [Event(type=t, data=d, seat=s) for t, d, s in rows]
+    return game_events(game)
 
 
 def _start_index(events: list[Event]) -> int:

@@ -1,0 +1,98 @@
+"""``manage.py demo``: one finished game of each ruleset, for the replay viewer.
+
+The games are played through the services (``game_create`` / ``game_join`` /
+``game_act``) exactly as players would through the API, by random legal moves
+(``replays.autoplay``) until bots exist. ``--if-empty`` does nothing when a
+finished game is already there: ``scripts/run.sh`` calls it that way so that
+a new user sees the viewer at once.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+from games import selectors, services
+from games.models import Game
+from games.rules import engine
+from replays.autoplay import play
+
+PLAYERS = ["ann", "ben", "cara", "dan"]
+GAMES = [
+    ("pablo", 4, {}),
+    ("pablo-50", 3, {}),
+    ("tamalou", 3, {}),
+    ("cabo", 3, {}),
+    ("skipbo", 3, {"stock_size": 10}),
+]
+
+
+class Command(BaseCommand):
+    help = "Create one finished game of each ruleset by random legal play (for the replay viewer)."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--if-empty", action="store_true", help="Only when no finished game exists yet."
+        )
+        parser.add_argument("--seed", type=int, default=None, help="Seed for the random moves.")
+        parser.add_argument("--ruleset", action="append", help="Only these rulesets.")
+
+    def handle(self, *args, if_empty=False, seed=None, ruleset=None, **options):
+        if if_empty and Game.objects.filter(status=Game.Status.FINISHED).exists():
+            self.stdout.write("Finished games exist already: no demo games created.")
+            return
+        rng = random.Random(seed)
+        users = [self._user(name) for name in PLAYERS]
+        for ruleset_id, seats, opts in GAMES:
+            if ruleset and ruleset_id not in ruleset:
+                continue
+            started = time.monotonic()
+            game = demo_game(ruleset_id, seats, opts, users[:seats], rng)
+            self.stdout.write(
+                f"{ruleset_id}: {game.status} after {game.version} events "
+                f"({time.monotonic() - started:.1f}s) -> /replays/{game.id}/"
+            )
+
+    def _user(self, username):
+        user, created = get_user_model().objects.get_or_create(username=username)
+        if created:
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+        return user
+
+
+def demo_game(ruleset, seats, options, users, rng, *, max_actions=20_000) -> Game:
+    """A game of ``ruleset`` played to its end through the services."""
+    game = services.game_create(
+        user=users[0], ruleset=ruleset, seats=seats, options={"start_seat": 0, **options}
+    )
+    for user in users[1:]:
+        services.game_join(game_id=game.id, user=user)
+
+    def state():
+        return selectors.game_state(game=Game.objects.get(pk=game.id))
+
+    current = {"state": state()}
+
+    def view(seat):
+        return engine.view(current["state"], seat)
+
+    def act(seat, command):
+        try:
+            services.game_act(game_id=game.id, user=users[seat], command=command)
+        finally:
+            current["state"] = state()
+
+    play(
+        seats=seats,
+        view=view,
+        act=act,
+        finished=lambda: current["state"].status != "active",
+        rng=rng,
+        max_actions=max_actions,
+    )
+    game.refresh_from_db()
+    return game
