@@ -92,19 +92,21 @@ def sweep(*, batch: int | None = None, budget: float | None = None) -> int:
     still due: beat starts another sweep soon, possibly on another worker.
     A game whose enforcement fails is logged and left for the next sweep.
     """
+    from .notifications import batched
+
     batch = batch or int(_setting("PABLO_SWEEP_BATCH", 25))
     budget = float(_setting("PABLO_SWEEP_BUDGET", 30.0) if budget is None else budget)
     started = time.monotonic()
     enforced = 0
     skip: set[Any] = set()  # games that failed or stored nothing in this run
     while True:
-        with transaction.atomic():
+        with batched(), transaction.atomic():
             due = _due_batch(batch, skip)
             for game_id, turn_key in due:
                 try:
-                    # A savepoint per game: one failure must not undo the batch.
-                    with transaction.atomic():
-                        stored = _enforce_locked(game_id, turn_key)
+                    # game_timeout is atomic itself: a failure rolls back its own
+                    # savepoint only, never the rest of the batch.
+                    stored = _enforce_locked(game_id, turn_key)
                 except Exception:
                     log.exception("deadline of game %s (turn %s) not enforced", game_id, turn_key)
                     stored = 0

@@ -30,6 +30,9 @@ import secrets
 import urllib.error
 import urllib.request
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, timedelta
 from typing import Any
 
@@ -90,10 +93,6 @@ def _on_events(game_id: Any, version: int, events: list[Any]) -> None:
             )
     if turn is None and ending is None:
         return
-    if not anyone_listens(game_id):
-        return
-    from .tasks import notify_game
-
     if ending is not None:
         kwargs = {"kind": ending.type, "turn_key": None, "deadline": None, "seats": None}
     else:
@@ -103,12 +102,50 @@ def _on_events(game_id: Any, version: int, events: list[Any]) -> None:
             "deadline": turn.data.get("deadline"),
             "seats": list(turn.data.get("seats") or []),
         }
+    job = {"game_id": str(game_id), "version": version, **kwargs}
+    bucket = _bucket.get()
+    if bucket is not None:
+        bucket.append(job)
+    elif anyone_listens(game_id):
+        _enqueue(job)
+
+
+def _enqueue(job: dict[str, Any]) -> None:
+    from .tasks import notify_game
+
     try:
-        notify_game.apply_async(
-            kwargs={"game_id": str(game_id), "version": version, **kwargs}, retry=False
-        )
+        notify_game.apply_async(kwargs=job, retry=False)
     except Exception:
-        log.warning("notification for game %s v%s not enqueued", game_id, version)
+        log.warning("notification for game %s v%s not enqueued", job["game_id"], job["version"])
+
+
+#: Set by ``batched()``: notifications collected instead of sent one by one.
+_bucket: ContextVar[list[dict[str, Any]] | None] = ContextVar("notifications", default=None)
+
+
+@contextmanager
+def batched() -> Iterator[None]:
+    """Collect the notifications of many appends and look up their listeners at once.
+
+    The deadline sweep wraps each batch in it: one query per batch instead of
+    one per game.
+    """
+    bucket: list[dict[str, Any]] = []
+    token = _bucket.set(bucket)
+    try:
+        yield
+    finally:
+        _bucket.reset(token)
+        if bucket:
+            try:
+                games = {job["game_id"] for job in bucket}
+                seats = Seat.objects.filter(game_id__in=games).filter(_listening())
+                listening = {str(g) for g in seats.values_list("game_id", flat=True)}
+                for job in bucket:
+                    if job["game_id"] in listening:
+                        _enqueue(job)
+            except Exception:
+                log.exception("notifications of a batch of %s appends failed", len(bucket))
 
 
 def _listening() -> Q:
