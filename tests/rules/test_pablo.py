@@ -917,3 +917,17 @@ def test_eight_players_two_jokers():
     assert t.view(0)["deck"]["count"] == 54 - 8 * 4 - 1  # 21
     look_all(t)
     assert turn(t) == (3, "draw")
+
+
+def test_field_emptied_while_a_power_is_pending_ends_the_round_at_once():
+    f1 = ["7S", "7H", "7D", "8S"]
+    t = playing(fields=[F0, f1], top_card="7C", draws=["8D"])
+    throw(t, 1, 1, 0)  # 7S
+    throw(t, 1, 1, 1)  # 7H
+    throw(t, 1, 1, 2)  # 7D
+    draw(t, 0)
+    discard(t, 0)  # 8D: seat 0's spy is pending
+    assert turn(t) == (0, "power")
+    throw(t, 1, 1, 3)  # 8S: seat 1's field is empty -> the round ends at once
+    assert t.view(0)["round"] == 2 and t.view(0)["phase"] == "setup"
+    assert scores(t, 1) == {0: 16, 1: 0}  # 5 + 0 - 1 + 12 = 16
