@@ -301,3 +301,34 @@ def test_nothing_left_to_draw_ends_the_round_as_if_nobody_called() -> None:
     # scored as if nobody had called: everyone scores their total (no -5 / +10)
     assert ended.data["scores"] == ended.data["totals"]
     assert t.view(None)["rounds"][0]["scores"] == ended.data["totals"]
+
+
+# --------------------------------------------------------------------------- registry
+
+
+def test_the_four_rulesets_are_registered_with_their_options() -> None:
+    found = {r.id: r for r in engine.rulesets()}
+    names = {i: found[i].name for i in FAMILY}
+    assert names == {
+        "pablo": "Pablo",
+        "pablo-50": "Pablo (50)",
+        "tamalou": "Tamalou",
+        "cabo": "Cabo",
+    }
+    assert set(found["pablo"].options) == {"jokers", "forty_two", "minus_sixty_nine"}
+    assert set(found["pablo-50"].options) == {"advanced"}
+    assert set(found["tamalou"].options) == {"decks"}
+    assert found["cabo"].options == {}
+    assert [found[i].max_players_any for i in FAMILY] == [8, 8, 12, 8]
+    assert len(found["pablo"].deck({"jokers": 2})) == 54
+    assert len(found["tamalou"].deck({"decks": 2})) == 104
+
+
+def test_tamalou_seats_beyond_the_decks_are_refused_naming_decks() -> None:
+    with pytest.raises(engine.Malformed) as caught:
+        engine.create("tamalou", seats=7, options={}, turn_timeout=60, creator="a")
+    assert caught.value.status == 400 and "options.decks" in caught.value.detail
+    assert engine.create("tamalou", seats=12, options={"decks": 2}, turn_timeout=60, creator="a")
+    with pytest.raises(engine.Malformed) as caught:
+        engine.create("pablo", seats=2, options={"jokers": 3}, turn_timeout=60, creator="a")
+    assert "options.jokers" in caught.value.detail
