@@ -73,6 +73,7 @@ def test_deal_and_setup_look():
     assert v["round"] == 1
     assert v["phase"] == "setup"
     assert v["turn"]["seat"] is None and v["turn"]["stage"] == "look"
+    assert v["turn"]["deadline"] == "2026-01-02T00:00:00.000Z"  # Table's START + 86400 s
     assert v["discard"]["top"] == "10C"
     assert v["discard"]["count"] == 1 and v["discard"]["serial"] == 1
     assert v["deck"]["count"] == 44  # 52 + 1 joker - 2 * 4 dealt - 1 turned up
