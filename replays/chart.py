@@ -46,91 +46,127 @@ def series_for(
     return out
 
 
+class Chart:
+    """The chart of one game, drawn once; ``svg(current)`` adds the marker of the moment.
+
+    A replay draws every step with the same chart, so the SVG is built once per
+    game (``replays.selectors.Replay.memo``) and only the marker changes.
+    """
+
+    #: Above this many points per line the dots (with their tooltips) are left out.
+    MAX_DOTS = 60
+
+    def __init__(
+        self,
+        series: list[Series],
+        *,
+        threshold: tuple[int, str] | None = None,
+        width: int = 640,
+        height: int = 260,
+        x_label: str = "round",
+    ) -> None:
+        self.rounds = rounds = max((len(s.values) for s in series), default=1) - 1
+        values = [v for s in series for v in s.values]
+        low = min([0, *values])
+        high = max([10, *values, *(() if threshold is None else (threshold[0],))])
+        span = high - low or 1
+        low -= max(1, span // 20)
+        high += max(1, span // 20)
+        left, right, top, bottom = 44, 96, 14, 30
+        plot_w, plot_h = width - left - right, height - top - bottom
+        self.top, self.plot_h = top, plot_h
+
+        def x(r: float) -> float:
+            return left + (plot_w * r / rounds if rounds else plot_w / 2)
+
+        def y(v: float) -> float:
+            return top + plot_h * (high - v) / (high - low)
+
+        self.x = x
+        head = [
+            f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
+            f'aria-labelledby="chart-title" preserveAspectRatio="xMidYMid meet" '
+            f'xmlns="http://www.w3.org/2000/svg">',
+            '<title id="chart-title">Game totals after each round</title>'
+            if x_label == "round"
+            else '<title id="chart-title">Cards left in each stock pile, turn by turn</title>',
+        ]
+        step = _nice_step(high - low)
+        tick = (low // step + 1) * step
+        while tick < high:
+            head.append(
+                f'<line class="grid" x1="{left}" x2="{left + plot_w}" y1="{y(tick):.1f}" '
+                f'y2="{y(tick):.1f}"/><text class="tick" x="{left - 6}" y="{y(tick) + 4:.1f}" '
+                f'text-anchor="end">{tick}</text>'
+            )
+            tick += step
+        every = max(1, -(-rounds // 12))
+        for r in range(0, rounds + 1, every):
+            head.append(
+                f'<text class="tick" x="{x(r):.1f}" y="{height - bottom + 16}" '
+                f'text-anchor="middle">{r}</text>'
+            )
+        head.append(
+            f'<text class="axis" x="{left + plot_w / 2:.1f}" y="{height - 2}" '
+            f'text-anchor="middle">{escape(x_label)}</text>'
+        )
+        tail = []
+        if threshold is not None:
+            value, label = threshold
+            tail.append(
+                f'<line class="threshold" x1="{left}" x2="{left + plot_w}" y1="{y(value):.1f}" '
+                f'y2="{y(value):.1f}"/><text class="threshold-label" x="{left + 4}" '
+                f'y="{y(value) - 5:.1f}">{escape(label)}</text>'
+            )
+        ends: list[tuple[float, Series]] = []
+        dots = rounds <= self.MAX_DOTS
+        for s in series:
+            points = " ".join(f"{x(r):.1f},{y(v):.1f}" for r, v in enumerate(s.values))
+            tail.append(
+                f'<polyline class="line" points="{points}" stroke="{s.colour}" fill="none"/>'
+            )
+            if dots:
+                for r, v in enumerate(s.values):
+                    tail.append(
+                        f'<circle cx="{x(r):.1f}" cy="{y(v):.1f}" r="3" fill="{s.colour}">'
+                        f"<title>{escape(s.name)}: {v} after {escape(x_label)} {r}</title>"
+                        "</circle>"
+                    )
+            ends.append((y(s.values[-1]), s))
+        # end labels, nudged apart so that equal totals stay readable
+        ends.sort(key=lambda e: e[0])
+        last = -1e9
+        for pos, s in ends:
+            pos = max(pos, last + 13)
+            last = pos
+            tail.append(
+                f'<text class="end-label" x="{left + plot_w + 6}" y="{pos + 4:.1f}" '
+                f'fill="{s.colour}">{escape(s.name[:10])} {s.values[-1]}</text>'
+            )
+        tail.append("</svg>")
+        self.head = "".join(head)
+        self.tail = "".join(tail)
+
+    def svg(self, current: int | None = None) -> SafeString:
+        marker = ""
+        if current is not None and 0 <= current <= self.rounds:
+            at = self.x(current)
+            marker = (
+                f'<line class="now" x1="{at:.1f}" x2="{at:.1f}" y1="{self.top}" '
+                f'y2="{self.top + self.plot_h}"/>'
+            )
+        return mark_safe(self.head + marker + self.tail)
+
+
 def score_chart(
     series: list[Series],
     *,
     threshold: tuple[int, str] | None = None,
     current_round: int | None = None,
-    width: int = 640,
-    height: int = 260,
     x_label: str = "round",
 ) -> SafeString:
-    rounds = max((len(s.values) for s in series), default=1) - 1
-    values = [v for s in series for v in s.values]
-    low = min([0, *values])
-    high = max([10, *values, *(() if threshold is None else (threshold[0],))])
-    span = high - low or 1
-    low -= max(1, span // 20)
-    high += max(1, span // 20)
-    left, right, top, bottom = 44, 96, 14, 30
-    plot_w, plot_h = width - left - right, height - top - bottom
-
-    def x(r: float) -> float:
-        return left + (plot_w * r / rounds if rounds else plot_w / 2)
-
-    def y(v: float) -> float:
-        return top + plot_h * (high - v) / (high - low)
-
-    parts = [
-        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-labelledby="chart-title" preserveAspectRatio="xMidYMid meet" '
-        f'xmlns="http://www.w3.org/2000/svg">',
-        '<title id="chart-title">Game totals after each round</title>',
-    ]
-    # horizontal grid with round numbers on the value axis
-    step = _nice_step(high - low)
-    tick = (low // step + 1) * step
-    while tick < high:
-        parts.append(
-            f'<line class="grid" x1="{left}" x2="{left + plot_w}" y1="{y(tick):.1f}" '
-            f'y2="{y(tick):.1f}"/><text class="tick" x="{left - 6}" y="{y(tick) + 4:.1f}" '
-            f'text-anchor="end">{tick}</text>'
-        )
-        tick += step
-    every = max(1, rounds // 12)
-    for r in range(0, rounds + 1, every):
-        parts.append(
-            f'<text class="tick" x="{x(r):.1f}" y="{height - bottom + 16}" '
-            f'text-anchor="middle">{r}</text>'
-        )
-    parts.append(
-        f'<text class="axis" x="{left + plot_w / 2:.1f}" y="{height - 2}" '
-        f'text-anchor="middle">{escape(x_label)}</text>'
-    )
-    if current_round is not None and 0 <= current_round <= rounds:
-        parts.append(
-            f'<line class="now" x1="{x(current_round):.1f}" x2="{x(current_round):.1f}" '
-            f'y1="{top}" y2="{top + plot_h}"/>'
-        )
-    if threshold is not None:
-        value, label = threshold
-        parts.append(
-            f'<line class="threshold" x1="{left}" x2="{left + plot_w}" y1="{y(value):.1f}" '
-            f'y2="{y(value):.1f}"/><text class="threshold-label" x="{left + 4}" '
-            f'y="{y(value) - 5:.1f}">{escape(label)}</text>'
-        )
-    ends: list[tuple[float, Series]] = []
-    for s in series:
-        points = " ".join(f"{x(r):.1f},{y(v):.1f}" for r, v in enumerate(s.values))
-        parts.append(f'<polyline class="line" points="{points}" stroke="{s.colour}" fill="none"/>')
-        for r, v in enumerate(s.values):
-            parts.append(
-                f'<circle cx="{x(r):.1f}" cy="{y(v):.1f}" r="3" fill="{s.colour}">'
-                f"<title>{escape(s.name)}: {v} after {escape(x_label)} {r}</title></circle>"
-            )
-        ends.append((y(s.values[-1]), s))
-    # end labels, nudged apart so that equal totals stay readable
-    ends.sort(key=lambda e: e[0])
-    last = -1e9
-    for pos, s in ends:
-        pos = max(pos, last + 13)
-        last = pos
-        parts.append(
-            f'<text class="end-label" x="{left + plot_w + 6}" y="{pos + 4:.1f}" '
-            f'fill="{s.colour}">{escape(s.name[:10])} {s.values[-1]}</text>'
-        )
-    parts.append("</svg>")
-    return mark_safe("".join(parts))
+    """The chart's SVG in one call (see ``Chart``)."""
+    return Chart(series, threshold=threshold, x_label=x_label).svg(current_round)
 
 
 def _nice_step(span: float) -> int:

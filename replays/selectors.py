@@ -24,6 +24,7 @@ face down).
 from __future__ import annotations
 
 import copy
+import gc
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -31,10 +32,10 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
+from games.models import Event as EventRow
 from games.models import Game
 from games.rules import engine
 from games.rules.engine import Event, State
-from games.selectors import game_events
 
 from . import describe as words
 from .cards import kind_of
@@ -85,11 +86,13 @@ class Step:
     number: int
     event_index: int  # the table is the state after events[: event_index + 1]
     main: int | None  # index of the event this step is about (None: step 0)
+    first: int  # index of the first event said in this step (main, or after the deal)
     actor: int | None  # the seat that acted, whose knowledge marks cards
     sentences: dict[int | None, list[str]] = field(default_factory=dict)  # by perspective
     round: int = 1
     tags: tuple[str, ...] = ()  # "round" (a round starts), "call", "end"
     chart_x: int = 0  # points of the chart recorded up to this step (rounds or turns)
+    intro: tuple[str, ...] = ()  # said before the step's events (step 0: who sits down)
 
 
 @dataclass
@@ -106,6 +109,7 @@ class Replay:
     chart_axis: str
     jumps: list[tuple[int, str]]  # (step number, label)
     result: JSON
+    memo: dict[str, Any] = field(default_factory=dict)  # things drawn once per game
 
     @property
     def last(self) -> int:
@@ -113,17 +117,61 @@ class Replay:
 
     def state_at(self, step: Step) -> State:
         """A private copy of the state after ``step``."""
-        target = step.event_index
-        base = max(i for i in self.checkpoints if i <= target)
+        return self.state_after(step.event_index)
+
+    def state_after(self, index: int) -> State:
+        """A private copy of the state after ``events[: index + 1]``."""
+        base = max(i for i in self.checkpoints if i <= index)
         state = self.checkpoints[base].copy()
-        for event in self.events[base + 1 : target + 1]:
+        for event in self.events[base + 1 : index + 1]:
             engine.apply(state, event)
         return state
+
+    def sentences(self, perspective: int | None, lo: int, hi: int) -> list[list[str]]:
+        """What steps ``lo..hi`` say to ``perspective`` (None: everything).
+
+        A seat's sentences are made on demand from ``engine.event_view`` --
+        one fold over the window -- and kept: building them for every seat up
+        front would double the cost of a game's first page.
+        """
+        if perspective is None:
+            return [self.steps[n].sentences[None] for n in range(lo, hi + 1)]
+        with _SENTENCES_LOCK:
+            self._seat_sentences(perspective, lo, hi)
+        return [self.steps[n].sentences[perspective] for n in range(lo, hi + 1)]
+
+    def _seat_sentences(self, perspective: int, lo: int, hi: int) -> None:
+        missing = [n for n in range(lo, hi + 1) if perspective not in self.steps[n].sentences]
+        if missing:
+            first, last = self.steps[missing[0]], self.steps[missing[-1]]
+            state = self.state_after(first.first - 1)
+            wanted = set(missing)
+            number = first.number
+            for i in range(first.first, last.event_index + 1):
+                while self.steps[number].event_index < i:
+                    number += 1
+                event = self.events[i]
+                if number in wanted and event.type != "deadline_set":
+                    step = self.steps[number]
+                    text = words.describe(
+                        event,
+                        engine.event_view(state, event, perspective),
+                        self.names,
+                        self.kind,
+                        viewer=perspective,
+                        ruleset=self.ruleset,
+                    )
+                    got = step.sentences.setdefault(perspective, list(step.intro))
+                    got.extend(text)
+                engine.apply(state, event)
+            for n in missing:
+                self.steps[n].sentences.setdefault(perspective, list(self.steps[n].intro))
 
 
 _CACHE: OrderedDict[tuple[str, int], Replay] = OrderedDict()
 _CACHE_SIZE = 24
 _LOCK = threading.Lock()
+_SENTENCES_LOCK = threading.Lock()
 
 
 def game_replay(game: Game) -> Replay:
@@ -135,6 +183,12 @@ def game_replay(game: Game) -> Replay:
             _CACHE.move_to_end(key)
             return hit
     replay = build_replay(str(game.id), game.version, load_events(game))
+    # A built replay is tens of thousands of long-lived objects; left to the cyclic
+    # GC, every full collection walks them all again (100+ ms pauses in a later,
+    # unrelated request -- bench/bench_replay.py showed it). Freezing moves what
+    # exists now out of the collector's way; reference counting still frees the
+    # replay when the cache drops it (it holds no cycles).
+    gc.freeze()
     with _LOCK:
         _CACHE[key] = replay
         while len(_CACHE) > _CACHE_SIZE:
@@ -143,7 +197,11 @@ def game_replay(game: Game) -> Replay:
 
 
 def load_events(game: Game) -> list[Event]:
-    return game_events(game)
+    """The stream as engine events. ``values_list`` rather than model instances
+    (``games.selectors.game_events``): twice as fast for a long game's first page.
+    """
+    rows = EventRow.objects.filter(game=game).order_by("seq").values_list("type", "data", "seat")
+    return [Event(type=t, data=d, seat=s) for t, d, s in rows]
 
 
 def _start_index(events: list[Event]) -> int:
@@ -169,7 +227,6 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
     for e in events:
         if e.type == "player_joined":
             names[e.data["seat"]] = e.data.get("username") or names[e.data["seat"]]
-    perspectives: list[int | None] = [None, *range(seats)]
 
     start = _start_index(events)
     state = engine.fold(events[:1])
@@ -181,9 +238,8 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
     checkpoints[start] = state.copy()
 
     round_no = 1
-    step0 = Step(0, start, None, None, round=1, tags=("round",))
     intro = words.describe_start(events[: start + 1], names, kind)
-    step0.sentences = {p: [intro] for p in perspectives}
+    step0 = Step(0, start, None, start + 1, None, {None: [intro]}, 1, ("round",), intro=(intro,))
     steps = [step0]
     jumps: list[tuple[int, str]] = [(0, "Deal" if kind == "skipbo" else "Round 1")]
     # chart points: game totals after round 0, 1, ... (Skip-Bo: stock counts per turn)
@@ -196,22 +252,9 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
 
     for i in range(start + 1, len(events)):
         event = events[i]
-        before = state
-        said: dict[int | None, list[str]] = {}
+        said: list[str] = []
         if event.type != "deadline_set":
-            # event_view needs the state before the event; apply mutates, so
-            # compute every perspective's sentence first.
-            said = {
-                p: words.describe(
-                    event,
-                    event.data if p is None else engine.event_view(before, event, p),
-                    names,
-                    kind,
-                    viewer=p,
-                    ruleset=ruleset,
-                )
-                for p in perspectives
-            }
+            said = words.describe(event, event.data, names, kind, ruleset=ruleset)
         engine.apply(state, event)
         if not skipbo:
             if round_end_types:
@@ -220,12 +263,11 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
             elif state.scores != last_scores:
                 totals.append(list(state.scores))
             last_scores = list(state.scores)
-        merged = event.type in words.MERGE_BACK or not said.get(None)
+        merged = event.type in words.MERGE_BACK or not said
         if merged:
             # bookkeeping, or the end of the step before: no step of its own
             steps[-1].event_index = i
-            for p, text in said.items():
-                steps[-1].sentences[p] = steps[-1].sentences.get(p, []) + text
+            steps[-1].sentences[None].extend(said)
         if event.type == "deadline_set" and skipbo:
             totals.append(_stock_counts(state, seats))
         if not merged:
@@ -247,7 +289,7 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
                 jumps.append(
                     (len(steps), "Game over" if event.type == "game_finished" else "Aborted")
                 )
-            step = Step(len(steps), i, i, event.seat, said, round_no, tuple(tags))
+            step = Step(len(steps), i, i, i, event.seat, {None: said}, round_no, tuple(tags))
             steps.append(step)
         steps[-1].chart_x = len(totals) - 1
         if i % CHECKPOINT == 0:

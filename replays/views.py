@@ -104,28 +104,34 @@ def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
         lo, hi = max(0, number - WINDOW), min(replay.last, number + WINDOW)
     else:
         lo, hi = max(0, number - 2 * WINDOW), number
+    said = replay.sentences(perspective, lo, hi)
     timeline = [
         {
             "number": s.number,
             "url": url(s.number),
-            "text": " ".join(s.sentences.get(perspective) or []),
+            "text": " ".join(text),
             "current": s.number == number,
             "tags": s.tags,
         }
-        for s in replay.steps[lo : hi + 1]
+        for s, text in zip(replay.steps[lo : hi + 1], said, strict=True)
     ]
     jumps = [{"number": n, "label": label, "url": url(n)} for n, label in replay.jumps]
     prev_jump = next((j for j in reversed(jumps) if j["number"] < number), None)
     next_jump = next((j for j in jumps if j["number"] > number), None)
-    series = chart.series_for(replay.names, replay.totals_by_round, start=None)
-    threshold = (
-        (0, "an empty stock wins")
-        if replay.chart_axis == "turn"
-        else chart.THRESHOLDS.get(replay.ruleset)
-    )
-    svg = chart.score_chart(
-        series, threshold=threshold, current_round=step.chart_x, x_label=replay.chart_axis
-    )
+    drawn = replay.memo.get("chart")
+    if drawn is None:
+        series = chart.series_for(replay.names, replay.totals_by_round, start=None)
+        threshold = (
+            (0, "an empty stock wins")
+            if replay.chart_axis == "turn"
+            else chart.THRESHOLDS.get(replay.ruleset)
+        )
+        drawn = replay.memo["chart"] = (
+            chart.Chart(series, threshold=threshold, x_label=replay.chart_axis),
+            series,
+        )
+    chart_, series = drawn
+    svg = chart_.svg(step.chart_x)
     perspectives = [{"label": "All cards", "url": url(number, None), "active": perspective is None}]
     perspectives += [
         {"label": name, "url": url(number, s), "active": perspective == s, "seat": s}
@@ -141,7 +147,7 @@ def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
         "perspective": perspective,
         "perspective_name": replay.names[perspective] if perspective is not None else "",
         "perspectives": perspectives,
-        "sentences": step.sentences.get(perspective) or [],
+        "sentences": said[number - lo],
         "t": table,
         "timeline": timeline,
         "jumps": jumps,
@@ -152,9 +158,9 @@ def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
         "next_url": url(min(replay.last, number + 1)),
         "last_url": url(replay.last),
         "chart": svg,
-        "chart_rows": [
-            {"name": s.name, "values": s.values[1:], "colour": s.colour} for s in series
-        ],
+        "chart_rows": [{"name": s.name, "values": s.values[1:], "colour": s.colour} for s in series]
+        if replay.chart_axis == "round"
+        else [],
         "chart_rounds": list(range(1, len(replay.totals_by_round))),
         "winners": [replay.names[s] for s in replay.result.get("winners") or []],
         "losers": [replay.names[s] for s in replay.result.get("losers") or []],

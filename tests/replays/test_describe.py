@@ -40,7 +40,7 @@ def pablo():
 
 
 def said(replay, number, seat=None):
-    return replay.steps[number].sentences[seat]
+    return replay.sentences(seat, number, number)[0]
 
 
 def test_step_zero_sums_up_the_deal(pablo):
@@ -113,8 +113,10 @@ def test_played_games_use_no_fallback_and_no_hidden_card(ruleset):
     t = engine_game(ruleset, 3, seed=5, options={"stock_size": 5} if ruleset == "skipbo" else {})
     assert {e.type for e in t.events} <= set(words.DESCRIBE)
     replay = build_replay("g", len(t.events), t.events)
-    for step in replay.steps:
-        for seat, sentences in step.sentences.items():
+    for seat in (None, 0, 1, 2):
+        for step, sentences in zip(
+            replay.steps, replay.sentences(seat, 0, replay.last), strict=True
+        ):
             assert sentences, f"step {step.number} says nothing to {seat}"
             for text in sentences:
                 assert "_" not in text, text  # a fallback spells the event type
