@@ -23,7 +23,8 @@ pile_completed           ``{"pile", "cards": [ids]}`` the pile reached 12, moved
 card_discarded           ``{"seat", "card", "code", "discard_pile"}``
 turn_ended               ``{"seat", "reason": "discard" | "passed" | "no_cards"}``
 game_finished            (engine) ``{"winners": [seat], "losers": []}`` (+ ``"reason":
-                         "stalemate"`` when nobody can move any more)
+                         "stalemate"`` when nobody can move any more, or a whole
+                         round of turns passed without a card moving)
 =======================  ==============================================================
 
 State keeps every pile as a list of ids, bottom -> top (the top is the last
@@ -69,13 +70,30 @@ class SkipboState(State):
     completed: list[int] = field(default_factory=list)
     turn_seat: int | None = None
     turn_no: int = 0
+    moved: bool = False  # a card moved during the current turn
+    idle: int = 0  # turns in a row that ended with no card moved
 
     def copy(self) -> SkipboState:
-        # deepcopy is the slowest part of a decision; this state is plain nested data.
+        # deepcopy is the slowest part of a decision; this state is plain nested data
+        # of known depth, so copy each field at its depth (the rest generically).
         new = _copy.copy(self)
+        new.deck = self.deck[:]
+        new.stocks = [pile[:] for pile in self.stocks]
+        new.hands = [hand[:] for hand in self.hands]
+        new.discards = [[pile[:] for pile in piles] for piles in self.discards]
+        new.building = [pile[:] for pile in self.building]
+        new.draw = self.draw[:]
+        new.completed = self.completed[:]
         for f in fields(self):
-            setattr(new, f.name, _clone(getattr(self, f.name)))
+            if f.name not in _COPIED:
+                setattr(new, f.name, _clone(getattr(self, f.name)))
         return new
+
+
+_COPIED = frozenset(
+    {"deck", "stocks", "hands", "discards", "building", "draw", "completed", "round"}
+    | {"stock_size", "start_seat", "turn_seat", "turn_no", "moved", "idle"}
+)
 
 
 def _clone(value: Any) -> Any:
@@ -290,23 +308,31 @@ class Skipbo:
 
     def _end_turn(self, w: _Work, seat: int, reason: str, ctx: Context) -> None:
         w.emit("turn_ended", {"seat": seat, "reason": reason}, seat)
+        if w.s.idle >= w.s.seats:
+            # A whole round of turns without a card moving: it would go on for ever.
+            self._stalemate(w)
+            return
         self._begin_turn(w, (seat + 1) % w.s.seats, ctx)
 
     def _begin_turn(self, w: _Work, seat: int, ctx: Context) -> None:
-        """Start ``seat``'s turn; pass it on at once while the player on turn cannot move."""
-        for _ in range(w.s.seats + 1):
-            w.emit("turn_started", {"seat": seat, "turn": w.s.turn_no + 1}, seat)
-            self._fill(w, seat, HAND_SIZE - len(w.s.hands[seat]), ctx)
-            if w.s.hands[seat] or _plays(w.s, seat):
-                return
-            if not any(w.s.hands[s] or _plays(w.s, s) for s in range(w.s.seats)):
-                fewest = min(len(stock) for stock in w.s.stocks)
-                winners = [s for s in range(w.s.seats) if len(w.s.stocks[s]) == fewest]
-                w.emit("game_finished", {"winners": winners, "losers": [], "reason": "stalemate"})
-                return
-            w.emit("turn_ended", {"seat": seat, "reason": "no_cards"}, seat)
-            seat = (seat + 1) % w.s.seats
-        raise RuntimeError("no seat could take its turn")  # pragma: no cover
+        """Start ``seat``'s turn; pass it on at once when the player on turn cannot move.
+
+        Passing recurses through ``_end_turn``; each pass is an idle turn, so it
+        stops after at most ``seats`` of them.
+        """
+        w.emit("turn_started", {"seat": seat, "turn": w.s.turn_no + 1}, seat)
+        self._fill(w, seat, HAND_SIZE - len(w.s.hands[seat]), ctx)
+        if w.s.hands[seat] or _plays(w.s, seat):
+            return
+        if not any(w.s.hands[s] or _plays(w.s, s) for s in range(w.s.seats)):
+            self._stalemate(w)
+            return
+        self._end_turn(w, seat, "no_cards", ctx)
+
+    def _stalemate(self, w: _Work) -> None:
+        fewest = min(len(stock) for stock in w.s.stocks)
+        winners = [s for s in range(w.s.seats) if len(w.s.stocks[s]) == fewest]
+        w.emit("game_finished", {"winners": winners, "losers": [], "reason": "stalemate"})
 
     def _fill(self, w: _Work, seat: int, wanted: int, ctx: Context) -> None:
         """Draw ``wanted`` cards into ``seat``'s hand, reshuffling the completed stack."""
@@ -369,7 +395,9 @@ class Skipbo:
         elif kind == "turn_started":
             st.turn_seat = data["seat"]
             st.turn_no = data["turn"]
+            st.moved = False
         elif kind == "cards_drawn":
+            st.moved, st.idle = True, 0
             hand = st.hands[data["seat"]]
             for item in data["cards"]:
                 card = st.draw.pop()
@@ -381,6 +409,7 @@ class Skipbo:
             st.draw = order[::-1]
             st.completed = []
         elif kind == "card_played":
+            st.moved, st.idle = True, 0
             seat = data["seat"]
             card = data["card"]
             source = data["from"]
@@ -400,11 +429,14 @@ class Skipbo:
             st.completed.extend(st.building[pile])
             st.building[pile] = []
         elif kind == "card_discarded":
+            st.moved, st.idle = True, 0
             seat = data["seat"]
             st.hands[seat].remove(data["card"])
             st.discards[seat][data["discard_pile"]].append(data["card"])
         elif kind == "turn_ended":
             st.turn_seat = None
+            if not st.moved:
+                st.idle += 1
         else:
             raise ValueError(f"skipbo: unknown event {kind!r}")
 

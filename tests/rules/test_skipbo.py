@@ -714,3 +714,31 @@ def test_event_views_hide_the_deck_and_other_hands():
     reveal = engine.reveal(t.state)
     assert reveal is not None
     assert reveal["hands"] == {"0": ["1", "2", "SB", "9"], "1": ["5", "5", "7", "8", "11"]}
+
+
+def test_a_round_of_turns_without_a_card_moving_ends_the_game():
+    # Seat 1 is absent with an empty hand but a 1 on a discard pile: its timed-out
+    # turns never play it, and seat 0 cannot move at all. Without a rule this
+    # would pass the turn between them for ever.
+    t = table(draw=["9", "10", "11", "9", "10", "12", "1"])
+    t.check_fold = False
+    st = t.state
+    _empty_handed(t)
+    st.discards[0][0] = st.hands[0][:]  # seat 0: hand empty, tops 10 and a stock 12
+    st.hands[0] = []
+    st.discards[1][3].remove(16)  # the 1 (id 16) onto seat 1's discard pile 1
+    st.discards[1][1] = [16]
+    st.turn_seat = 1
+    st.moved = False  # seat 1's (edited-in) turn has moved nothing so far
+    st.absent[1] = True
+    assert engine.get_ruleset("skipbo").actors(st) == [1]
+    events = engine.timeout(st, st.turn_key, t.ctx)
+    assert [(e.type, e.seat) for e in events] == [
+        ("turn_timed_out", 1),
+        ("turn_ended", 1),  # idle turn 1: nothing moved
+        ("turn_started", 0),
+        ("turn_ended", 0),  # idle turn 2 = seats: a whole round
+        ("game_finished", None),
+    ]
+    # both stocks hold 5 cards: they share the win
+    assert events[-1].data == {"winners": [0, 1], "losers": [], "reason": "stalemate"}
