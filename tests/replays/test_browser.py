@@ -24,6 +24,7 @@ def at_step(page, n: int) -> None:
 def test_open_step_and_switch_perspective(live_server, page, stored, artifacts):
     game, _ = stored("pablo", 3, seed=3, names=["ann", "ben", "cara"])
     page.goto(f"{live_server.url}/replays/")
+    page.screenshot(path=str(artifacts / "replay-list.png"), full_page=True)
     page.click(f'a[href="/replays/{game.id}/"]')
     at_step(page, 0)
     assert "sit down; round 1 is dealt." in page.inner_text(".now")
