@@ -100,3 +100,18 @@ def test_a_drawn_card_is_shown_to_its_drawer_only(ann, bob, cid, pablo_game):
     assert "KS" not in str([e for e in feed if e["seq"] <= version])
     assert "KS" in str([e for e in feed if e["seq"] > version])
     assert bob.game(pablo_game)["state"]["discard"]["top"] == "KS"
+
+
+def test_strict_memory_shows_a_look_in_its_answer_only(ann, bob):
+    deck = ["5H", "6H", "7H", "8H", "2S", "3S", "4S", "5S", "10D"]
+    game = create(
+        ann, ruleset="pablo", seats=2, options={"start_seat": 0, "memory": "strict"}, decks=[deck]
+    )
+    bob.post(f"/api/games/{game['id']}/join/")
+    answer = ann.ok(game["id"], {"type": "look", "positions": [0, 1]})
+    assert answer["game"]["state"]["fields"]["0"] == ["5H", "6H", "?", "?"]
+    assert ann.game(game["id"])["state"]["fields"]["0"] == ["?", "?", "?", "?"]
+    # The feed is not affected by memory (API.md): the look's event shows ann her cards.
+    feed = ann.get(f"/api/games/{game['id']}/events/").json()["events"]
+    assert "5H" in str(feed) and "6H" in str(feed)
+    assert "5H" not in str(bob.get(f"/api/games/{game['id']}/events/").json()["events"])
