@@ -57,8 +57,8 @@ def _services() -> Any:
     return services
 
 
-def _due_batch(batch: int, skip: set[Any]) -> list[tuple[Any, str]]:
-    """Lock and return up to ``batch`` overdue games as ``(id, turn_key)``.
+def _due_batch(batch: int, skip: set[Any]) -> list[Game]:
+    """Lock and return up to ``batch`` overdue games (full rows, as locked).
 
     Must run inside a transaction; the row locks last until it ends.
     """
@@ -69,32 +69,61 @@ def _due_batch(batch: int, skip: set[Any]) -> list[tuple[Any, str]]:
         query = query.exclude(id__in=skip)
     if connection.features.has_select_for_update_skip_locked:
         query = query.select_for_update(skip_locked=True)
-    return list(query.values_list("id", "turn_key")[:batch])
+    return list(query[:batch])
 
 
-def _enforce_locked(game_id: Any, turn_key: str) -> int:
-    """Enforce one game's deadline; the caller's transaction holds its row lock."""
-    stored = _services().game_timeout(game_id=game_id, turn_key=turn_key)
+def _pause() -> None:
     pause = float(_setting("PABLO_ENFORCE_PAUSE", 0) or 0)
     if pause:
         # Test hook (crash tests): widen the window in which the timeout's
         # events are written but not yet committed.
         time.sleep(pause)
+
+
+def _enforce_locked(game_id: Any, turn_key: str) -> int:
+    """Enforce one game's deadline; the caller's transaction holds its row lock."""
+    stored = _services().game_timeout(game_id=game_id, turn_key=turn_key)
+    _pause()
+    return stored
+
+
+def _enforce_batch(due: list[Game]) -> dict[Any, int]:
+    """Enforce a locked batch: all at once, or game by game if that fails."""
+    services = _services()
+    try:
+        # A savepoint: should the batch fail, the games are retried one by one.
+        with transaction.atomic():
+            stored = services.game_timeout_many(games=due)
+    except Exception:
+        log.exception("batch of %s deadlines failed; enforcing them one by one", len(due))
+        stored = {}
+        for game in due:
+            try:
+                # game_timeout is atomic itself: a failure rolls back only its savepoint.
+                count = services.game_timeout(game_id=game.id, turn_key=game.turn_key)
+            except Exception:
+                log.exception("deadline of game %s (turn %s) not enforced", game.id, game.turn_key)
+                continue
+            if count:
+                stored[game.id] = count
+    _pause()
     return stored
 
 
 def sweep(*, batch: int | None = None, budget: float | None = None) -> int:
     """Enforce every overdue game; returns how many games timed out.
 
-    Works in transactions of ``batch`` games (``PABLO_SWEEP_BATCH``) so that a
-    player whose game is in a batch waits at most for that batch, and stops
-    after ``budget`` seconds (``PABLO_SWEEP_BUDGET``) even when games are
-    still due: beat starts another sweep soon, possibly on another worker.
-    A game whose enforcement fails is logged and left for the next sweep.
+    Works in transactions of ``batch`` games (``PABLO_SWEEP_BATCH``): it locks
+    them with SKIP LOCKED and hands them to ``services.game_timeout_many``
+    (one read, one insert, one update for the batch). A player whose game is
+    in a batch waits at most for that batch. Stops after ``budget`` seconds
+    (``PABLO_SWEEP_BUDGET``) even when games are still due: beat starts
+    another sweep soon, possibly on another worker. A game whose enforcement
+    fails or stores nothing is logged and left for the next sweep.
     """
     from .notifications import batched
 
-    batch = batch or int(_setting("PABLO_SWEEP_BATCH", 25))
+    batch = batch or int(_setting("PABLO_SWEEP_BATCH", 50))
     budget = float(_setting("PABLO_SWEEP_BUDGET", 30.0) if budget is None else budget)
     started = time.monotonic()
     enforced = 0
@@ -102,18 +131,9 @@ def sweep(*, batch: int | None = None, budget: float | None = None) -> int:
     while True:
         with batched(), transaction.atomic():
             due = _due_batch(batch, skip)
-            for game_id, turn_key in due:
-                try:
-                    # game_timeout is atomic itself: a failure rolls back its own
-                    # savepoint only, never the rest of the batch.
-                    stored = _enforce_locked(game_id, turn_key)
-                except Exception:
-                    log.exception("deadline of game %s (turn %s) not enforced", game_id, turn_key)
-                    stored = 0
-                if stored:
-                    enforced += 1
-                else:
-                    skip.add(game_id)
+            stored = _enforce_batch(due) if due else {}
+        enforced += len(stored)
+        skip.update(game.id for game in due if game.id not in stored)
         if len(due) < batch or time.monotonic() - started > budget:
             return enforced
 

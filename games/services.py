@@ -354,6 +354,67 @@ def game_timeout(*, game_id: Any, turn_key: str) -> int:
 
 
 @transaction.atomic
+def game_timeout_many(*, games: Sequence[Game]) -> dict[Any, int]:
+    """``game_timeout`` for a batch of games at once (the deadline sweep, games/deadlines.py).
+
+    ``games`` are rows the caller's transaction has locked (``SELECT ... FOR
+    UPDATE``), as read under that lock; each is enforced for its own
+    ``turn_key``. The same writes as ``game_timeout`` game by game, in three
+    statements for the whole batch: one read of every stream, one insert of
+    every new event, one update of every projection. Returns the number of
+    events stored per game id (games that were stale are left out). A game
+    whose rules raise is logged and left out; the rest go on.
+    """
+    live = [g for g in games if g.status == Game.Status.ACTIVE and g.turn_key]
+    streams: dict[Any, list[engine.Event]] = {g.id: [] for g in live}
+    for row in Event.objects.filter(game_id__in=list(streams)).order_by("game_id", "seq"):
+        streams[row.game_id].append(selectors.to_engine(row))
+    stored: dict[Any, int] = {}
+    batch: list[tuple[Game, engine.State, list[Event]]] = []
+    for game in live:
+        try:
+            state = engine.fold(streams[game.id])
+            if state.version != game.version:
+                raise RuntimeError(f"stream has {state.version} events, row says {game.version}")
+            events = engine.timeout(state, game.turn_key, _context(game))
+        except Exception:
+            logger.exception("timeout of game %s (turn %s) failed", game.id, game.turn_key)
+            continue
+        if not events:
+            continue
+        rows = [
+            Event(game=game, seq=state.version + i, type=e.type, seat=e.seat, data=e.data)
+            for i, e in enumerate(events, start=1)
+        ]
+        for event in events:
+            engine.apply(state, event)
+        batch.append((game, state, rows))
+        stored[game.id] = len(rows)
+    if not batch:
+        return stored
+    Event.objects.bulk_create([row for _, _, rows in batch for row in rows])
+    now = timezone.now()
+    for game, state, rows in batch:
+        game.status = state.status
+        game.version = state.version
+        game.turn_key = state.turn_key or ""
+        game.deadline = _parse_deadline(state.deadline) if state.status == "active" else None
+        game.result = state.result
+        if state.status in (Game.Status.FINISHED, Game.Status.ABORTED):
+            ended = next((r.created_at for r in rows if r.type in TERMINAL_EVENTS), now)
+            game.finished_at = game.finished_at or ended
+        game.updated_at = now
+        selectors.remember_state(game.id, state)
+        game_id, version = game.id, state.version
+        transaction.on_commit(lambda g=game_id, v=version, r=rows: _notify(g, v, r))
+    Game.objects.bulk_update(
+        [game for game, _, _ in batch],
+        ["status", "version", "turn_key", "deadline", "result", "finished_at", "updated_at"],
+    )
+    return stored
+
+
+@transaction.atomic
 def game_rebuild_projection(*, game_id: Any) -> Game:
     """Recompute the ``Game`` projection and ``Seat`` rows from the events alone."""
     game = _lock(game_id)

@@ -172,7 +172,7 @@ LOGGING = {
 # Redis's visibility timeout (1 hour), so no message is delivered twice for
 # being held too long; multi-day deadlines are never ETA tasks.
 PABLO_SWEEP_SECONDS = env.float("PABLO_SWEEP_SECONDS", default=1.0)
-PABLO_SWEEP_BATCH = env.int("PABLO_SWEEP_BATCH", default=25)
+PABLO_SWEEP_BATCH = env.int("PABLO_SWEEP_BATCH", default=50)
 PABLO_SWEEP_BUDGET = env.float("PABLO_SWEEP_BUDGET", default=30.0)
 PABLO_FAST_PATH_SECONDS = env.float("PABLO_FAST_PATH_SECONDS", default=300.0)
 PABLO_ENFORCE_PAUSE = env.float("PABLO_ENFORCE_PAUSE", default=0.0)  # crash tests only

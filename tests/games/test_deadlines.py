@@ -200,3 +200,36 @@ def test_an_action_racing_its_own_timeout_stores_exactly_one(require_postgres):
         assert keys.count(key) == 1 and len(keys) == 2
         outcomes.add("act" if result["act"] else "timeout")
     print("race outcomes:", outcomes)  # which one wins is up to the scheduler
+
+
+@pytest.mark.django_db
+def test_a_game_whose_rules_fail_does_not_stop_the_batch(ann, bob, monkeypatch):
+    good = [skipbo_game(ann, bob, turn_timeout=60, ago=61) for _ in range(3)]
+    bad = skipbo_game(user("cy"), user("di"), turn_timeout=60, ago=62)
+    real = engine.timeout
+
+    def timeout(state, key, ctx):
+        if state.players == ["cy", "di"]:
+            raise RuntimeError("a ruleset bug")
+        return real(state, key, ctx)
+
+    monkeypatch.setattr(engine, "timeout", timeout)
+    assert deadlines.sweep() == 3
+    assert "turn_timed_out" not in types(bad)
+    assert all(timeouts_per_turn(g.id) == {(g.turn_key, 0): 1} for g in good)
+    monkeypatch.setattr(engine, "timeout", real)
+    assert deadlines.sweep() == 1  # fixed: the next sweep takes it
+    assert timeouts_per_turn(bad.id) == {(bad.turn_key, 0): 1}
+
+
+@pytest.mark.django_db
+def test_a_failing_batch_is_enforced_game_by_game(ann, bob, monkeypatch):
+    games = [skipbo_game(ann, bob, turn_timeout=60, ago=61) for _ in range(3)]
+
+    def broken(**kwargs):
+        Event.objects.create(game=games[0], seq=1, type="clash")  # poisons the savepoint
+        raise AssertionError("unreachable")
+
+    monkeypatch.setattr(services, "game_timeout_many", broken)
+    assert deadlines.sweep() == 3
+    assert all(timeouts_per_turn(g.id) == {(g.turn_key, 0): 1} for g in games)
