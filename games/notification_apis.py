@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,6 +21,23 @@ from rest_framework.views import APIView
 
 from . import notifications
 from .models import NotificationSettings
+from .serializers import ErrorSerializer
+
+WEBHOOK_DESCRIPTION = """\
+Registers the URL that receives a POST for your turns, reminders (80 % of the
+turn's time gone) and game ends. The body is JSON:
+`{"delivery", "event": "your_turn" | "turn_reminder" | "game_finished" | "game_aborted",
+"game_id", "ruleset", "seat", "deadline", "version"}` (plus `result` when a game ends).
+Header `X-Pablo-Signature: sha256=<hex>` is HMAC-SHA256 of the exact body bytes
+under the secret in this answer -- shown only now; registering again issues a
+new one. A 5xx, 429, timeout or connection error is retried with exponential
+backoff; the same `delivery` id may arrive more than once.
+"""
+
+
+def _errors(*statuses: int) -> dict[int, OpenApiResponse]:
+    text = {400: "Malformed request; the detail names the field.", 401: "No valid token."}
+    return {s: OpenApiResponse(ErrorSerializer, description=text[s]) for s in statuses}
 
 
 class NotificationSettingsSerializer(serializers.Serializer):
@@ -66,7 +83,7 @@ def _settings_data(user: Any, prefs: NotificationSettings) -> dict[str, Any]:
 class NotificationSettingsApi(APIView):
     @extend_schema(
         operation_id="me_notifications_retrieve",
-        responses={200: NotificationSettingsSerializer},
+        responses={200: NotificationSettingsSerializer, **_errors(401)},
         summary="Your notification channels",
     )
     def get(self, request: Request) -> Response:
@@ -76,7 +93,7 @@ class NotificationSettingsApi(APIView):
     @extend_schema(
         operation_id="me_notifications_update",
         request=NotificationSettingsSerializer,
-        responses={200: NotificationSettingsSerializer},
+        responses={200: NotificationSettingsSerializer, **_errors(400, 401)},
         summary="Change your e-mail address or turn channels on and off",
     )
     def patch(self, request: Request) -> Response:
@@ -100,7 +117,7 @@ class NotificationSettingsApi(APIView):
 class WebhookApi(APIView):
     @extend_schema(
         operation_id="me_webhook_retrieve",
-        responses={200: WebhookOutSerializer},
+        responses={200: WebhookOutSerializer, **_errors(401)},
         summary="Your webhook (without its secret)",
     )
     def get(self, request: Request) -> Response:
@@ -110,8 +127,9 @@ class WebhookApi(APIView):
     @extend_schema(
         operation_id="me_webhook_update",
         request=WebhookInSerializer,
-        responses={200: WebhookSecretSerializer},
+        responses={200: WebhookSecretSerializer, **_errors(400, 401)},
         summary="Register your webhook; the answer shows its new secret once",
+        description=WEBHOOK_DESCRIPTION,
     )
     def put(self, request: Request) -> Response:
         given = WebhookInSerializer(data=request.data)
@@ -135,7 +153,7 @@ class WebhookApi(APIView):
     @extend_schema(
         operation_id="me_webhook_destroy",
         request=None,
-        responses={204: None},
+        responses={204: None, **_errors(401)},
         summary="Remove your webhook",
     )
     def delete(self, request: Request) -> Response:
