@@ -233,3 +233,46 @@ def test_a_failing_batch_is_enforced_game_by_game(ann, bob, monkeypatch):
     monkeypatch.setattr(services, "game_timeout_many", broken)
     assert deadlines.sweep() == 3
     assert all(timeouts_per_turn(g.id) == {(g.turn_key, 0): 1} for g in games)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("ruleset", ["pablo", "pablo-50", "cabo"])
+def test_setup_phase_times_out_every_player_who_has_not_looked(ruleset, ann, bob):
+    with clock(timezone.now() - timedelta(seconds=61)):
+        game = services.game_create(
+            user=ann, ruleset=ruleset, seats=2, turn_timeout=60, options={"start_seat": 0}
+        )
+        services.game_join(game_id=game.id, user=bob)
+    game.refresh_from_db()
+    setup_key = game.turn_key
+    assert engine.view(state(game), 0)["phase"] == "setup"
+    services.game_act(game_id=game.id, user=bob, command={"type": "look", "positions": [2, 3]})
+    assert deadlines.sweep() == 1
+    # only ann had not looked: she is acted for (slots 0 and 1), then play begins with seat 0
+    assert timeouts_per_turn(game.id) == {(setup_key, 0): 1}
+    view = engine.view(state(game), 0)
+    assert view["phase"] == "turn" and view["turn"]["seat"] == 0
+    assert view["fields"]["0"][:2] != ["?", "?"]  # she knows slots 0 and 1 now
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("ruleset", ["pablo", "pablo-50", "tamalou", "cabo"])
+def test_family_turn_times_out_with_draw_and_discard(ruleset, ann, bob):
+    with clock(timezone.now() - timedelta(seconds=200)):
+        game = services.game_create(
+            user=ann, ruleset=ruleset, seats=2, turn_timeout=60, options={"start_seat": 0}
+        )
+        services.game_join(game_id=game.id, user=bob)
+        if ruleset != "tamalou":  # tamalou has no setup phase
+            for u in (ann, bob):
+                look = {"type": "look", "positions": [0, 1]}
+                services.game_act(game_id=game.id, user=u, command=look)
+    game.refresh_from_db()
+    key = game.turn_key
+    before = engine.view(state(game), None)["discard"]["count"]
+    assert deadlines.sweep() == 1
+    assert timeouts_per_turn(game.id) == {(key, 0): 1}
+    view = engine.view(state(game), None)
+    # RULES §8: nothing drawn -> draw from the pile and discard it: one more on the discard pile
+    assert view["discard"]["count"] == before + 1
+    assert view["turn"]["seat"] == 1
