@@ -194,6 +194,16 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Deliveries (webhooks, e-mail) have their own queue, so that a slow receiver
+# can be kept away from the deadline sweep by running dedicated workers
+# (`celery -A pablo worker -Q celery` / `-Q notifications`); a plain
+# `celery -A pablo worker` consumes both.
+CELERY_TASK_QUEUES = {"celery": {}, "notifications": {}}
+CELERY_TASK_ROUTES = {
+    "games.notify_game": {"queue": "notifications"},
+    "games.deliver_webhook": {"queue": "notifications"},
+    "games.deliver_email": {"queue": "notifications"},
+}
 if CELERY_BROKER_URL.startswith("filesystem"):
     # The file-system transport does not create its folders.
     for _folder in ("queue", "processed"):
