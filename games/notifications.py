@@ -24,10 +24,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import json
 import logging
 import secrets
+import socket
 import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 from collections.abc import Iterator
@@ -300,11 +303,41 @@ class WebhookFailed(Exception):
     """The receiver could not be reached or answered 5xx/429: worth retrying."""
 
 
+class WebhookRefused(Exception):
+    """The URL may not be called from here (``PABLO_WEBHOOK_ALLOW_PRIVATE`` off)."""
+
+
+def check_destination(url: str) -> None:
+    """Refuse loopback, private and link-local addresses unless the operator allows them.
+
+    ``PABLO_WEBHOOK_ALLOW_PRIVATE`` is on by default (local development, the
+    tests' receivers); a public deployment turns it off so that users cannot
+    make the server POST into its own network.
+    """
+    if _setting("PABLO_WEBHOOK_ALLOW_PRIVATE", True):
+        return
+    host = urllib.parse.urlsplit(url).hostname or ""
+    try:
+        infos = socket.getaddrinfo(host, None)
+    except OSError as exc:
+        raise WebhookFailed(f"{host}: {exc}") from exc
+    for info in infos:
+        address = ipaddress.ip_address(info[4][0])
+        if not address.is_global:
+            raise WebhookRefused(f"{url}: {address} is not a public address")
+
+
 def post_webhook(url: str, secret: str, body: str) -> int:
     """POST ``body`` to ``url``; returns the status, raises ``WebhookFailed`` to retry.
 
     A 4xx other than 429 is the receiver refusing this delivery: not retried.
+    A destination that is not allowed (``check_destination``) is not retried.
     """
+    try:
+        check_destination(url)
+    except WebhookRefused as exc:
+        log.warning("webhook not sent: %s", exc)
+        return 0
     data = body.encode()
     delivery = json.loads(body).get("delivery", "")
     request = urllib.request.Request(

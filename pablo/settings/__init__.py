@@ -180,6 +180,8 @@ PABLO_REMINDER_FRACTION = env.float("PABLO_REMINDER_FRACTION", default=0.8)
 PABLO_WEBHOOK_TIMEOUT = env.float("PABLO_WEBHOOK_TIMEOUT", default=5.0)
 PABLO_WEBHOOK_RETRIES = env.int("PABLO_WEBHOOK_RETRIES", default=6)
 PABLO_WEBHOOK_BACKOFF = env.float("PABLO_WEBHOOK_BACKOFF", default=10.0)
+# Off in a public deployment: no webhooks to loopback/private/link-local addresses.
+PABLO_WEBHOOK_ALLOW_PRIVATE = env.bool("PABLO_WEBHOOK_ALLOW_PRIVATE", default=True)
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
         "task": "games.sweep_deadlines",

@@ -261,3 +261,33 @@ def test_game_end_notifies_every_player(eager, django_capture_on_commit_callback
     assert game.status == "aborted"
     ended = [m for m in mail.outbox if m.subject == "skipbo game aborted"]
     assert sorted(m.to[0] for m in ended) == ["ann@example.org", "bob@example.org"]
+
+
+@pytest.mark.django_db
+def test_private_destinations_can_be_refused(settings, receiver):
+    settings.PABLO_WEBHOOK_ALLOW_PRIVATE = False
+    assert notifications.post_webhook(receiver.url, "s", '{"event":"x"}') == 0
+    assert receiver.requests == []
+    settings.PABLO_WEBHOOK_ALLOW_PRIVATE = True
+    assert notifications.post_webhook(receiver.url, "s", '{"event":"x"}') == 200
+    assert len(receiver.requests) == 1
+
+
+@pytest.mark.django_db
+def test_no_stale_your_turn(eager, django_capture_on_commit_callbacks):
+    ann, bob = user("ann", "ann@example.org"), user("bob", "bob@example.org")
+    game = skipbo_game(ann, bob, turn_timeout=3600)
+    sent = notifications.notify_game(
+        game_id=game.id, version=1, kind="your_turn", turn_key="an-older-turn", seats=[1]
+    )
+    assert sent == 0 and mail.outbox == [] and not TurnReminder.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        sent = notifications.notify_game(
+            game_id=game.id,
+            version=game.version,
+            kind="your_turn",
+            turn_key=game.turn_key,
+            deadline=services.engine.iso(game.deadline),
+            seats=[0],
+        )
+    assert sent == 1 and [m.to for m in mail.outbox] == [["ann@example.org"]]
