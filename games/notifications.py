@@ -231,6 +231,7 @@ def send_due_reminders(*, limit: int = 200) -> int:
                 and game.deadline is not None
                 and game.deadline > now
             ):
+                seats = _still_to_act(game, list(reminder.seats))
                 payload = {
                     "game_id": str(game.id),
                     "ruleset": game.ruleset,
@@ -238,10 +239,21 @@ def send_due_reminders(*, limit: int = 200) -> int:
                     "deadline": _iso(game.deadline),
                     "version": game.version,
                 }
-                _fan_out(game, list(reminder.seats), payload)
-                sent += 1
+                if seats:
+                    _fan_out(game, seats, payload)
+                    sent += 1
             TurnReminder.objects.filter(pk=reminder.pk, turn_key=reminder.turn_key).delete()
     return sent
+
+
+def _still_to_act(game: Game, seats: list[int]) -> list[int]:
+    """Those of ``seats`` the game still waits for (in a setup phase some have looked)."""
+    from . import selectors
+    from .rules import engine
+
+    state = selectors.game_state(game=game)
+    actors = set(engine.get_ruleset(game.ruleset).actors(state))
+    return [s for s in seats if s in actors]
 
 
 def _fan_out(game: Game, seats: list[int], payload: dict[str, Any]) -> int:

@@ -291,3 +291,24 @@ def test_no_stale_your_turn(eager, django_capture_on_commit_callbacks):
             seats=[0],
         )
     assert sent == 1 and [m.to for m in mail.outbox] == [["ann@example.org"]]
+
+
+@pytest.mark.django_db
+def test_setup_reminder_only_for_players_who_have_not_looked(
+    eager, django_capture_on_commit_callbacks
+):
+    ann, bob = user("ann", "ann@example.org"), user("bob", "bob@example.org")
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.game_create(
+            user=ann, ruleset="pablo", seats=2, turn_timeout=600, options={"start_seat": 0}
+        )
+        services.game_join(game_id=game.id, user=bob)
+    # the setup phase waits for both: both were told
+    assert sorted(m.to[0] for m in mail.outbox) == ["ann@example.org", "bob@example.org"]
+    assert TurnReminder.objects.get(game=game).seats == [0, 1]
+    services.game_act(game_id=game.id, user=bob, command={"type": "look", "positions": [0, 1]})
+    mail.outbox.clear()
+    TurnReminder.objects.update(remind_at=timezone.now() - timedelta(seconds=1))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert notifications.send_due_reminders() == 1
+    assert [m.to for m in mail.outbox] == [["ann@example.org"]]  # bob has looked
