@@ -13,9 +13,11 @@ and dropped; SQLite runs too, in a temporary file, but without SKIP LOCKED).
    the lag is mostly the backlog's queueing time.
 2. **Idle lag.** ``--idle`` games (default 200) fall due one by one over
    ``--spread`` seconds while the sweep runs every ``PABLO_SWEEP_SECONDS``
-   (the beat interval; here a loop in one process, which is what beat + a
-   worker do, minus the broker hop). Prints the lag p50 / p99; the fast path
-   is left out so that this is the sweep's own lag.
+   (the beat interval): a loop in this process, or with ``--celery`` a real
+   ``celery worker`` + ``celery beat`` (broker: ``CELERY_BROKER_URL``, Redis
+   database ``PABLO_BENCH_REDIS_DB`` = 2, else the file-system broker).
+   Prints the lag p50 / p99; the fast path is off, so this is the sweep's
+   own lag.
 
 Goals (bench/README.md): >= 500 games/s on a 2-core machine; idle lag p99 <= 2 s.
 """
@@ -27,11 +29,13 @@ import multiprocessing
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import quote, urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -166,18 +170,56 @@ def throughput(games_count: int, sweepers: int, users: list) -> float:
     return enforced / elapsed
 
 
-def idle_lag(count: int, spread: float, users: list) -> float:
+def _celery_processes(interval: float) -> list[subprocess.Popen[bytes]]:
+    """A real ``celery worker`` and ``celery beat`` on the bench database."""
+    s = connection.settings_dict
+    if connection.vendor == "sqlite":
+        database = f"sqlite:///{s['NAME']}"
+    else:
+        auth = quote(s["USER"] or "") + (":" + quote(s["PASSWORD"]) if s.get("PASSWORD") else "")
+        database = f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+    var = tempfile.mkdtemp(prefix="pablo-bench-celery-")
+    env = {**os.environ, "DATABASE_URL": database, "PABLO_VAR_DIR": var}
+    env["PABLO_SWEEP_SECONDS"] = str(interval)
+    broker = os.environ.get("CELERY_BROKER_URL", "")
+    if broker.startswith("redis"):
+        import redis
+
+        parsed = urlparse(broker)
+        db = os.environ.get("PABLO_BENCH_REDIS_DB", "2")
+        env["CELERY_BROKER_URL"] = f"redis://{parsed.hostname}:{parsed.port or 6379}/{db}"
+        redis.Redis.from_url(env["CELERY_BROKER_URL"]).flushdb()
+    celery = str(Path(sys.executable).with_name("celery"))
+    log = open(os.path.join(var, "celery.log"), "wb")  # noqa: SIM115
+    common = {"cwd": ROOT, "env": env, "stdout": log, "stderr": subprocess.STDOUT}
+    worker = [celery, "-A", "pablo", "worker", "--pool=solo", "--without-gossip"]
+    worker += ["--without-mingle", "--without-heartbeat", "--loglevel=WARNING"]
+    beat = [celery, "-A", "pablo", "beat", f"--schedule={var}/beat", "--loglevel=WARNING"]
+    procs = [subprocess.Popen(worker, **common), subprocess.Popen(beat, **common)]
+    print(f"  celery worker + beat, broker {env.get('CELERY_BROKER_URL', 'filesystem')}")
+    return procs
+
+
+def idle_lag(count: int, spread: float, users: list, *, celery: bool = False) -> float:
     interval = float(os.environ.get("PABLO_SWEEP_SECONDS", "1.0"))
-    due = [2.0 + spread * i / count for i in range(count)]
+    procs = _celery_processes(interval) if celery else []
+    due = [(8.0 if celery else 2.0) + spread * i / count for i in range(count)]
     games = make_games(count, due_in=due, users=users, turn_timeout=3600)
     end = time.monotonic() + due[-1] + 3 * interval + 1
     while time.monotonic() < end:
         started = time.monotonic()
-        deadlines.sweep()
+        if not celery:
+            deadlines.sweep()
         time.sleep(max(0.0, interval - (time.monotonic() - started)))
+    for proc in procs:
+        proc.terminate()
+    for proc in procs:
+        proc.wait(30)
     lag = lags(games)
+    how = "celery beat + worker" if celery else "in-process"
     print(
-        f"idle: {len(lag)}/{count} games due over {spread:.0f} s, sweep every {interval} s: "
+        f"idle ({how}): {len(lag)}/{count} games due over {spread:.0f} s, "
+        f"sweep every {interval} s: "
         f"lag p50 {percentile(lag, 50):.2f} s, p99 {percentile(lag, 99):.2f} s, "
         f"max {max(lag):.2f} s, mean {statistics.mean(lag):.2f} s"
     )
@@ -191,6 +233,9 @@ def main() -> None:
     parser.add_argument("--sweepers", type=int, default=2)
     parser.add_argument("--idle", type=int, default=200)
     parser.add_argument("--spread", type=float, default=10.0)
+    parser.add_argument(
+        "--celery", action="store_true", help="idle phase with a real celery worker and beat"
+    )
     args = parser.parse_args()
 
     print(f"database: {connection.vendor}", flush=True)
@@ -199,7 +244,7 @@ def main() -> None:
         User = get_user_model()
         users = [User.objects.create_user(f"bench{i}", password=None) for i in range(20)]
         rate = throughput(args.games, args.sweepers, users)
-        p99 = idle_lag(args.idle, args.spread, users) if args.idle else 0.0
+        p99 = idle_lag(args.idle, args.spread, users, celery=args.celery) if args.idle else 0.0
     finally:
         connections.close_all()
         connection.creation.destroy_test_db(old_name, verbosity=0)
