@@ -123,3 +123,45 @@ def test_webhook_arrives_signed_and_a_500_is_retried(celery):
         assert first["deadline"] is not None
     finally:
         receiver.close()
+
+
+def test_players_acting_at_their_deadline_race_the_worker(celery):
+    from django.utils import timezone
+
+    from games import services
+    from games.rules import engine
+    from games.rules.engine import RulesError
+    from pablo.exceptions import ApplicationError
+    from tests.tasks.helpers import state
+
+    celery.worker()
+    celery.beat()
+    ann, bob = user("ann"), user("bob")
+    games = [skipbo_game(ann, bob, turn_timeout=2) for _ in range(6)]
+    acted = {}
+    for i, game in enumerate(games):
+        hand = engine.view(state(game), 0)["hand"]
+        # act from just at the deadline to 0.25 s after it, while the fast-path task
+        # (due at the deadline) and the sweeps (every 0.5 s) go for the same turn
+        wait = (game.deadline - timezone.now()).total_seconds() + 0.05 * i
+        time.sleep(max(0.0, wait))
+        try:
+            command = {"type": "end", "card": hand[0], "discard_pile": 0}
+            services.game_act(game_id=game.id, user=ann, command=command)
+            acted[game.id] = True
+        except (RulesError, ApplicationError):
+            acted[game.id] = False
+    wait_for(lambda: all(timed_out(g) or acted[g.id] for g in games), 20)
+    celery.stop_all()
+    for game in games:
+        first_key = game.turn_key
+        counts = timeouts_per_turn(game.id)
+        # exactly one of them ended seat 0's first turn
+        assert counts.get((first_key, 0), 0) == (0 if acted[game.id] else 1), counts
+        assert set(counts.values()) <= {1}
+        keys = [
+            r.data["key"]
+            for r in Event.objects.filter(game_id=game.id, type="deadline_set").order_by("seq")
+        ]
+        assert keys.count(first_key) == 1
+    print("acted in time:", sum(acted.values()), "of", len(games))
