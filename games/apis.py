@@ -192,6 +192,24 @@ class GameJoinApi(JsonApiView):
         return Response(selectors.game_data(game=game, user=request.user))
 
 
+class GameComeBackApi(JsonApiView):
+    @extend_schema(
+        operation_id="games_come_back",
+        parameters=[GAME_ID],
+        request=None,
+        responses={200: GameSerializer, **_errors(401, 403, 404, 409)},
+        summary="Say you are back after being marked absent.",
+        description="After `max_timeouts` consecutive timeouts a player is marked absent and "
+        "their turns are played for them at once. Any action of theirs clears the mark; this "
+        "call clears it without acting (the only way back in rulesets with no action out of "
+        "turn). 409 `not_absent` when the caller is not marked absent.",
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id)
+        game = services.game_come_back(game_id=game.id, user=request.user)
+        return Response(selectors.game_data(game=game, user=request.user))
+
+
 ACTION_REQUEST = PolymorphicProxySerializer(
     component_name="Action",
     serializers={name: cls for name, cls in ACTION_SERIALIZERS.items()},

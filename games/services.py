@@ -287,6 +287,18 @@ def game_join(*, game_id: Any, user: Any) -> Game:
 
 
 @transaction.atomic
+def game_come_back(*, game_id: Any, user: Any) -> Game:
+    """An absent ``user`` is back: their turns are no longer played for them."""
+    game = _lock(game_id)
+    state = selectors.game_state(game=game)
+    if user.username not in state.players:
+        raise Forbidden("You are not a player of this game.", "not_a_player")
+    events = engine.come_back(state, state.players.index(user.username))
+    _store(game, state, events)
+    return game
+
+
+@transaction.atomic
 def game_act(
     *,
     game_id: Any,

@@ -12,6 +12,7 @@ urlpatterns = [
     path("games/", apis.GameListCreateApi.as_view(), name="games"),
     path("games/<str:game_id>/", apis.GameDetailApi.as_view(), name="game"),
     path("games/<str:game_id>/join/", apis.GameJoinApi.as_view(), name="join"),
+    path("games/<str:game_id>/back/", apis.GameComeBackApi.as_view(), name="back"),
     path("games/<str:game_id>/actions/", apis.GameActionApi.as_view(), name="actions"),
     path("games/<str:game_id>/events/", apis.GameEventsApi.as_view(), name="events"),
     path("games/<str:game_id>/replay/", apis.GameReplayApi.as_view(), name="replay"),

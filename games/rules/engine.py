@@ -542,6 +542,20 @@ def act(state: State, seat: int, command: JSON, ctx: Context) -> list[Event]:
     return events
 
 
+def come_back(state: State, seat: int) -> list[Event]:
+    """An absent player says they are back: their turns are no longer played for them.
+
+    Any action of theirs clears the mark too (``act``), but in rulesets with no
+    action out of turn an absent player never gets one: their turns are played
+    at once. This is their way back (API: ``POST /api/games/{id}/back/``).
+    """
+    if state.status != "active":
+        raise NotAllowed(f"The game is {state.status}, not active.", "game_not_active")
+    if not state.absent[seat]:
+        raise NotAllowed("You are not marked absent in this game.", "not_absent")
+    return [Event("player_returned", {}, seat)]
+
+
 def timeout(state: State, key: str, ctx: Context) -> list[Event]:
     """Enforce the deadline of turn ``key``; ``[]`` when the game has moved on.
 
