@@ -133,6 +133,25 @@ def _int(command: JSON, name: str) -> int:
 
 
 class Family:
+    #: Documented in the OpenAPI schema (the event feed's ``type``).
+    event_types = {
+        "round_started": "a round was dealt; the deck is shown to nobody in the feed",
+        "looked": "setup: a player looked at two of their own slots",
+        "turn_started": "a player's turn began (`may_call`: whose call window is open)",
+        "drawn": "the player on turn drew from the deck or took the discard top",
+        "reshuffled": "the discard pile (but its top) became the new draw pile",
+        "discarded": "the held card went onto the discard pile (`power` if it has one)",
+        "replaced": "the held card replaced one or more field slots",
+        "peeked": "power: the actor looked at one of their own cards",
+        "spied": "power: the actor looked at another player's card",
+        "swapped": "power: two cards changed places between fields",
+        "power_skipped": "a power was skipped (by choice, impossible, or on timeout)",
+        "thrown": "a card was thrown onto the discard pile (`correct` or not)",
+        "penalty": "a penalty card went into a new slot",
+        "called": "the player called (Pablo / Cabo)",
+        "round_ended": "the round was scored; every field card is shown",
+    }
+
     """One Pablo-family ruleset: the shared engine driven by a ``Preset``."""
 
     def __init__(self, preset: Preset) -> None:

@@ -125,6 +125,17 @@ class _Work:
 
 class Skipbo:
     id = "skipbo"
+    #: Documented in the OpenAPI schema (the event feed's ``type``).
+    event_types = {
+        "round_started": "the stock piles were dealt; the deck is shown to nobody",
+        "turn_started": "a player's turn began",
+        "cards_drawn": "cards drawn into a hand (others see only the count)",
+        "draw_pile_reshuffled": "the completed stack became the new draw pile",
+        "card_played": "a card went onto a building pile",
+        "pile_completed": "a building pile reached 12 and was cleared",
+        "card_discarded": "a hand card went onto one of the player's discard piles",
+        "turn_ended": "the turn passed (`reason`: discard, passed, no_cards)",
+    }
     name = "Skip-Bo"
     min_players = 2
     options: dict[str, Option] = {
