@@ -90,6 +90,13 @@ def _lock(game_id: Any) -> Game:
         raise NotFound("No game with this id.") from None
 
 
+def _seat(state: engine.State, user: Any) -> int:
+    """``user``'s seat in the game; ``Forbidden`` (403) for a non-player."""
+    if user.username not in state.players:
+        raise Forbidden("You are not a player of this game.", "not_a_player")
+    return state.players.index(user.username)
+
+
 def _parse_deadline(value: str | None) -> datetime | None:
     return None if not value else datetime.fromisoformat(value.replace("Z", "+00:00"))
 
@@ -291,10 +298,7 @@ def game_come_back(*, game_id: Any, user: Any) -> Game:
     """An absent ``user`` is back: their turns are no longer played for them."""
     game = _lock(game_id)
     state = selectors.game_state(game=game)
-    if user.username not in state.players:
-        raise Forbidden("You are not a player of this game.", "not_a_player")
-    events = engine.come_back(state, state.players.index(user.username))
-    _store(game, state, events)
+    _store(game, state, engine.come_back(state, _seat(state, user)))
     return game
 
 
@@ -321,9 +325,7 @@ def game_act(
         if stored is not None:
             return ActionAnswer(status=stored.status, body=bytes(stored.body), replayed=True)
     state = selectors.game_state(game=game)
-    if user.username not in state.players:
-        raise Forbidden("You are not a player of this game.", "not_a_player")
-    seat = state.players.index(user.username)
+    seat = _seat(state, user)
     if expected_version is not None and expected_version != state.version:
         raise Conflict(
             f"The game is at version {state.version}, not {expected_version}; "
