@@ -21,6 +21,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -147,6 +148,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     return response
 
 
+@csrf_exempt  # a POST to an unknown path is a 404, not a CSRF 403 page
 def not_found_view(request: Any, *args: Any, **kwargs: Any) -> JsonResponse:
     """JSON 404 for unknown paths under /api/ (Django's own page is HTML)."""
     return JsonResponse(error_body("not_found", "No such API path."), status=404)

@@ -141,6 +141,16 @@ def test_unknown_api_path_is_a_json_404(ann):
     assert response.json() == {"code": "not_found", "detail": "No such API path."}
 
 
+def test_post_to_unknown_api_path_is_a_json_404_not_a_csrf_page():
+    from rest_framework.test import APIClient
+
+    # A real client sends no CSRF cookie; Django's test client skips the check unless told.
+    client = APIClient(enforce_csrf_checks=True)
+    response = client.post("/api/games//join/", {}, format="json")  # an empty game id
+    assert response.status_code == 404
+    assert response.json() == {"code": "not_found", "detail": "No such API path."}
+
+
 def test_method_not_allowed_has_the_error_shape(ann):
     response = ann.delete("/api/games/")
     assert response.status_code == 405
