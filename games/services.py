@@ -157,7 +157,9 @@ def _store(
         for i, e in enumerate(events, start=1)
     ]
     try:
-        with transaction.atomic():
+        # No savepoint (two round trips per action): a clash ends the whole
+        # transaction anyway, and an enclosing atomic block rolls back to its own.
+        with transaction.atomic(savepoint=False):
             Event.objects.bulk_create(rows)
     except IntegrityError:
         raise Conflict(
