@@ -20,7 +20,6 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -45,6 +44,7 @@ from games.serializers import (
     TokenOutputSerializer,
 )
 from pablo.exceptions import ApplicationError, Forbidden
+from pablo.parsers import JSONParser
 
 MAX_IDEMPOTENCY_KEY = 255
 
@@ -136,8 +136,9 @@ class GameListCreateApi(JsonApiView):
     @extend_schema(
         operation_id="games_list",
         parameters=[GameListQuerySerializer],
-        responses={200: GamePageSerializer, **_errors(400, 401)},
+        responses={200: GamePageSerializer, **_errors(400, 401, 404)},
         summary="List games (newest first), optionally by status and only your own.",
+        description="404 `not_found` for a page beyond the last.",
     )
     def get(self, request: Request) -> Response:
         query = GameListQuerySerializer(data=request.query_params)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
@@ -121,6 +121,12 @@ OWN_VALIDATION_CODES = frozenset(
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, RulesError | ApplicationError):
         return Response(error_body(exc.code, exc.detail), status=exc.status)
+    if isinstance(exc, RequestDataTooBig):
+        # Django's own answer is an HTML 400 page; a body that big is malformed.
+        return Response(
+            error_body("body_too_large", "The body is too large for any action of this API."),
+            status=status.HTTP_400_BAD_REQUEST,
+        )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

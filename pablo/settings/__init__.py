@@ -113,6 +113,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "pablo.exceptions.exception_handler",
+    # JSON only, everywhere (API.md); pablo.parsers refuses what would be a 500.
+    "DEFAULT_PARSER_CLASSES": ["pablo.parsers.JSONParser"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
     "UNAUTHENTICATED_USER": None,
