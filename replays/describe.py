@@ -120,6 +120,20 @@ def describe(
     return [_sentence(text)] if text else []
 
 
+def own_step(event: Event) -> bool:
+    """Whether ``event`` is a step of its own, or merely ends the step before it.
+
+    Bookkeeping and the start of a turn (``MERGE_BACK``) end the step before, and
+    so does an event whose words are empty because the event before said it (a
+    Skip-Bo turn ending with a discard). ``replays.selectors.build_replay`` numbers
+    the steps with this rule without describing every event; it must agree with
+    ``describe(event, event.data, ...) == []`` (tests/replays/test_describe.py).
+    """
+    if event.type in MERGE_BACK:
+        return False
+    return not (event.type == "turn_ended" and (event.data or {}).get("reason") == "discard")
+
+
 def _sentence(text: str) -> str:
     text = text.strip()
     return text if text.endswith((".", "!", "?")) else text + "."

@@ -4,15 +4,20 @@ A *step* is a moment of the game the viewer can show (docs/viewer.md):
 
 * step 0 is the table right after the first deal -- everything before it
   (creation, joins, the start seat, the deal) is summed up in one sentence;
-* every later event is one step, except ``deadline_set``: a new deadline is
-  bookkeeping, so it is folded into the step before it.
+* every later event is one step, except those that merely end the step before
+  (``describe.own_step``: ``deadline_set``, ``turn_started``, a Skip-Bo turn
+  ending with its discard).
 
 A ``Replay`` is built once per ``(game id, version)`` -- a finished game never
-changes -- by one fold over the stream. It keeps a copy of the state every
-``CHECKPOINT`` events, the plain-words sentence of every step for every
-perspective, the jump targets and the chart's numbers. Drawing a step then
-costs one state copy, at most ``CHECKPOINT - 1`` ``apply`` calls and a few
-``view`` calls (bench/bench_replay.py measures it).
+changes -- by one fold over the stream, and kept compact: the events as pickled
+segments of ``CHECKPOINT`` events and the pickled state at every segment's
+start (``bytes``: nothing for the cyclic garbage collector to walk), the
+steps' numbering, the jump targets and the chart's numbers. Drawing a step
+then costs one small unpickle, at most ``CHECKPOINT - 1`` ``apply`` calls and a
+few ``view`` calls; the words of a step are made on demand for the steps shown
+(``Replay.sentences``) and kept. A built replay also goes into the shared
+``replays`` cache (settings ``CACHES``), so that the other worker processes
+load it instead of folding again (docs/viewer.md "Speed", bench/bench_replay.py).
 
 Redaction stays in the rules: a seat's table is ``engine.view(state, seat)``,
 a seat's sentences are built from ``engine.event_view(before, event, seat)``,
@@ -23,13 +28,25 @@ face down).
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import functools
 import gc
+import hashlib
+import json
+import logging
+import pickle
+import sys
 import threading
+import zlib
+from array import array
 from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, overload
 
+from django.db import connection
 from django.db.models import Q, QuerySet
 
 from games.models import Event as EventRow
@@ -40,8 +57,12 @@ from games.rules.engine import Event, State
 from . import describe as words
 from .cards import kind_of
 
+logger = logging.getLogger(__name__)
+
 JSON = dict[str, Any]
 CHECKPOINT = 32
+PICKLE = pickle.HIGHEST_PROTOCOL
+FORMAT = 2  # of a built Replay; part of the shared cache key (code_version)
 VIEWABLE = (Game.Status.FINISHED, Game.Status.ABORTED)
 RULESET_NAMES = {
     "pablo": "Pablo",
@@ -81,18 +102,77 @@ def viewable_game(game_id: Any) -> Game | None:
 # --------------------------------------------------------------------------- the replay
 
 
-@dataclass
+@dataclass(slots=True)
 class Step:
     number: int
     event_index: int  # the table is the state after events[: event_index + 1]
     main: int | None  # index of the event this step is about (None: step 0)
     first: int  # index of the first event said in this step (main, or after the deal)
     actor: int | None  # the seat that acted, whose knowledge marks cards
-    sentences: dict[int | None, list[str]] = field(default_factory=dict)  # by perspective
     round: int = 1
     tags: tuple[str, ...] = ()  # "round" (a round starts), "call", "end"
     chart_x: int = 0  # points of the chart recorded up to this step (rounds or turns)
     intro: tuple[str, ...] = ()  # said before the step's events (step 0: who sits down)
+
+
+TAGS = ("round", "call", "end")
+
+
+class Steps(Sequence[Step]):
+    """A replay's steps, packed into a few arrays; ``steps[n]`` makes a ``Step``.
+
+    A thousand ``Step`` objects kept for as long as the replay is cached are a
+    thousand more containers for every full pass of the cyclic garbage collector
+    (the pauses bench/bench_replay.py measured); a few arrays are none.
+    """
+
+    __slots__ = ("actor", "chart_x", "event_index", "first", "intro", "main", "round", "tags")
+
+    def __init__(self, steps: Sequence[Step]) -> None:
+        def packed(values: Iterable[int | None]) -> array[int]:
+            return array("i", (-1 if v is None else v for v in values))
+
+        self.event_index = packed(s.event_index for s in steps)
+        self.main = packed(s.main for s in steps)
+        self.first = packed(s.first for s in steps)
+        self.actor = packed(s.actor for s in steps)
+        self.round = packed(s.round for s in steps)
+        self.chart_x = packed(s.chart_x for s in steps)
+        self.tags = array("B", (sum(1 << TAGS.index(t) for t in s.tags) for s in steps))
+        self.intro = {s.number: s.intro for s in steps if s.intro}
+
+    def __len__(self) -> int:
+        return len(self.event_index)
+
+    @overload
+    def __getitem__(self, index: int) -> Step: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Step]: ...
+
+    def __getitem__(self, index: int | slice) -> Step | list[Step]:
+        if isinstance(index, slice):
+            return [self[n] for n in range(*index.indices(len(self)))]
+        n = range(len(self))[index]  # negative indexes, IndexError
+        main, actor, tags = self.main[n], self.actor[n], self.tags[n]
+        return Step(
+            number=n,
+            event_index=self.event_index[n],
+            main=None if main < 0 else main,
+            first=self.first[n],
+            actor=None if actor < 0 else actor,
+            round=self.round[n],
+            tags=tuple(t for bit, t in enumerate(TAGS) if tags >> bit & 1),
+            chart_x=self.chart_x[n],
+            intro=self.intro.get(n, ()),
+        )
+
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        return None, {name: getattr(self, name) for name in self.__slots__}
+
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        for name, value in state[1].items():
+            setattr(self, name, value)
 
 
 @dataclass
@@ -102,18 +182,38 @@ class Replay:
     ruleset: str
     kind: str
     names: list[str]
-    events: list[Event]
-    steps: list[Step]
-    checkpoints: dict[int, State]
-    totals_by_round: list[list[int]]  # game totals after round 0, 1, ... (Skip-Bo: stocks)
+    length: int  # events in the stream
+    steps: Steps
+    #: ``segments[k]``: ``events[k * CHECKPOINT : (k + 1) * CHECKPOINT]`` pickled as
+    #: ``(type, data, seat)`` tuples
+    segments: list[bytes]
+    #: ``checkpoints[k]``: the pickled state after ``max(1, k * CHECKPOINT)`` events
+    checkpoints: list[bytes]
+    totals_by_round: list[tuple[int, ...]]  # game totals after round 0, 1, ... (Skip-Bo: stocks)
     chart_axis: str
     jumps: list[tuple[int, str]]  # (step number, label)
     result: JSON
-    memo: dict[str, Any] = field(default_factory=dict)  # things drawn once per game
+    memo: dict[str, Any] = field(default_factory=dict)  # things drawn once per game and process
+    #: words of the steps shown so far, by perspective (None: all cards) and step number
+    said: dict[int | None, dict[int, tuple[str, ...]]] = field(default_factory=dict)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # What goes into the shared cache: what the build made, not this process's memos.
+        return {**self.__dict__, "memo": {}, "said": {}}
 
     @property
     def last(self) -> int:
         return len(self.steps) - 1
+
+    def events(self, lo: int, hi: int) -> list[Event]:
+        """``events[lo:hi]`` of the stream."""
+        out: list[Event] = []
+        if hi <= lo:
+            return out
+        for k in range(lo // CHECKPOINT, (hi - 1) // CHECKPOINT + 1):
+            out += [Event(t, d, s) for t, d, s in pickle.loads(self.segments[k])]
+        skip = lo - (lo // CHECKPOINT) * CHECKPOINT
+        return out[skip : skip + hi - lo]
 
     def state_at(self, step: Step) -> State:
         """A private copy of the state after ``step``."""
@@ -121,74 +221,78 @@ class Replay:
 
     def state_after(self, index: int) -> State:
         """A private copy of the state after ``events[: index + 1]``."""
-        base = max(i for i in self.checkpoints if i <= index)
-        state = self.checkpoints[base].copy()
-        for event in self.events[base + 1 : index + 1]:
+        k = (index + 1) // CHECKPOINT
+        state: State = pickle.loads(self.checkpoints[k])
+        for event in self.events(max(1, k * CHECKPOINT), index + 1):
             engine.apply(state, event)
         return state
 
     def sentences(self, perspective: int | None, lo: int, hi: int) -> list[list[str]]:
         """What steps ``lo..hi`` say to ``perspective`` (None: everything).
 
-        A seat's sentences are made on demand from ``engine.event_view`` --
-        one fold over the window -- and kept: building them for every seat up
-        front would double the cost of a game's first page.
+        Made on demand -- the all-cards words from the events' data, a seat's from
+        ``engine.event_view`` (one fold over the window) -- and kept: making them
+        for every step and seat up front would dominate the cost of a game's first
+        page.
         """
-        if perspective is None:
-            return [self.steps[n].sentences[None] for n in range(lo, hi + 1)]
         with _SENTENCES_LOCK:
-            self._seat_sentences(perspective, lo, hi)
-        return [self.steps[n].sentences[perspective] for n in range(lo, hi + 1)]
+            said = self.said.setdefault(perspective, {})
+            missing = [n for n in range(lo, hi + 1) if n not in said]
+            if missing:
+                self._say(perspective, missing, said)
+            return [list(said[n]) for n in range(lo, hi + 1)]
 
-    def _seat_sentences(self, perspective: int, lo: int, hi: int) -> None:
-        missing = [n for n in range(lo, hi + 1) if perspective not in self.steps[n].sentences]
-        if missing:
-            first, last = self.steps[missing[0]], self.steps[missing[-1]]
-            state = self.state_after(first.first - 1)
-            wanted = set(missing)
-            number = first.number
-            for i in range(first.first, last.event_index + 1):
-                while self.steps[number].event_index < i:
-                    number += 1
-                event = self.events[i]
-                if number in wanted and event.type != "deadline_set":
-                    step = self.steps[number]
-                    text = words.describe(
-                        event,
-                        engine.event_view(state, event, perspective),
-                        self.names,
-                        self.kind,
-                        viewer=perspective,
-                        ruleset=self.ruleset,
-                    )
-                    got = step.sentences.setdefault(perspective, list(step.intro))
-                    got.extend(text)
+    def _say(
+        self, perspective: int | None, missing: list[int], said: dict[int, tuple[str, ...]]
+    ) -> None:
+        first, last = self.steps[missing[0]], self.steps[missing[-1]]
+        state = self.state_after(first.first - 1) if perspective is not None else None
+        wanted = set(missing)
+        got: dict[int, list[str]] = {n: list(self.steps.intro.get(n, ())) for n in missing}
+        ends = self.steps.event_index
+        number = first.number
+        for i, event in enumerate(
+            self.events(first.first, last.event_index + 1), start=first.first
+        ):
+            while ends[number] < i:
+                number += 1
+            if number in wanted and event.type != "deadline_set":
+                data = event.data if state is None else engine.event_view(state, event, perspective)
+                got[number] += words.describe(
+                    event, data, self.names, self.kind, viewer=perspective, ruleset=self.ruleset
+                )
+            if state is not None:
                 engine.apply(state, event)
-            for n in missing:
-                self.steps[n].sentences.setdefault(perspective, list(self.steps[n].intro))
+        for n, text in got.items():
+            said[n] = tuple(text)
 
 
 _CACHE: OrderedDict[tuple[str, int], Replay] = OrderedDict()
 _CACHE_SIZE = 24
 _LOCK = threading.Lock()
 _SENTENCES_LOCK = threading.Lock()
+SHARED_CACHE = "replays"  # the alias in settings.CACHES; absent: per process only
 
 
 def game_replay(game: Game) -> Replay:
-    """The game's ``Replay``, from the per-process cache when it was built before."""
+    """The game's ``Replay``: from this process's cache, else the shared one, else built.
+
+    A finished game never changes, so neither cache needs invalidating; the shared
+    key also names the code that built the replay (``code_version``), so a deploy
+    that changes the rules or the viewer builds afresh.
+    """
     key = (str(game.id), game.version)
     with _LOCK:
         hit = _CACHE.get(key)
         if hit is not None:
             _CACHE.move_to_end(key)
             return hit
-    replay = build_replay(str(game.id), game.version, load_events(game))
-    # A built replay is tens of thousands of long-lived objects; left to the cyclic
-    # GC, every full collection walks them all again (100+ ms pauses in a later,
-    # unrelated request -- bench/bench_replay.py showed it). Freezing moves what
-    # exists now out of the collector's way; reference counting still frees the
-    # replay when the cache drops it (it holds no cycles).
-    gc.freeze()
+    shared_key = f"replay:{key[0]}:{key[1]}:{code_version()}"
+    replay = _shared_get(shared_key)
+    if replay is None:
+        with _collector_paused():
+            replay = build_replay(str(game.id), game.version, load_events(game))
+        _shared_set(shared_key, replay)
     with _LOCK:
         _CACHE[key] = replay
         while len(_CACHE) > _CACHE_SIZE:
@@ -196,10 +300,68 @@ def game_replay(game: Game) -> Replay:
     return replay
 
 
+def _shared() -> Any:
+    from django.conf import settings
+    from django.core.cache import caches
+
+    return caches[SHARED_CACHE] if SHARED_CACHE in settings.CACHES else None
+
+
+def _shared_get(key: str) -> Replay | None:
+    cache = _shared()
+    if cache is None:
+        return None
+    try:
+        found = cache.get(key)
+        replay = pickle.loads(zlib.decompress(found)) if isinstance(found, bytes) else None
+    except Exception:  # an unreadable entry is a miss: the replay is rebuilt
+        logger.warning("replay cache: unreadable entry %s", key, exc_info=True)
+        return None
+    return replay if isinstance(replay, Replay) else None
+
+
+def _shared_set(key: str, replay: Replay) -> None:
+    cache = _shared()
+    if cache is None:
+        return
+    try:
+        # Packed here, at zlib's fastest level: the file cache's own compression
+        # (level 6, on every set) then has little left to do -- 2 ms instead of 7
+        # on the request that built the replay.
+        cache.set(key, zlib.compress(pickle.dumps(replay, PICKLE), 1), timeout=None)
+    except Exception:  # the cache is an optimisation, never a reason to fail a page
+        logger.warning("replay cache: could not store %s", key, exc_info=True)
+
+
+@functools.cache
+def code_version() -> str:
+    """A fingerprint of the code a replay's contents depend on (rules and viewer)."""
+    digest = hashlib.blake2b(f"{FORMAT}:{sys.version_info[:2]}".encode(), digest_size=8)
+    for package in (engine.__file__, __file__):
+        for path in sorted(Path(package).parent.glob("*.py")):
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 def load_events(game: Game) -> list[Event]:
-    """The stream as engine events. ``values_list`` rather than model instances
-    (``games.selectors.game_events``): twice as fast for a long game's first page.
+    """The stream as engine events.
+
+    On PostgreSQL the database hands the whole stream over as one JSON array, one
+    ``json.loads`` for all of it: a third of the time of decoding row by row
+    (``values_list``, the fallback elsewhere), which is itself twice as fast as
+    model instances (``games.selectors.game_events``).
     """
+    if connection.vendor == "postgresql":
+        table = connection.ops.quote_name(EventRow._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT json_agg(json_build_array(type, data, seat) ORDER BY seq)::text "
+                f"FROM {table} WHERE game_id = %s",
+                [game.pk],
+            )
+            text = cursor.fetchone()[0]
+        return [Event(t, d, s) for t, d, s in json.loads(text or "[]")]
     rows = EventRow.objects.filter(game=game).order_by("seq").values_list("type", "data", "seat")
     return [Event(type=t, data=d, seat=s) for t, d, s in rows]
 
@@ -217,8 +379,28 @@ def _start_index(events: list[Event]) -> int:
     return len(events) - 1
 
 
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection inside: for loading and folding a stream.
+
+    Decoding and folding a long game allocates tens of thousands of containers
+    that are either kept (the decoded events, until the replay is built) or freed
+    by reference counting; the collector, counting allocations, would run dozens
+    of young collections over them and some full ones over the whole process --
+    most of a first page's time (bench/README.md). Only this thread's hot section
+    is covered, and the collector's thresholds are left as they are.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
-    """One fold over ``events``: checkpoints, sentences, jumps and the chart's numbers."""
+    """One fold over ``events``: checkpoints, steps, jumps and the chart's numbers."""
     header = events[0].data
     ruleset = header["ruleset"]
     kind = kind_of(ruleset)
@@ -230,47 +412,41 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
 
     start = _start_index(events)
     state = engine.fold(events[:1])
-    checkpoints: dict[int, State] = {0: state.copy()}
+    checkpoints = [pickle.dumps(state, PICKLE)]
     for i in range(1, start + 1):
         engine.apply(state, events[i])
-        if i % CHECKPOINT == 0:
-            checkpoints[i] = state.copy()
-    checkpoints[start] = state.copy()
+        if (i + 1) % CHECKPOINT == 0:
+            checkpoints.append(pickle.dumps(state, PICKLE))
 
     round_no = 1
     intro = words.describe_start(events[: start + 1], names, kind)
-    step0 = Step(0, start, None, start + 1, None, {None: [intro]}, 1, ("round",), intro=(intro,))
-    steps = [step0]
+    steps = [Step(0, start, None, start + 1, None, 1, ("round",), intro=(intro,))]
     jumps: list[tuple[int, str]] = [(0, "Deal" if kind == "skipbo" else "Round 1")]
-    # chart points: game totals after round 0, 1, ... (Skip-Bo: stock counts per turn)
-    totals: list[list[int]] = [[0] * seats]
+    # chart points: game totals after round 0, 1, ... (Skip-Bo: stock counts per turn,
+    # which are its game totals -- docs/skipbo.md)
+    totals: list[tuple[int, ...]] = [(0,) * seats]
     round_end_types = words.ROUND_END & {e.type for e in events}
     skipbo = kind == "skipbo"
-    last_scores = list(state.scores)
+    last_scores = tuple(state.scores)
     if skipbo:
-        totals = [_stock_counts(state, seats)]
+        totals = [last_scores]
 
     for i in range(start + 1, len(events)):
         event = events[i]
-        said: list[str] = []
-        if event.type != "deadline_set":
-            said = words.describe(event, event.data, names, kind, ruleset=ruleset)
         engine.apply(state, event)
         if not skipbo:
+            scores = tuple(state.scores)
             if round_end_types:
                 if event.type in round_end_types:
-                    totals.append(list(state.scores))
-            elif state.scores != last_scores:
-                totals.append(list(state.scores))
-            last_scores = list(state.scores)
-        merged = event.type in words.MERGE_BACK or not said
-        if merged:
-            # bookkeeping, or the end of the step before: no step of its own
+                    totals.append(scores)
+            elif scores != last_scores:
+                totals.append(scores)
+            last_scores = scores
+        elif event.type == "deadline_set":
+            totals.append(tuple(state.scores))
+        if not words.own_step(event):
             steps[-1].event_index = i
-            steps[-1].sentences[None].extend(said)
-        if event.type == "deadline_set" and skipbo:
-            totals.append(_stock_counts(state, seats))
-        if not merged:
+        else:
             tags: list[str] = []
             if event.type in words.ROUND_START:
                 round_no += 1
@@ -278,43 +454,37 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
                 jumps.append((len(steps), f"Round {round_no}"))
             if event.type in words.CALL:
                 tags.append("call")
-                jumps.append(
-                    (
-                        len(steps),
-                        f"{names[event.seat]} called" if event.seat is not None else "Call",
-                    )
-                )
+                called = f"{names[event.seat]} called" if event.seat is not None else "Call"
+                jumps.append((len(steps), called))
             if event.type in ("game_finished", "game_aborted"):
                 tags.append("end")
-                jumps.append(
-                    (len(steps), "Game over" if event.type == "game_finished" else "Aborted")
-                )
-            step = Step(len(steps), i, i, i, event.seat, {None: said}, round_no, tuple(tags))
-            steps.append(step)
+                over = "Game over" if event.type == "game_finished" else "Aborted"
+                jumps.append((len(steps), over))
+            steps.append(Step(len(steps), i, i, i, event.seat, round_no, tuple(tags)))
         steps[-1].chart_x = len(totals) - 1
-        if i % CHECKPOINT == 0:
-            checkpoints[i] = state.copy()
+        if (i + 1) % CHECKPOINT == 0:
+            checkpoints.append(pickle.dumps(state, PICKLE))
 
-    result = state.result or {"winners": [], "losers": []}
+    # plain tuples: pickled and unpickled in C, unlike the Event dataclass
+    rows = [(e.type, e.data, e.seat) for e in events]
+    segments = [
+        pickle.dumps(rows[k : k + CHECKPOINT], PICKLE) for k in range(0, len(rows), CHECKPOINT)
+    ]
     return Replay(
         game_id=game_id,
         version=version,
         ruleset=ruleset,
         kind=kind,
         names=names,
-        events=events,
-        steps=steps,
+        length=len(events),
+        steps=Steps(steps),
+        segments=segments,
         checkpoints=checkpoints,
         totals_by_round=totals,
         chart_axis="turn" if skipbo else "round",
         jumps=jumps,
-        result=result,
+        result=state.result or {"winners": [], "losers": []},
     )
-
-
-def _stock_counts(state: State, seats: int) -> list[int]:
-    stock = (engine.view(state, None) or {}).get("stock") or {}
-    return [int((stock.get(str(s)) or {}).get("count", 0)) for s in range(seats)]
 
 
 # --------------------------------------------------------------------------- one frame

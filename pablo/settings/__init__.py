@@ -212,3 +212,19 @@ if CELERY_BROKER_URL.startswith("filesystem"):
     # The file-system transport does not create its folders.
     for _folder in ("queue", "processed"):
         (VAR_DIR / "broker" / _folder).mkdir(parents=True, exist_ok=True)
+
+# --------------------------------------------------------------------------- replays
+# The replay viewer keeps each built replay (derived from a finished game's events,
+# which never change) in a cache that every worker process shares, so a game is
+# folded once, not once per worker (docs/viewer.md "Speed"). Default: files under
+# VAR_DIR; PABLO_REPLAY_CACHE_URL (a django-environ cache URL, e.g.
+# redis://127.0.0.1:6379/3) shares it between hosts. Entries are never stale: their
+# key names the game's version and the code that built them.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "replays": env.cache_url(
+        "PABLO_REPLAY_CACHE_URL", default=f"filecache://{VAR_DIR / 'cache' / 'replays'}"
+    ),
+}
+CACHES["replays"].setdefault("TIMEOUT", None)
+CACHES["replays"].setdefault("OPTIONS", {}).setdefault("MAX_ENTRIES", 1000)

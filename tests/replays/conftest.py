@@ -9,6 +9,28 @@ from tests.replays.games import engine_game, store
 NAMES = ["ann", "ben", "cara", "dan"]
 
 
+@pytest.fixture(autouse=True)
+def replay_caches(settings):
+    """The viewer's caches, empty for every test: the shared one in memory, not files."""
+    from django.core.cache import caches
+
+    from replays import selectors
+
+    settings.CACHES = {
+        **settings.CACHES,
+        selectors.SHARED_CACHE: {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "replays-tests",
+            "TIMEOUT": None,
+        },
+    }
+    selectors._CACHE.clear()
+    shared = caches[selectors.SHARED_CACHE]
+    yield
+    selectors._CACHE.clear()
+    shared.clear()
+
+
 @pytest.fixture
 def stored():
     """``stored(ruleset, seats=…, **engine_game kwargs)`` -> (Game, Table)."""
