@@ -115,7 +115,7 @@ class Step:
     intro: tuple[str, ...] = ()  # said before the step's events (step 0: who sits down)
 
 
-TAGS = ("round", "call", "end")
+TAGS = ("round", "call", "end")  # Steps.tags: bit n is TAGS[n]
 
 
 class Steps(Sequence[Step]):
@@ -128,18 +128,42 @@ class Steps(Sequence[Step]):
 
     __slots__ = ("actor", "chart_x", "event_index", "first", "intro", "main", "round", "tags")
 
-    def __init__(self, steps: Sequence[Step]) -> None:
-        def packed(values: Iterable[int | None]) -> array[int]:
-            return array("i", (-1 if v is None else v for v in values))
+    def __init__(
+        self,
+        *,
+        event_index: Iterable[int],
+        main: Iterable[int],  # -1: None
+        first: Iterable[int],
+        actor: Iterable[int],  # -1: None
+        round: Iterable[int],
+        chart_x: Iterable[int],
+        tags: Iterable[int],  # bit n: TAGS[n]
+        intro: dict[int, tuple[str, ...]],
+    ) -> None:
+        self.event_index = array("i", event_index)
+        self.main = array("i", main)
+        self.first = array("i", first)
+        self.actor = array("i", actor)
+        self.round = array("i", round)
+        self.chart_x = array("i", chart_x)
+        self.tags = array("B", tags)
+        self.intro = intro
 
-        self.event_index = packed(s.event_index for s in steps)
-        self.main = packed(s.main for s in steps)
-        self.first = packed(s.first for s in steps)
-        self.actor = packed(s.actor for s in steps)
-        self.round = packed(s.round for s in steps)
-        self.chart_x = packed(s.chart_x for s in steps)
-        self.tags = array("B", (sum(1 << TAGS.index(t) for t in s.tags) for s in steps))
-        self.intro = {s.number: s.intro for s in steps if s.intro}
+    @classmethod
+    def of(cls, steps: Sequence[Step]) -> Steps:
+        def packed(values: Iterable[int | None]) -> list[int]:
+            return [-1 if v is None else v for v in values]
+
+        return cls(
+            event_index=[s.event_index for s in steps],
+            main=packed(s.main for s in steps),
+            first=[s.first for s in steps],
+            actor=packed(s.actor for s in steps),
+            round=[s.round for s in steps],
+            chart_x=[s.chart_x for s in steps],
+            tags=[sum(1 << TAGS.index(t) for t in s.tags) for s in steps],
+            intro={s.number: s.intro for s in steps if s.intro},
+        )
 
     def __len__(self) -> int:
         return len(self.event_index)
@@ -420,7 +444,8 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
 
     round_no = 1
     intro = words.describe_start(events[: start + 1], names, kind)
-    steps = [Step(0, start, None, start + 1, None, 1, ("round",), intro=(intro,))]
+    # the steps, column by column (Steps); step 0 is the deal
+    ends, mains, firsts, actors, rounds, xs, tags = [start], [-1], [start + 1], [-1], [1], [0], [1]
     jumps: list[tuple[int, str]] = [(0, "Deal" if kind == "skipbo" else "Round 1")]
     # chart points: game totals after round 0, 1, ... (Skip-Bo: stock counts per turn,
     # which are its game totals -- docs/skipbo.md)
@@ -445,23 +470,29 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
         elif event.type == "deadline_set":
             totals.append(tuple(state.scores))
         if not words.own_step(event):
-            steps[-1].event_index = i
+            ends[-1] = i
         else:
-            tags: list[str] = []
+            number, flags = len(ends), 0
             if event.type in words.ROUND_START:
                 round_no += 1
-                tags.append("round")
-                jumps.append((len(steps), f"Round {round_no}"))
+                flags |= 1
+                jumps.append((number, f"Round {round_no}"))
             if event.type in words.CALL:
-                tags.append("call")
+                flags |= 2
                 called = f"{names[event.seat]} called" if event.seat is not None else "Call"
-                jumps.append((len(steps), called))
+                jumps.append((number, called))
             if event.type in ("game_finished", "game_aborted"):
-                tags.append("end")
+                flags |= 4
                 over = "Game over" if event.type == "game_finished" else "Aborted"
-                jumps.append((len(steps), over))
-            steps.append(Step(len(steps), i, i, i, event.seat, round_no, tuple(tags)))
-        steps[-1].chart_x = len(totals) - 1
+                jumps.append((number, over))
+            ends.append(i)
+            mains.append(i)
+            firsts.append(i)
+            actors.append(-1 if event.seat is None else event.seat)
+            rounds.append(round_no)
+            tags.append(flags)
+            xs.append(0)
+        xs[-1] = len(totals) - 1
         if (i + 1) % CHECKPOINT == 0:
             checkpoints.append(pickle.dumps(state, PICKLE))
 
@@ -477,7 +508,16 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
         kind=kind,
         names=names,
         length=len(events),
-        steps=Steps(steps),
+        steps=Steps(
+            event_index=ends,
+            main=mains,
+            first=firsts,
+            actor=actors,
+            round=rounds,
+            chart_x=xs,
+            tags=tags,
+            intro={0: (intro,)},
+        ),
         segments=segments,
         checkpoints=checkpoints,
         totals_by_round=totals,

@@ -66,7 +66,7 @@ def test_packed_steps_give_every_field_back():
         Step(2, 9, 8, 8, None, 2, ("round", "call", "end"), 3),
         Step(3, 10, 10, 10, 0, 2, ("call",), 3),
     ]
-    packed = Steps(steps)
+    packed = Steps.of(steps)
     assert len(packed) == 4
     assert list(packed) == steps
     assert packed[-1] == steps[-1]
