@@ -21,6 +21,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, JsonResponse
+from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -158,3 +159,25 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 def not_found_view(request: Any, *args: Any, **kwargs: Any) -> JsonResponse:
     """JSON 404 for unknown paths under /api/ (Django's own page is HTML)."""
     return JsonResponse(error_body("not_found", "No such API path."), status=404)
+
+
+def _api(request: Any) -> bool:
+    return str(getattr(request, "path", "")).startswith("/api/")
+
+
+def bad_request_view(request: Any, exception: Exception | None = None) -> Any:
+    """``handler400``: what Django refuses before any view (a disallowed Host header,
+    too many fields...) is JSON under /api/, Django's page elsewhere."""
+    if _api(request):
+        return JsonResponse(error_body("bad_request", "The request is malformed."), status=400)
+    return defaults.bad_request(request, exception)
+
+
+def server_error_view(request: Any) -> Any:
+    """``handler500``: even a genuine server error keeps the error shape under /api/."""
+    if _api(request):
+        return JsonResponse(
+            error_body("server_error", "Something went wrong on our side; reload, then retry."),
+            status=500,
+        )
+    return defaults.server_error(request)

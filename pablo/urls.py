@@ -18,3 +18,6 @@ urlpatterns = [
     # Any other /api/ path ending in "/" is a JSON 404 (API.md error shape).
     re_path(r"^api/(?:.*/)?$", not_found_view),
 ]
+
+handler400 = "pablo.exceptions.bad_request_view"
+handler500 = "pablo.exceptions.server_error_view"

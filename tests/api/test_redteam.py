@@ -111,6 +111,36 @@ def test_a_page_beyond_the_last_is_a_json_404_and_documented(ann):
     assert "404" in schema["paths"]["/api/games/"]["get"]["responses"]
 
 
+def test_a_missing_trailing_slash_is_the_same_call_not_a_redirect(ann, pablo2):
+    # A 301 makes most clients repeat a POST as a GET without its body.
+    response = ann.post("/api/games", {"ruleset": "cabo", "seats": 2}, format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["ruleset"] == "cabo"
+    answer = ann.post(
+        f"/api/games/{pablo2}/actions", {"type": "look", "positions": [0, 1]}, format="json"
+    )
+    assert answer.status_code == 201, answer.content
+    assert ann.get(f"/api/games/{pablo2}").json()["version"] == 7
+    _error(ann.post("/api/no-such-thing", {}, format="json"), 404, "not_found")
+    # Outside /api/ Django's usual redirect stays.
+    assert ann.get("/replays").status_code == 301
+
+
+def test_a_disallowed_host_is_a_json_400_under_api(ann):
+    _error(ann.get("/api/rulesets/", HTTP_HOST="evil.example"), 400, "bad_request")
+
+
+def test_a_server_error_keeps_the_error_shape(ann, pablo2, monkeypatch):
+    from games import selectors
+
+    def boom(**kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(selectors, "event_feed", boom)
+    ann.raise_request_exception = False
+    _error(ann.get(f"/api/games/{pablo2}/events/"), 500, "server_error")
+
+
 # --------------------------------------------------------------------------- indistinguishability
 #
 # Two games whose decks differ only in cards a viewer never sees must look exactly
