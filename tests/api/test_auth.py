@@ -163,3 +163,10 @@ def test_method_not_allowed_has_the_error_shape(ann):
 def test_schema_is_public(anon):
     response = anon.get("/api/schema/")
     assert response.status_code == 200
+
+
+def test_docs_page_needs_no_cdn(anon):
+    # Swagger UI comes from drf-spectacular-sidecar, so /api/docs/ renders offline too.
+    html = anon.get("/api/docs/").content.decode()
+    assert "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in html
+    assert "cdn.jsdelivr.net" not in html
