@@ -74,8 +74,11 @@ TEMPLATES = [
     },
 ]
 
+# An empty value (e.g. `DATABASE_URL=` in .env) counts as unset: the embedded default.
 DATABASES = {
-    "default": env.db_url("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
+    "default": env.db_url_config(
+        env.str("DATABASE_URL", default="") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
+    ),
 }
 DATABASES["default"].setdefault("TEST", {})
 if env.str("PABLO_TEST_DB_NAME", default=""):
@@ -136,7 +139,7 @@ SPECTACULAR_SETTINGS = {
 
 # Celery. The embedded default is the file-system transport, so that web,
 # worker and beat share a broker with no server running.
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or "filesystem://"
 CELERY_BROKER_TRANSPORT_OPTIONS = (
     {
         "data_folder_in": str(VAR_DIR / "broker" / "queue"),
