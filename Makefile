@@ -4,8 +4,8 @@
 run:            ## run web + Celery worker + beat on the embedded default (or DATABASE_URL etc.)
 	scripts/run.sh
 
-test:           ## the whole test suite (real PostgreSQL + Redis when reachable)
-	scripts/test.sh
+test:           ## the whole test suite (real PostgreSQL + Redis when reachable); ARGS go to pytest
+	scripts/test.sh $(ARGS)
 
 lint:           ## ruff lint and format check, schema validation
 	scripts/venv.sh dev

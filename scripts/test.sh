@@ -1,25 +1,31 @@
 #!/usr/bin/env bash
-# Run the whole test suite.
+# Run the whole test suite. Extra arguments go to pytest (`scripts/test.sh tests/rules -q`).
 #
-# Uses a real PostgreSQL and Redis when they are reachable (127.0.0.1:5432 and
-# :6379 unless DATABASE_URL / CELERY_BROKER_URL say otherwise); tests that need
-# them skip, saying so, when they are not -- or fail under
-# PABLO_REQUIRE_SERVICES=1 (CI). Extra arguments go to pytest.
+# DATABASE_URL / CELERY_BROKER_URL unset: a real PostgreSQL (127.0.0.1:5432, user postgres)
+# and Redis (127.0.0.1:6379) when they are reachable, else embedded SQLite and no broker.
+# Set to a URL: that one. Set but empty (`CELERY_BROKER_URL= make test`): not used.
+# Tests that need PostgreSQL, Redis or a Celery worker skip, saying why, when those are
+# missing -- or fail under PABLO_REQUIRE_SERVICES=1 (CI). PABLO_TEST_DB_NAME names the test
+# database (default test_<name>) so that parallel runs on one server do not clash.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/venv.sh dev || exit 1
 
 reachable() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
 
-if [ -z "${DATABASE_URL:-}" ] && reachable 127.0.0.1 5432; then
+if [ -z "${DATABASE_URL+set}" ] && reachable 127.0.0.1 5432; then
     export DATABASE_URL=postgres://postgres@127.0.0.1:5432/pablo
 fi
-if [ -z "${CELERY_BROKER_URL:-}" ] && reachable 127.0.0.1 6379; then
+if [ -z "${CELERY_BROKER_URL+set}" ] && reachable 127.0.0.1 6379; then
     export CELERY_BROKER_URL=redis://127.0.0.1:6379/0
 fi
-echo "database: ${DATABASE_URL:-embedded SQLite}; broker: ${CELERY_BROKER_URL:-none (Celery tests skip)}"
+case ${DATABASE_URL:-} in
+    postgres*) echo "database: $DATABASE_URL" ;;
+    *) echo "database: ${DATABASE_URL:-embedded SQLite} (PostgreSQL-only tests skip)" ;;
+esac
+case ${CELERY_BROKER_URL:-} in
+    redis*) echo "broker: $CELERY_BROKER_URL" ;;
+    *) echo "broker: ${CELERY_BROKER_URL:-none} (Redis and Celery worker tests skip)" ;;
+esac
 
-.venv/bin/pytest "$@"
-status=$?
-# pytest's 5 means no test ran: that is a failure of the suite, not a pass.
-exit $status
+exec .venv/bin/pytest "$@"
