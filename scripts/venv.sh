@@ -14,7 +14,7 @@ extra=""
 # Reinstall only when pyproject.toml changed since the last install.
 stamp=".venv/.installed${extra:+-dev}"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-    .venv/bin/python -m pip install --quiet --upgrade pip
-    .venv/bin/python -m pip install --quiet -e ".${extra}"
+    .venv/bin/python -m pip install -qq --upgrade pip
+    .venv/bin/python -m pip install -qq -e ".${extra}"
     touch "$stamp"
 fi
