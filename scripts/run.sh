@@ -4,7 +4,8 @@
 # With nothing configured it uses the embedded default -- SQLite in var/ and
 # Celery's file-system broker in var/broker/ -- so no server is needed. Set
 # DATABASE_URL / CELERY_BROKER_URL (or put them in .env) for PostgreSQL/Redis.
-# PORT (default 8000) or BIND (host:port) say where the web server listens.
+# PORT (default 8000) or BIND (host:port) say where the web server listens. CELERY_LOGLEVEL
+# (default WARNING; INFO logs the deadline sweep's two tasks every second) for var/*.log.
 # Ctrl-C (or SIGTERM to this script) stops all three processes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,9 +45,10 @@ stop() {
 trap 'echo " stopping ..."; stop 0' INT TERM
 trap 'stop 1' EXIT
 
-.venv/bin/celery -A pablo worker --loglevel=INFO --concurrency=2 >var/worker.log 2>&1 &
+loglevel=${CELERY_LOGLEVEL:-WARNING}
+.venv/bin/celery -A pablo worker --loglevel="$loglevel" --concurrency=2 >var/worker.log 2>&1 &
 pids+=($!)
-.venv/bin/celery -A pablo beat --loglevel=INFO >var/beat.log 2>&1 &
+.venv/bin/celery -A pablo beat --loglevel="$loglevel" >var/beat.log 2>&1 &
 pids+=($!)
 .venv/bin/gunicorn pablo.wsgi "${gunicorn_args[@]}" >var/web.log 2>&1 &
 pids+=($!)
