@@ -7,6 +7,10 @@ COPY games ./games
 COPY replays ./replays
 RUN pip install --no-cache-dir .
 COPY . .
-RUN DJANGO_SECRET_KEY=build python manage.py collectstatic --noinput -v0
+RUN DJANGO_SECRET_KEY=build python manage.py collectstatic --noinput -v0 \
+    && useradd --create-home --uid 1000 pablo \
+    && mkdir -p /app/var && chown -R pablo /app/var
+# Processes run unprivileged; var/ (beat schedule, replay cache) is theirs.
+USER pablo
 EXPOSE 8000
-CMD ["gunicorn", "pablo.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--threads", "4"]
+CMD ["gunicorn", "pablo.wsgi", "--bind", "0.0.0.0:8000"]

@@ -29,7 +29,7 @@ mkdir -p var
 # A new user sees the replay viewer at once: demo games when there are none.
 .venv/bin/python manage.py demo --if-empty || echo "(demo games could not be created)"
 
-gunicorn_args=(--bind "$BIND" --workers 2 --threads 4 --graceful-timeout 10 --access-logfile -)
+gunicorn_args=(--bind "$BIND" --workers 2 --access-logfile -)  # threads etc.: gunicorn.conf.py
 # gunicorn >= 25 opens a control socket in ~/.gunicorn/, shared by every checkout.
 if .venv/bin/gunicorn --help 2>/dev/null | grep -q -- --no-control-socket; then
     gunicorn_args+=(--no-control-socket)
