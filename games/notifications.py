@@ -319,6 +319,23 @@ class WebhookRefused(Exception):
     """The URL may not be called from here (``PABLO_WEBHOOK_ALLOW_PRIVATE`` off)."""
 
 
+def loggable(url: str) -> str:
+    """``scheme://host[:port]`` of a webhook URL, for logs and errors.
+
+    The path, query and credentials stay out: receivers such as chat webhooks
+    carry their secret token in the path.
+    """
+    try:
+        parts = urllib.parse.urlsplit(url)
+        host = parts.hostname or ""
+        port = parts.port
+    except ValueError:
+        return "<unparsable url>"
+    if ":" in host:
+        host = f"[{host}]"
+    return f"{parts.scheme}://{host}" + (f":{port}" if port else "")
+
+
 def check_destination(url: str) -> None:
     """Refuse loopback, private and link-local addresses unless the operator allows them.
 
@@ -336,14 +353,26 @@ def check_destination(url: str) -> None:
     for info in infos:
         address = ipaddress.ip_address(info[4][0])
         if not address.is_global:
-            raise WebhookRefused(f"{url}: {address} is not a public address")
+            raise WebhookRefused(f"{loggable(url)}: {address} is not a public address")
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A 3xx is the receiver's answer, not an order to follow: urllib would turn the
+    POST into a GET to wherever ``Location`` points, past ``check_destination``."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+_opener = urllib.request.build_opener(_NoRedirect)
 
 
 def post_webhook(url: str, secret: str, body: str) -> int:
     """POST ``body`` to ``url``; returns the status, raises ``WebhookFailed`` to retry.
 
-    A 4xx other than 429 is the receiver refusing this delivery: not retried.
-    A destination that is not allowed (``check_destination``) is not retried.
+    A 4xx other than 429 is the receiver refusing this delivery: not retried;
+    nor is a 3xx (redirects are not followed) or a destination that is not
+    allowed (``check_destination``).
     """
     try:
         check_destination(url)
@@ -351,7 +380,7 @@ def post_webhook(url: str, secret: str, body: str) -> int:
         log.warning("webhook not sent: %s", exc)
         return 0
     data = body.encode()
-    delivery = json.loads(body).get("delivery", "")
+    fields = json.loads(body)
     request = urllib.request.Request(
         url,
         data=data,
@@ -360,20 +389,20 @@ def post_webhook(url: str, secret: str, body: str) -> int:
             "Content-Type": "application/json",
             "User-Agent": "pablo-webhooks/1",
             SIGNATURE_HEADER: sign(secret, data),
-            "X-Pablo-Event": json.loads(body).get("event", ""),
-            "X-Pablo-Delivery": delivery,
+            "X-Pablo-Event": fields.get("event", ""),
+            "X-Pablo-Delivery": fields.get("delivery", ""),
         },
     )
     timeout = float(_setting("PABLO_WEBHOOK_TIMEOUT", 5.0))
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as answer:
+        with _opener.open(request, timeout=timeout) as answer:
             status = answer.status
     except urllib.error.HTTPError as exc:
         status = exc.code
     except (urllib.error.URLError, OSError, TimeoutError) as exc:
-        raise WebhookFailed(f"{url}: {exc}") from exc
+        raise WebhookFailed(f"{loggable(url)}: {exc}") from exc
     if status >= 500 or status == 429:
-        raise WebhookFailed(f"{url} answered {status}")
+        raise WebhookFailed(f"{loggable(url)} answered {status}")
     return status
 
 
