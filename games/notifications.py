@@ -36,7 +36,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from datetime import UTC, timedelta
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -49,6 +49,7 @@ from django.utils import timezone
 
 from . import deadlines
 from .models import Game, NotificationSettings, Seat, TurnReminder
+from .rules import engine
 from .signals import events_appended
 
 log = logging.getLogger(__name__)
@@ -236,7 +237,7 @@ def send_due_reminders(*, limit: int = 200) -> int:
                     "game_id": str(game.id),
                     "ruleset": game.ruleset,
                     "event": TURN_REMINDER,
-                    "deadline": _iso(game.deadline),
+                    "deadline": engine.iso(game.deadline),
                     "version": game.version,
                 }
                 if seats:
@@ -249,7 +250,6 @@ def send_due_reminders(*, limit: int = 200) -> int:
 def _still_to_act(game: Game, seats: list[int]) -> list[int]:
     """Those of ``seats`` the game still waits for (in a setup phase some have looked)."""
     from . import selectors
-    from .rules import engine
 
     state = selectors.game_state(game=game)
     actors = set(engine.get_ruleset(game.ruleset).actors(state))
@@ -443,10 +443,6 @@ def email_text(body: dict[str, Any]) -> tuple[str, str]:
     seat = body["seat"]
     verdict = "You won." if seat in result.get("winners", []) else "You did not win this time."
     return (f"{ruleset} game over", f"The {where} is over. {verdict}\n")
-
-
-def _iso(moment: Any) -> str:
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
 def user_settings(user: Any) -> NotificationSettings:

@@ -37,6 +37,7 @@ from rest_framework.renderers import JSONRenderer
 
 from games import selectors
 from games.chance import DeckChance
+from games.deadlines import parse_deadline
 from games.models import Event, Game, IdempotentAnswer, Seat
 from games.rules import engine
 from games.rules.cards import missing_from
@@ -97,32 +98,27 @@ def _seat(state: engine.State, user: Any) -> int:
     return state.players.index(user.username)
 
 
-def _parse_deadline(value: str | None) -> datetime | None:
-    return None if not value else datetime.fromisoformat(value.replace("Z", "+00:00"))
+#: The ``Game`` fields that mirror the folded state (``_copy_state``).
+PROJECTED = ("status", "version", "turn_key", "deadline", "result", "finished_at", "updated_at")
 
 
-def _project(game: Game, state: engine.State, finished_at: datetime | None) -> None:
-    """Copy the folded state onto the game row."""
+def _copy_state(game: Game, state: engine.State, finished_at: datetime | None) -> None:
+    """Copy the folded state onto the game object (not saved; ``updated_at`` not set)."""
     game.status = state.status
     game.version = state.version
     game.turn_key = state.turn_key or ""
-    game.deadline = _parse_deadline(state.deadline) if state.status == "active" else None
+    game.deadline = parse_deadline(state.deadline) if state.status == "active" else None
     game.result = state.result
     if state.status in (Game.Status.FINISHED, Game.Status.ABORTED):
         game.finished_at = game.finished_at or finished_at
     else:
         game.finished_at = None
-    game.save(
-        update_fields=[
-            "status",
-            "version",
-            "turn_key",
-            "deadline",
-            "result",
-            "finished_at",
-            "updated_at",
-        ]
-    )
+
+
+def _project(game: Game, state: engine.State, finished_at: datetime | None) -> None:
+    """Copy the folded state onto the game row."""
+    _copy_state(game, state, finished_at)
+    game.save(update_fields=PROJECTED)
 
 
 def _sync_seats(game: Game, state: engine.State) -> None:
@@ -411,22 +407,13 @@ def game_timeout_many(*, games: Sequence[Game]) -> dict[Any, int]:
     Event.objects.bulk_create([row for _, _, rows in batch for row in rows])
     now = timezone.now()
     for game, state, rows in batch:
-        game.status = state.status
-        game.version = state.version
-        game.turn_key = state.turn_key or ""
-        game.deadline = _parse_deadline(state.deadline) if state.status == "active" else None
-        game.result = state.result
-        if state.status in (Game.Status.FINISHED, Game.Status.ABORTED):
-            ended = next((r.created_at for r in rows if r.type in TERMINAL_EVENTS), now)
-            game.finished_at = game.finished_at or ended
-        game.updated_at = now
+        ended = next((r.created_at for r in rows if r.type in TERMINAL_EVENTS), now)
+        _copy_state(game, state, ended)
+        game.updated_at = now  # bulk_update leaves auto_now fields alone
         selectors.remember_state(game.id, state)
         game_id, version = game.id, state.version
         transaction.on_commit(lambda g=game_id, v=version, r=rows: _notify(g, v, r))
-    Game.objects.bulk_update(
-        [game for game, _, _ in batch],
-        ["status", "version", "turn_key", "deadline", "result", "finished_at", "updated_at"],
-    )
+    Game.objects.bulk_update([game for game, _, _ in batch], PROJECTED)
     return stored
 
 
