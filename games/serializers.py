@@ -18,17 +18,15 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.rules import engine
+from games.rules.skipbo import CODES as SKIPBO_CARDS
+from games.rules.skipbo import PILES  # building piles, and discard piles per player
+from games.services import DEFAULT_TURN_TIMEOUT, MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
 
 MAX_INT = 2**31 - 1
-SKIPBO_CARDS = frozenset([*(str(v) for v in range(1, 13)), "SB"])
-PILES = 4
 
 
 def _card_order(code: str) -> int:
     return 99 if code == "SB" else int(code)
-
-
-# skipbo: building piles and each player's discard piles
 
 
 # --------------------------------------------------------------------------- strict fields
@@ -151,7 +149,9 @@ class RulesetSerializer(serializers.Serializer):
 class GameCreateInputSerializer(serializers.Serializer):
     ruleset = StrictCharField(help_text="pablo, pablo-50, tamalou, cabo or skipbo.")
     seats = StrictIntegerField(help_text="Number of players, within the ruleset's range.")
-    turn_timeout = StrictIntegerField(min_value=1, max_value=1_209_600, default=86_400)
+    turn_timeout = StrictIntegerField(
+        min_value=MIN_TURN_TIMEOUT, max_value=MAX_TURN_TIMEOUT, default=DEFAULT_TURN_TIMEOUT
+    )
     options = serializers.DictField(
         default=dict,
         help_text="Ruleset options plus start_seat, memory, max_timeouts (GET /api/rulesets/).",
