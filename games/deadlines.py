@@ -90,6 +90,9 @@ def _enforce_locked(game_id: Any, turn_key: str) -> int:
 def _enforce_batch(due: list[Game]) -> dict[Any, int]:
     """Enforce a locked batch: all at once, or game by game if that fails."""
     services = _services()
+    # The turns as locked: game_timeout_many updates the objects in ``due`` before
+    # its last statement, so a failure there would leave them naming the new turns.
+    turns = [(game.id, game.turn_key) for game in due]
     try:
         # A savepoint: should the batch fail, the games are retried one by one.
         with transaction.atomic():
@@ -97,15 +100,15 @@ def _enforce_batch(due: list[Game]) -> dict[Any, int]:
     except Exception:
         log.exception("batch of %s deadlines failed; enforcing them one by one", len(due))
         stored = {}
-        for game in due:
+        for game_id, turn_key in turns:
             try:
                 # game_timeout is atomic itself: a failure rolls back only its savepoint.
-                count = services.game_timeout(game_id=game.id, turn_key=game.turn_key)
+                count = services.game_timeout(game_id=game_id, turn_key=turn_key)
             except Exception:
-                log.exception("deadline of game %s (turn %s) not enforced", game.id, game.turn_key)
+                log.exception("deadline of game %s (turn %s) not enforced", game_id, turn_key)
                 continue
             if count:
-                stored[game.id] = count
+                stored[game_id] = count
     _pause()
     return stored
 

@@ -64,3 +64,22 @@ def test_webhook_redirects_are_not_followed():
 )
 def test_webhook_urls_in_logs_lose_path_query_and_credentials(url, shown):
     assert notifications.loggable(url) == shown
+
+
+@pytest.mark.django_db
+def test_a_batch_failing_at_its_last_statement_is_enforced_game_by_game(monkeypatch):
+    # game_timeout_many has already copied the new turns onto the locked rows' objects
+    # when bulk_update runs; the fallback must still name the turns that were due.
+    from games import deadlines
+    from games.models import Game
+    from tests.tasks.helpers import skipbo_game, timeouts_per_turn, user
+
+    ann, bob = user("ann"), user("bob")
+    games = [skipbo_game(ann, bob, turn_timeout=60, ago=61) for _ in range(3)]
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("the update failed")
+
+    monkeypatch.setattr(Game.objects, "bulk_update", broken)
+    assert deadlines.sweep() == 3  # one timeout per game, by the one-by-one fallback
+    assert all(timeouts_per_turn(g.id) == {(g.turn_key, 0): 1} for g in games)
