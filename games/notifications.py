@@ -339,11 +339,11 @@ def loggable(url: str) -> str:
 def check_destination(url: str) -> None:
     """Refuse loopback, private and link-local addresses unless the operator allows them.
 
-    ``PABLO_WEBHOOK_ALLOW_PRIVATE`` is on by default (local development, the
-    tests' receivers); a public deployment turns it off so that users cannot
-    make the server POST into its own network.
+    ``PABLO_WEBHOOK_ALLOW_PRIVATE`` follows ``DJANGO_DEBUG`` (on for local
+    development and the tests' receivers); off, as on a public server, users
+    cannot make the server POST into its own network.
     """
-    if _setting("PABLO_WEBHOOK_ALLOW_PRIVATE", True):
+    if _setting("PABLO_WEBHOOK_ALLOW_PRIVATE", False):
         return
     host = urllib.parse.urlsplit(url).hostname or ""
     try:

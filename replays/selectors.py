@@ -64,13 +64,8 @@ CHECKPOINT = 32
 PICKLE = pickle.HIGHEST_PROTOCOL
 FORMAT = 2  # of a built Replay; part of the shared cache key (code_version)
 VIEWABLE = (Game.Status.FINISHED, Game.Status.ABORTED)
-RULESET_NAMES = {
-    "pablo": "Pablo",
-    "pablo-50": "Pablo 50",
-    "tamalou": "Tamalou",
-    "cabo": "Cabo",
-    "skipbo": "Skip-Bo",
-}
+#: Display names, as the rulesets give them (``GET /api/rulesets/`` shows the same).
+RULESET_NAMES = {ruleset.id: ruleset.name for ruleset in engine.rulesets()}
 
 
 # --------------------------------------------------------------------------- the list

@@ -525,10 +525,9 @@ def act(state: State, seat: int, command: JSON, ctx: Context) -> list[Event]:
     """The events of ``seat`` doing ``command`` (a shape-checked API action body)."""
     if state.status != "active":
         raise NotAllowed(f"The game is {state.status}, not active.", "game_not_active")
-    for key in ("seat",):
-        value = command.get(key)
-        if isinstance(value, int) and not 0 <= value < state.seats:
-            raise Malformed(f"{key}: this game has seats 0 to {state.seats - 1}.", "invalid_seat")
+    target = command.get("seat")
+    if isinstance(target, int) and not 0 <= target < state.seats:
+        raise Malformed(f"seat: this game has seats 0 to {state.seats - 1}.", "invalid_seat")
     ruleset = get_ruleset(state.ruleset)
     work = state.copy()
     events: list[Event] = []

@@ -191,7 +191,9 @@ PABLO_WEBHOOK_TIMEOUT = env.float("PABLO_WEBHOOK_TIMEOUT", default=5.0)
 PABLO_WEBHOOK_RETRIES = env.int("PABLO_WEBHOOK_RETRIES", default=6)
 PABLO_WEBHOOK_BACKOFF = env.float("PABLO_WEBHOOK_BACKOFF", default=10.0)
 # Off in a public deployment: no webhooks to loopback/private/link-local addresses.
-PABLO_WEBHOOK_ALLOW_PRIVATE = env.bool("PABLO_WEBHOOK_ALLOW_PRIVATE", default=True)
+# Webhooks to loopback/private addresses: allowed when debugging locally (make
+# run sets DJANGO_DEBUG=1) and in tests; refused by default on a real server.
+PABLO_WEBHOOK_ALLOW_PRIVATE = env.bool("PABLO_WEBHOOK_ALLOW_PRIVATE", default=DEBUG)
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
         "task": "games.sweep_deadlines",

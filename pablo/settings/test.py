@@ -11,3 +11,5 @@ STORAGES["staticfiles"]["BACKEND"] = (  # noqa: F405
 # Serve static files from the apps' folders; no collectstatic before tests.
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
+# Webhook tests deliver to a receiver on 127.0.0.1.
+PABLO_WEBHOOK_ALLOW_PRIVATE = True
