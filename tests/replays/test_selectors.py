@@ -189,3 +189,48 @@ def test_building_leaves_the_garbage_collector_as_it_was(stored):
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_game_that_ends_has_its_replay_built_at_once(db, django_capture_on_commit_callbacks):
+    """The action that finishes a game builds its replay (replays.signals), so the
+    replay's first page is served from the cache, not folded on the request."""
+    from unittest import mock
+
+    from django.contrib.auth import get_user_model
+
+    from games import services
+    from replays import selectors as replay_selectors
+
+    users = [get_user_model().objects.create_user(username=n, password="pw") for n in "ab"]
+    # Skip-Bo, stock 5: seat 0's stock is 1..5 (top first) and wins by playing it out.
+    deck = ["1", "2", "3", "4", "5", "9", "9", "9", "9", "9", "7", "7", "7", "7", "7"]
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.game_create(
+            user=users[0],
+            ruleset="skipbo",
+            seats=2,
+            turn_timeout=86400,
+            options={"start_seat": 0, "stock_size": 5},
+            decks=[deck],
+        )
+        services.game_join(game_id=game.id, user=users[1])
+    built = []
+    real = replay_selectors.build_replay
+
+    def spy(*args, **kwargs):
+        built.append(args[0])
+        return real(*args, **kwargs)
+
+    with mock.patch.object(replay_selectors, "build_replay", spy):
+        for _ in range(5):
+            with django_capture_on_commit_callbacks(execute=True):
+                services.game_act(
+                    game_id=game.id,
+                    user=users[0],
+                    command={"type": "play", "from": "stock", "pile": 0},
+                )
+        game.refresh_from_db()
+        assert game.status == "finished"
+        assert built == [str(game.id)]  # built once, by the action that ended the game
+        replay_selectors.game_replay(game)
+        assert built == [str(game.id)]  # the first page is served from the cache

@@ -1,0 +1,32 @@
+"""Build a game's replay the moment it ends, so its first page is as fast as any other.
+
+Without this the first request for a finished game loads and folds its whole
+stream (35-45 ms for 2,000 events, more on a loaded machine). The receiver
+runs after the commit of the action that finished the game (``games.signals``),
+builds the replay once and puts it in the shared cache that every gunicorn
+worker reads. It never fails the action: the cache is an optimisation.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from games.models import Game
+
+from . import selectors
+
+logger = logging.getLogger(__name__)
+
+TERMINAL = ("game_finished", "game_aborted")
+
+
+def prepare_replay(sender: Any, *, game_id: Any, version: int, events: Any, **_: Any) -> None:
+    if not any(event.type in TERMINAL for event in events):
+        return
+    try:
+        game = Game.objects.get(pk=game_id)
+        if game.version == version:
+            selectors.game_replay(game)
+    except Exception:
+        logger.warning("replay of game %s not prepared", game_id, exc_info=True)
