@@ -7,10 +7,11 @@ run:            ## run web + Celery worker + beat on the embedded default (or DA
 test:           ## the whole test suite (real PostgreSQL + Redis when reachable); ARGS go to pytest
 	scripts/test.sh $(ARGS)
 
-lint:           ## ruff lint and format check, schema validation
+lint:           ## ruff lint and format check, strict mypy on the pure rules
 	scripts/venv.sh dev
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .
+	.venv/bin/mypy games/rules
 
 format:
 	.venv/bin/ruff format .
