@@ -227,3 +227,29 @@ def codes_seen(t: Table, seat: int | None, pattern: str) -> set[str]:
 
 
 FRENCH_CODE = r'"((?:10|[2-9AJQK])[SHDC]|JK)"'
+
+
+def play_out(
+    t: Table, caller: int | None, max_turns: int = 30, *, call_replaces_turn: bool = False
+) -> None:
+    """Turns of draw + discard until the round changes.
+
+    ``caller`` calls on their first turn: right after it, or instead of it with
+    ``call_replaces_turn`` (Cabo's "Cabo" is a turn of its own).
+    """
+    start_round = t.view(None)["round"]
+    called = False
+    for _ in range(max_turns):
+        if t.state.status != "active" or t.view(None)["round"] != start_round:
+            return
+        seat, stage = turn(t)
+        assert stage == "draw", (seat, stage)
+        calls_now = seat == caller and not called
+        if not (calls_now and call_replaces_turn):
+            assert seat is not None
+            draw_discard(t, seat)
+        if calls_now:
+            assert seat is not None
+            call(t, seat)
+            called = True
+    raise AssertionError("the round did not end")

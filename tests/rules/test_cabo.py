@@ -12,6 +12,7 @@ import pytest
 
 from games.rules import engine
 from games.rules.engine import Malformed
+from tests.rules import helpers
 from tests.rules.helpers import (
     assert_hidden,
     assert_public_only,
@@ -51,20 +52,8 @@ def playing(fields, top_card="0", draws=DRAWS, options=None, looks=(0, 1)):
 
 
 def play_out(t: Table, caller: int, max_turns: int = 30) -> None:
-    """Non-callers draw and discard; ``caller`` calls on their first turn."""
-    start_round = t.view(None)["round"]
-    called = False
-    for _ in range(max_turns):
-        if t.state.status != "active" or t.view(None)["round"] != start_round:
-            return
-        seat, stage = turn(t)
-        assert stage == "draw", (seat, stage)
-        if seat == caller and not called:
-            call(t, seat)
-            called = True
-        else:
-            draw_discard(t, seat)
-    raise AssertionError("the round did not end")
+    """Non-callers draw and discard; ``caller`` calls instead of their first turn."""
+    helpers.play_out(t, caller, max_turns, call_replaces_turn=True)
 
 
 # --------------------------------------------------------------------------- deal, call

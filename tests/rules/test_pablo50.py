@@ -23,6 +23,7 @@ from tests.rules.helpers import (
     field,
     held,
     look_all,
+    play_out,
     refused,
     replace,
     scores,
@@ -46,22 +47,6 @@ def playing(fields, top_card="6C", draws=(), options=None, later=(), looks=(0, 1
     t = table(R, fields, top_card, draws, options=options, later=later)
     look_all(t, looks)
     return t
-
-
-def play_out(t: Table, caller: int, max_turns: int = 30) -> None:
-    """Turns of draw + discard until the round changes; ``caller`` calls after their first."""
-    start_round = t.view(None)["round"]
-    called = False
-    for _ in range(max_turns):
-        if t.state.status != "active" or t.view(None)["round"] != start_round:
-            return
-        seat, stage = turn(t)
-        assert stage == "draw", (seat, stage)
-        draw_discard(t, seat)
-        if seat == caller and not called:
-            call(t, seat)
-            called = True
-    raise AssertionError("the round did not end")
 
 
 # --------------------------------------------------------------------------- deck, values, draw

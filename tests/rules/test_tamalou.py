@@ -25,6 +25,7 @@ from tests.rules.helpers import (
     draw_discard,
     field,
     held,
+    play_out,
     refused,
     replace,
     scores,
@@ -53,21 +54,6 @@ def value(code: str) -> int:
     if rank in ("J", "Q", "K"):
         return 10
     return int(rank)
-
-
-def play_out(t: Table, caller: int, max_turns: int = 30) -> None:
-    start_round = t.view(None)["round"]
-    called = False
-    for _ in range(max_turns):
-        if t.state.status != "active" or t.view(None)["round"] != start_round:
-            return
-        seat, stage = turn(t)
-        assert stage == "draw", (seat, stage)
-        draw_discard(t, seat)
-        if seat == caller and not called:
-            call(t, seat)
-            called = True
-    raise AssertionError("the round did not end")
 
 
 # --------------------------------------------------------------------------- deal
