@@ -608,3 +608,25 @@ def test_skipbo_state_keys(ann, quick_skipbo):
     assert state["discards"] == {"0": [[], [], [], []], "1": [[], [], [], []]}
     assert state["building"] == [None, None, None, None]
     assert state["deck"] == {"count": 162 - 10 - 5}  # two stocks of 5, ann's hand of 5
+
+
+def test_a_drawn_card_in_the_feed_stays_hidden_after_it_is_discarded(ann, bob, cid, pablo_playing):
+    gid = pablo_playing
+    before = version(ann, gid)
+    drawn = ann.ok(gid, {"type": "draw", "source": "deck"})  # KS, the draw pile's top
+    assert "KS" in str(drawn["events"])
+    assert drawn["game"]["state"]["held"] == "KS"
+    seen_then = bob.get(f"/api/games/{gid}/events/?after={before}").json()["events"]
+    assert "KS" not in str(seen_then)
+    ann.ok(gid, {"type": "discard"})  # now the KS is face up for all
+    later = bob.get(f"/api/games/{gid}/events/?after={before}").json()["events"]
+    assert later[: len(seen_then)] == seen_then  # the draw still shows bob no card
+    assert "KS" in str(later[len(seen_then) :])
+    assert cid.get(f"/api/games/{gid}/events/?after={before}").json()["events"] == later
+    # ann's own feed keeps what she saw at the draw.
+    mine = ann.get(f"/api/games/{gid}/events/?after={before}").json()["events"]
+    assert mine[: len(drawn["events"])] == drawn["events"]
+
+
+def test_the_replay_list_shows_finished_games_only(ann, cid, pablo):
+    assert pablo not in cid.get("/replays/").content.decode()
