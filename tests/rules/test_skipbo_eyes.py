@@ -518,3 +518,53 @@ def test_timeout_discards_the_first_hand_card_onto_the_first_empty_pile() -> Non
     assert t.view(1)["discards"]["0"] == [["3", "7"], ["4"], ["5"], ["6"]]
     assert t.view(1)["turn"]["seat"] == 1
     assert total_cards(t.view(None)) == 162
+
+
+# --------------------------------------------------------------------------- nothing to draw
+
+
+@pytest.mark.parametrize("way", ["no_cards", "passed", "timeout"])
+def test_empty_hand_and_nothing_to_draw(way: str) -> None:
+    # 6 seats x 22 leave exactly 30 draw cards: six first fills of 5 empty the pile.
+    draw = ["1", "2", "3", "4", "5"]  # seat 0's first hand; the other 25 are shuffled
+    left = Counter(skipbo_deck())
+    left.subtract([*draw, "6"])
+    filler = [code for code in ["12", "11", "10", *CODES[:9], "SB"] for _ in range(left[code])]
+    stocks = [["6", *filler[:21]]] + [filler[21 + 22 * i : 43 + 22 * i] for i in range(5)]
+    t = game(stocks, draw, size=22)
+    assert t.view(0)["deck"]["count"] == 30 - 5
+    for code in ["1", "2", "3", "4"]:
+        play(t, 0, "hand", 0, card=code)
+    end(t, 0, "5", 0)  # seat 0's hand is empty now
+    for seat in range(1, 6):
+        end(t, seat, t.view(seat)["hand"][0], 0)
+    v = t.view(0)
+    assert v["turn"]["seat"] == 0
+    assert v["deck"]["count"] == 0 and v["completed"]["count"] == 0
+    assert v["hand"] == [] and v["hand_counts"]["0"] == 0  # nothing was drawn
+    assert total_cards(v) == 162
+    if way == "timeout":
+        events = t.timeout()
+        assert t.types(events)[:3] == ["turn_timed_out", "turn_ended", "turn_started"]
+        assert events[1].data == {"seat": 0, "reason": "no_cards"}
+        assert t.view(0)["discards"]["0"] == [["5"], [], [], []]
+        return
+    # the discard top 5 fits building pile 0 (next 5); nothing else does
+    assert v["legal_actions"] == [
+        {"type": "play", "from": "discard", "discard_pile": 0, "pile": 0},
+        {"type": "end"},
+    ]
+    play(t, 0, "discard", 0, discard_pile=0)
+    v = t.view(0)
+    assert v["legal_actions"] == [{"type": "play", "from": "stock", "pile": 0}, {"type": "end"}]
+    if way == "passed":
+        events = t.act(0, {"type": "end"})
+    else:
+        events = play(t, 0, "stock", 0)  # the 6; the new top 12 fits nowhere: turn over
+        assert t.types(events)[0] == "card_played"
+        events = events[1:]
+        assert t.view(1)["stock"]["0"] == {"top": "12", "count": 21}
+    assert t.types(events)[:2] == ["turn_ended", "turn_started"]
+    assert events[0].data == {"seat": 0, "reason": way}
+    assert t.view(1)["turn"]["seat"] == 1
+    assert total_cards(t.view(None)) == 162
