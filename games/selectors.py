@@ -1,8 +1,11 @@
 """Every read: a game as a viewer sees it, game lists, the event feed, replays.
 
 Folding: ``game_state`` rebuilds a game's ``State`` from its events, starting
-from a small per-process cache of the latest folded state per game (LRU,
-``STATE_CACHE_SIZE`` games) and applying only the events after it. The cache
+from a small per-process cache of the latest folded states per game (LRU,
+``STATE_CACHE_SIZE`` games, ``STATES_PER_GAME`` recent versions each, so a
+client following the event feed with ``after`` = the version it last saw
+starts from that state instead of refolding the stream) and applying only
+the events after it. The cache
 holds private copies (callers always get their own copy) and is filled only
 with committed states: inside a transaction the fill waits for the commit, so
 a rolled-back write can never leave a state behind that the database lacks.
@@ -31,31 +34,38 @@ from pablo.exceptions import Conflict, NotFound
 JSON = dict[str, Any]
 
 STATE_CACHE_SIZE = 512
+STATES_PER_GAME = 4
 #: Long polling: how often the event feed looks for news.
 POLL_INTERVAL = 0.2
 MAX_WAIT = 30
 
-_cache: OrderedDict[uuid.UUID, engine.State] = OrderedDict()
+_cache: OrderedDict[uuid.UUID, list[engine.State]] = OrderedDict()  # versions ascending
 _cache_lock = threading.Lock()
 
 
 # --------------------------------------------------------------------------- state cache
 
 
-def _cache_get(game_id: uuid.UUID) -> engine.State | None:
+def _cache_get(game_id: uuid.UUID, upto: int | None = None) -> engine.State | None:
+    """The newest cached state of the game at a version <= ``upto`` (None: any)."""
     with _cache_lock:
-        state = _cache.get(game_id)
-        if state is not None:
-            _cache.move_to_end(game_id)
-        return state
+        states = _cache.get(game_id)
+        if not states:
+            return None
+        _cache.move_to_end(game_id)
+        for state in reversed(states):
+            if upto is None or state.version <= upto:
+                return state
+        return None
 
 
 def _cache_put(game_id: uuid.UUID, state: engine.State) -> None:
     with _cache_lock:
-        current = _cache.get(game_id)
-        if current is not None and current.version > state.version:
-            return
-        _cache[game_id] = state
+        states = _cache.setdefault(game_id, [])
+        if all(known.version != state.version for known in states):
+            states.append(state)
+            states.sort(key=lambda known: known.version)
+            del states[:-STATES_PER_GAME]
         _cache.move_to_end(game_id)
         while len(_cache) > STATE_CACHE_SIZE:
             _cache.popitem(last=False)
@@ -90,8 +100,8 @@ def game_events(game: Game, *, upto: int | None = None) -> list[engine.Event]:
 def game_state(*, game: Game, version: int | None = None) -> engine.State:
     """The folded state at ``version`` (default: the game's current version); a private copy."""
     version = game.version if version is None else version
-    cached = _cache_get(game.id)
-    if cached is not None and cached.version <= version:
+    cached = _cache_get(game.id, version)
+    if cached is not None:
         state = cached.copy()
         if state.version < version:
             rows = Event.objects.filter(game=game, seq__gt=state.version, seq__lte=version)
@@ -225,8 +235,7 @@ def event_views(
     upto = game.version if upto is None else upto
     if after >= upto:
         return []
-    cached = _cache_get(game.id)
-    if after >= 1 and cached is not None and cached.version <= after:
+    if after >= 1 and _cache_get(game.id, after) is not None:
         state: engine.State | None = game_state(game=game, version=after)
         rows = Event.objects.filter(game=game, seq__gt=after, seq__lte=upto)
     else:
