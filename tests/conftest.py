@@ -41,6 +41,17 @@ def _reachable(url: str, default_port: int) -> bool:
         return False
 
 
+@pytest.fixture(autouse=True)
+def _fresh_state_cache():
+    """The per-process fold cache (games.selectors) starts empty for every test:
+    a state cached by one test's game must never serve another's database."""
+    from games import selectors
+
+    selectors.clear_state_cache()
+    yield
+    selectors.clear_state_cache()
+
+
 @pytest.fixture
 def require_postgres():
     if connection.vendor != "postgresql":

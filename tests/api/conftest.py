@@ -9,8 +9,6 @@ from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import selectors
-
 JSON = dict[str, Any]
 
 #: Skip-Bo, 2 players, stock 5: seat 0's stock is 1..5 (top first), so seat 0 wins by
@@ -36,13 +34,6 @@ class Player(APIClient):
         response = self.act(game_id, body)
         assert response.status_code == 201, response.content
         return response.json()
-
-
-@pytest.fixture(autouse=True)
-def _fresh_state_cache():
-    selectors.clear_state_cache()
-    yield
-    selectors.clear_state_cache()
 
 
 @pytest.fixture

@@ -5,19 +5,12 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import selectors, services
+from games import services
 
 #: Skip-Bo, 2 players, stock 5 (see tests/api/conftest.py): seat 0 holds five 7s and
 #: wins by playing its stock 1..5 onto building pile 0.
 SKIPBO_QUICK = ["1", "2", "3", "4", "5", "9", "9", "9", "9", "9", "7", "7", "7", "7", "7"]
 STOCK_TO_PILE_0 = {"type": "play", "from": "stock", "pile": 0}
-
-
-@pytest.fixture(autouse=True)
-def _fresh_state_cache():
-    selectors.clear_state_cache()
-    yield
-    selectors.clear_state_cache()
 
 
 @pytest.fixture
