@@ -42,7 +42,8 @@ if [ "${PABLO_DEMO:-1}" != 0 ]; then
     .venv/bin/python manage.py demo --if-empty || echo "(demo games could not be created)"
 fi
 
-gunicorn_args=(--bind "$BIND" --workers 2 --access-logfile -)  # threads etc.: gunicorn.conf.py
+# threads etc.: gunicorn.conf.py. A stop waits at most 5 s for requests in flight (long polls).
+gunicorn_args=(--bind "$BIND" --workers 2 --access-logfile - --graceful-timeout 5)
 # gunicorn >= 25 opens a control socket in ~/.gunicorn/, shared by every checkout.
 if .venv/bin/gunicorn --help 2>/dev/null | grep -q -- --no-control-socket; then
     gunicorn_args+=(--no-control-socket)
