@@ -48,6 +48,8 @@ from django.db.models.functions import Now
 from django.dispatch import receiver
 from django.utils import timezone
 
+from pablo import outbox
+
 from . import deadlines
 from .models import Game, NotificationSettings, Seat, TurnReminder
 from .rules import engine
@@ -119,7 +121,8 @@ def _enqueue(job: dict[str, Any]) -> None:
     from .tasks import notify_game
 
     try:
-        notify_game.apply_async(kwargs=job, retry=False)
+        # outbox (#13): a broker that is away delays the message, never loses it.
+        outbox.send(notify_game, kwargs=job)
     except Exception:
         log.warning("notification for game %s v%s not enqueued", job["game_id"], job["version"])
 
@@ -281,7 +284,7 @@ def _fan_out(game: Game, seats: list[int], payload: dict[str, Any]) -> int:
     def enqueue() -> None:
         for task, args in jobs:
             try:
-                task.apply_async(args, retry=False)
+                outbox.send(task, args=args)  # outbox (#13): late, never lost
             except Exception:
                 log.warning("delivery %s for game %s not enqueued", task.name, game.id)
 

@@ -253,6 +253,14 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": max(5.0, 5 * PABLO_SWEEP_SECONDS)},
     },
 }
+# The outbox (pablo/outbox.py): messages the broker refused are kept in the
+# database and published by this beat task once it is back.
+PABLO_OUTBOX_SECONDS = env.float("PABLO_OUTBOX_SECONDS", default=2.0)
+CELERY_BEAT_SCHEDULE["flush-outbox"] = {
+    "task": "pablo.flush_outbox",
+    "schedule": PABLO_OUTBOX_SECONDS,
+    "options": {"expires": max(10.0, 5 * PABLO_OUTBOX_SECONDS)},
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Deliveries (webhooks, e-mail) have their own queue, so that a slow receiver
 # can be kept away from the deadline sweep by running dedicated workers

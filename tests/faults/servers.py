@@ -303,3 +303,16 @@ def call(
         return status, head, json.loads(raw)
     except ValueError:
         return status, head, raw.decode(errors="replace")
+
+
+def database_url() -> str:
+    """The pytest-django test database as a URL, for processes started by a test."""
+    from urllib.parse import quote
+
+    from django.db import connection
+
+    s = connection.settings_dict
+    auth = quote(s["USER"] or "")
+    if s.get("PASSWORD"):
+        auth += ":" + quote(s["PASSWORD"])
+    return f"postgres://{auth}@{s.get('HOST') or '127.0.0.1'}:{s.get('PORT') or 5432}/{s['NAME']}"

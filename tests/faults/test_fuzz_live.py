@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import time
-from urllib.parse import quote
 
 import pytest
 from django.db import connection
 
-from tests.faults.servers import Service, call
+from tests.faults.servers import Service, call, database_url
 
 pytestmark = [
     pytest.mark.services,
@@ -31,17 +30,9 @@ CASES = 5  # per operation and generation mode
 BUDGET = 60.0  # seconds of fuzzing at most
 
 
-def _database_url() -> str:
-    s = connection.settings_dict
-    auth = quote(s["USER"] or "")
-    if s.get("PASSWORD"):
-        auth += ":" + quote(s["PASSWORD"])
-    return f"postgres://{auth}@{s.get('HOST') or '127.0.0.1'}:{s.get('PORT') or 5432}/{s['NAME']}"
-
-
 @pytest.fixture
 def live(require_postgres, tmp_path):
-    service = Service(tmp_path, _database_url(), PABLO_SWEEP_SECONDS="1")
+    service = Service(tmp_path, database_url(), PABLO_SWEEP_SECONDS="1")
     try:
         yield service.web(workers=2, threads=2), service
     finally:

@@ -1,0 +1,21 @@
+"""The site's own tables: the outbox of broker messages (``pablo.outbox``)."""
+
+from django.db import models
+
+
+class OutboxMessage(models.Model):
+    """A Celery message the broker refused; ``pablo.outbox.flush`` sends it later."""
+
+    task = models.CharField(max_length=200)
+    args = models.JSONField(default=list)
+    kwargs = models.JSONField(default=dict)
+    options = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.CharField(max_length=300, blank=True, default="")
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.task} #{self.pk}"

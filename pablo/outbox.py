@@ -1,0 +1,128 @@
+"""The outbox: Celery messages that are late when the broker is away, never lost.
+
+What a request does after its commit (enqueue a notification, a delivery)
+must never fail the request, and must not vanish when Redis is down. So
+instead of ``task.apply_async(...)`` such code calls::
+
+    from pablo import outbox
+    outbox.send(task, args=(...), kwargs={...})
+
+``send`` publishes at once, as before, when the broker answers -- the usual
+case costs nothing more. When the broker refuses (Redis stopped, restarting,
+unreachable) the message is written to the ``OutboxMessage`` table instead,
+in the database the request has just committed to, and ``send`` returns
+normally. ``flush`` -- the ``pablo.flush_outbox`` task, run by Celery beat
+every ``PABLO_OUTBOX_SECONDS`` (default 2) -- publishes the stored messages
+in order once the broker is back and deletes each one it published, under
+``SELECT ... FOR UPDATE SKIP LOCKED`` so two flushes never send the same row.
+
+Guarantees and limits (docs/operations.md "Faults"):
+
+* A message that could not be published is stored, so it is delivered late,
+  not lost. A message is published again only if the process dies between a
+  publish and the deletion of its row: tasks are idempotent for that reason
+  (a notification checks that its turn is still current; a webhook carries a
+  ``delivery`` id the receiver can deduplicate on).
+* The message is not written *inside* the action's transaction: the common
+  path stays one commit per action. The one case left out is a web process
+  killed in the instant between its commit and the publish; deadlines do not
+  depend on it (the sweep reads them from the database), only that one
+  notification would be missing.
+* A message with an ETA (``countdown``/``eta``) keeps it: a late one runs
+  at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+
+_last_warning = 0.0
+
+
+def _warn(text: str, *args: Any) -> None:
+    global _last_warning
+    now = time.monotonic()
+    if now - _last_warning > 30:  # once in a while, not once a message
+        _last_warning = now
+        log.warning(text, *args)
+
+
+def _publish(task: Any, args: Any, kwargs: Any, options: dict[str, Any]) -> None:
+    task.apply_async(args=list(args or ()), kwargs=dict(kwargs or {}), retry=False, **options)
+
+
+def send(
+    task: Any,
+    args: Any = (),
+    kwargs: dict[str, Any] | None = None,
+    **options: Any,
+) -> bool:
+    """Publish ``task`` now, or store it for ``flush``; True if published now.
+
+    ``task`` is a Celery task (or its registered name); ``options`` are
+    ``apply_async`` options that are JSON (``countdown``, ``queue``, ...).
+    Never raises for a broker that is away; raises only if the database is
+    away too (then the caller's own write could not have happened either).
+    """
+    from celery import current_app
+
+    task = current_app.tasks[task] if isinstance(task, str) else task
+    try:
+        _publish(task, args, kwargs, options)
+        return True
+    except Exception as exc:
+        _warn("broker refused %s (%s): kept in the outbox for later", task.name, exc)
+        store(task.name, args, kwargs, options, error=exc)
+        return False
+
+
+def store(name: str, args: Any, kwargs: Any, options: dict[str, Any], error: Any = "") -> None:
+    from pablo.models import OutboxMessage
+
+    OutboxMessage.objects.create(
+        task=name,
+        args=list(args or ()),
+        kwargs=dict(kwargs or {}),
+        options=options,
+        last_error=str(error)[:300],
+    )
+
+
+def flush(limit: int = 500) -> int:
+    """Publish stored messages in order; returns how many. Stops at the first refusal."""
+    from celery import current_app
+
+    from pablo.models import OutboxMessage
+
+    sent = 0
+    with transaction.atomic():
+        rows = list(
+            OutboxMessage.objects.select_for_update(skip_locked=True).order_by("id")[:limit]
+        )
+        done = []
+        for row in rows:
+            task = current_app.tasks.get(row.task)
+            if task is None:
+                log.error("outbox message %s names an unknown task %s: dropped", row.pk, row.task)
+                done.append(row.pk)
+                continue
+            try:
+                _publish(task, row.args, row.kwargs, row.options)
+            except Exception as exc:
+                _warn("outbox: broker still refuses (%s); %s messages wait", exc, len(rows) - sent)
+                OutboxMessage.objects.filter(pk=row.pk).update(
+                    attempts=row.attempts + 1, last_error=str(exc)[:300]
+                )
+                break
+            done.append(row.pk)
+            sent += 1
+        OutboxMessage.objects.filter(pk__in=done).delete()
+    if sent:
+        log.info("outbox: %s late messages published", sent)
+    return sent
