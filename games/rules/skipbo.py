@@ -274,7 +274,10 @@ class Skipbo:
         if source == "stock" and not w.s.stocks[seat]:
             w.emit("game_finished", {"winners": [seat], "losers": []})
             return w.events
-        if source == "hand" and not w.s.hands[seat]:
+        if not w.s.hands[seat]:
+            # An empty hand draws five and plays on -- also when it was empty already
+            # (nothing was left to draw) and this play completed a pile, whose cards
+            # become the new draw pile.
             self._fill(w, seat, HAND_SIZE, ctx)
         if not w.s.hands[seat] and not _plays(w.s, seat):
             self._end_turn(w, seat, "no_cards", ctx)
