@@ -18,7 +18,7 @@ player_joined     ``{"seat", "username"}``
 game_started      the last seat was taken; the ruleset's own events follow
 deadline_set      a new turn (or a setup phase) began: ``{"key", "deadline", "seats"}``
 turn_timed_out    the deadline passed; the auto action's events follow
-player_absent     ``max_timeouts`` consecutive timeouts (RULES.md §8)
+player_absent     ``max_timeouts`` consecutive timeouts (docs/rules.md "Timeouts")
 player_returned   an absent (or timed-out) player acted again
 game_finished     ``{"winners", "losers"}`` -- emitted by a ruleset
 game_aborted      ``{"reason"}`` -- every player absent
@@ -383,7 +383,7 @@ class Ruleset(Protocol):
         ...
 
     def timeout(self, state: State, seat: int, ctx: Context) -> list[Event]:
-        """The auto action of RULES.md §8 for ``seat`` (one of ``actors``)."""
+        """The automatic action (docs/rules.md "Timeouts") for ``seat`` (one of ``actors``)."""
         ...
 
     def actors(self, state: State) -> list[int]:

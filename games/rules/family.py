@@ -1,6 +1,6 @@
 """The Pablo family (pablo, pablo-50, tamalou, cabo): one engine, four presets.
 
-RULES.md §2-6 and §8. Everything that differs between the rulesets is a field
+The rules of docs/rules.md. Everything that differs between the rulesets is a field
 or a small function of ``family_presets.Preset``; this module plays any of
 them. docs/rules.md lists the differences and the decisions taken here.
 
@@ -677,7 +677,7 @@ class Family:
         return w.events
 
     def _auto_swap(self, s: FamilyState, seat: int) -> tuple[int, int, int] | None:
-        """RULES.md §8: own lowest slot with the first targetable seat's lowest slot."""
+        """Timeout swap: own lowest slot with the first targetable seat's lowest slot."""
         own = _occupied(s.fields[seat])
         if not own:
             return None

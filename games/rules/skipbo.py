@@ -1,4 +1,4 @@
-"""Skip-Bo (RULES.md §7) on the engine protocol; docs/skipbo.md explains the decisions.
+"""Skip-Bo on the engine protocol; docs/skipbo.md explains the decisions.
 
 The game is one round. ``round_started`` records the dealt deck (162 codes);
 a card's id is its index in that list. Deal order: seat 0's stock (id 0 is
