@@ -122,7 +122,7 @@ def _enqueue(job: dict[str, Any]) -> None:
 
     try:
         # outbox (#13): a broker that is away delays the message, never loses it.
-        outbox.send(notify_game, kwargs=job)
+        outbox.send(notify_game, kwargs=job, claim=True)
     except Exception:
         log.warning("notification for game %s v%s not enqueued", job["game_id"], job["version"])
 
