@@ -266,6 +266,10 @@ CELERY_BEAT_SCHEDULE["flush-outbox"] = {
     "options": {"expires": max(10.0, 5 * PABLO_OUTBOX_SECONDS)},
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Remote control (celery inspect/control) off by default: its reply queue is torn
+# down and rebuilt when Redis restarts, and the worker could stop consuming after
+# the reconnection (tests/faults/test_redis_outage.py). Nothing here uses it.
+CELERY_WORKER_ENABLE_REMOTE_CONTROL = env.bool("CELERY_WORKER_ENABLE_REMOTE_CONTROL", default=False)
 # Deliveries (webhooks, e-mail) have their own queue, so that a slow receiver
 # can be kept away from the deadline sweep by running dedicated workers
 # (`celery -A pablo worker -Q celery` / `-Q notifications`); a plain

@@ -107,7 +107,11 @@ def test_redis_stopped_for_30_s(stack):
             b["seat"] == 1 and b["version"] == acted_version for b in hooks(receiver, slow["id"])
         )
 
-    wait_for(bob_told, 60, step=0.5)  # late, not lost
+    try:
+        wait_for(bob_told, 60, step=0.5)  # late, not lost
+    except AssertionError:
+        rows = list(OutboxMessage.objects.values())
+        raise AssertionError(f"outbox: {rows}\n{receiver.requests}\n{service.logs()}") from None
     wait_for(lambda: timeouts_per_turn(due["id"]), 60, step=0.5)
     time.sleep(2)  # room for a duplicate (sweeps, the fast path's ETA task)
     service.close()
