@@ -43,13 +43,13 @@ def _reachable(url: str, default_port: int) -> bool:
 
 @pytest.fixture(autouse=True)
 def _fresh_state_cache():
-    """The per-process fold cache (games.selectors) starts empty for every test:
+    """The per-process fold cache (games.streams) starts empty for every test:
     a state cached by one test's game must never serve another's database."""
-    from games import selectors
+    from games import streams
 
-    selectors.clear_state_cache()
+    streams.clear_cache()
     yield
-    selectors.clear_state_cache()
+    streams.clear_cache()
 
 
 @pytest.fixture
