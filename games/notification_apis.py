@@ -19,7 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import notifications
+from . import notifications, webhooks
 from .models import NotificationSettings
 from .serializers import ErrorSerializer
 
@@ -137,7 +137,7 @@ class WebhookApi(APIView):
         with transaction.atomic():
             prefs = notifications.user_settings(request.user)
             prefs.webhook_url = given.validated_data["url"]
-            prefs.webhook_secret = notifications.new_secret()
+            prefs.webhook_secret = webhooks.new_secret()
             prefs.webhook_enabled = True
             prefs.save(
                 update_fields=["webhook_url", "webhook_secret", "webhook_enabled", "updated_at"]

@@ -42,6 +42,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from games import errors
@@ -185,8 +186,13 @@ class Stream:
 
 def lock(game_id: Any) -> Stream:
     """The game row locked until the end of the transaction, and its state (404 if none)."""
+    listening = Exists(Seat.objects.filter(game_id=OuterRef("pk")).listening())
     try:
-        game = Game.objects.select_for_update().get(pk=game_key(game_id))
+        game = (
+            Game.objects.select_for_update(of=("self",))
+            .annotate(listening=listening)
+            .get(pk=game_key(game_id))
+        )
     except Game.DoesNotExist:
         raise errors.not_found() from None
     return Stream(game, state(game))
@@ -247,7 +253,7 @@ def _write(
     if start or any(e.type == "player_joined" for e in new):
         sync_seats(game, folded)
     remember(game.id, folded, copy=True)
-    announce(game.id, folded.version, rows)
+    announce(game.id, folded.version, rows, listening=getattr(game, "listening", None))
     # After the store: the rows' times are the stored ones.
     return Appended(folded, rows, [event_data(r, d) for r, d in zip(rows, seen, strict=False)])
 
@@ -333,14 +339,20 @@ def sync_seats(game: Game, folded: engine.State) -> None:
     )
 
 
-def announce(game_id: uuid.UUID, version: int, rows: list[Event]) -> None:
-    """Send ``events_appended`` once the transaction commits (never if it rolls back)."""
-    transaction.on_commit(lambda: _send(game_id, version, rows))
+def announce(
+    game_id: uuid.UUID, version: int, rows: list[Event], *, listening: bool | None = None
+) -> None:
+    """Send ``events_appended`` once the transaction commits (never if it rolls back).
+
+    ``listening``: whether any player of the game has a notification channel on,
+    when the writer knows (read with the locked row), so receivers need not ask.
+    """
+    transaction.on_commit(lambda: _send(game_id, version, rows, listening))
 
 
-def _send(game_id: uuid.UUID, version: int, rows: list[Event]) -> None:
+def _send(game_id: uuid.UUID, version: int, rows: list[Event], listening: bool | None) -> None:
     answers = events_appended.send_robust(
-        sender=Game, game_id=game_id, version=version, events=rows
+        sender=Game, game_id=game_id, version=version, events=rows, listening=listening
     )
     for receiver, answer in answers:
         if isinstance(answer, Exception):
