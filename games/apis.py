@@ -27,6 +27,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services
+from games.authentication import CachedTokenAuthentication
 from games.errors import ApplicationError
 from games.serializers import (
     ACTION_SERIALIZERS,
@@ -65,7 +66,10 @@ GAME_ID = OpenApiParameter(
 
 
 class JsonApiView(APIView):
-    """Bodies are JSON only (the project's default parser): anything else is a 400."""
+    """Bodies are JSON only (the project's default parser): anything else is a 400.
+    Tokens are looked up through a short cache (``games.authentication``)."""
+
+    authentication_classes: list[Any] = [CachedTokenAuthentication]
 
 
 class PublicApiView(JsonApiView):

@@ -45,11 +45,13 @@ def _reachable(url: str, default_port: int) -> bool:
 def _fresh_state_cache():
     """The per-process fold cache (games.streams) starts empty for every test:
     a state cached by one test's game must never serve another's database."""
-    from games import streams
+    from games import authentication, streams
 
     streams.clear_cache()
+    authentication.forget_all()
     yield
     streams.clear_cache()
+    authentication.forget_all()
 
 
 @pytest.fixture
