@@ -30,6 +30,7 @@ one or the deadline sweep's batch -- and so does every read that needs a state.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import threading
@@ -184,17 +185,40 @@ class Stream:
         return self.state.players.index(username)
 
 
+@functools.cache
+def _lock_sql() -> str:
+    """``SELECT ... FOR UPDATE`` of one game row and whether any player listens
+    (``SeatQuerySet.listening`` in SQL), written once: the ORM's compiler costs
+    more than the statement."""
+    user = get_user_model()._meta.db_table
+    columns = ", ".join(f'g."{f.column}"' for f in Game._meta.concrete_fields)
+    return f"""
+        SELECT {columns}, EXISTS (
+            SELECT 1 FROM games_seat s
+            JOIN "{user}" u ON u.id = s.user_id
+            LEFT JOIN games_notificationsettings n ON n.user_id = s.user_id
+            WHERE s.game_id = g.id AND (
+                (n.user_id IS NULL AND u.email <> '')
+                OR (n.email_enabled AND u.email <> '')
+                OR (n.webhook_enabled AND n.webhook_url <> ''))
+        ) AS listening
+        FROM games_game g WHERE g.id = %s FOR UPDATE OF g"""
+
+
 def lock(game_id: Any) -> Stream:
     """The game row locked until the end of the transaction, and its state (404 if none)."""
-    listening = Exists(Seat.objects.filter(game_id=OuterRef("pk")).listening())
-    try:
-        game = (
-            Game.objects.select_for_update(of=("self",))
-            .annotate(listening=listening)
-            .get(pk=game_key(game_id))
-        )
-    except Game.DoesNotExist:
-        raise errors.not_found() from None
+    key = game_key(game_id)
+    if connection.vendor == "postgresql":
+        found = list(Game.objects.raw(_lock_sql(), [key]))
+        if not found:
+            raise errors.not_found()
+        game = found[0]
+    else:
+        listening = Exists(Seat.objects.filter(game_id=OuterRef("pk")).listening())
+        try:
+            game = Game.objects.select_for_update().annotate(listening=listening).get(pk=key)
+        except Game.DoesNotExist:
+            raise errors.not_found() from None
     return Stream(game, state(game))
 
 
