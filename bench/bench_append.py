@@ -45,7 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pablo.settings")
-DB_NAME = "bench_pablo_append"
+DB_NAME = os.environ.get("PABLO_BENCH_DB", "bench_pablo_append")
 os.environ["PABLO_TEST_DB_NAME"] = DB_NAME
 os.environ["PABLO_FAST_PATH_SECONDS"] = "0"  # measure the append, not the broker
 os.environ.setdefault("PABLO_ALLOW_STACKED_DECKS", "1")
@@ -445,12 +445,13 @@ def main() -> int:
     parser.add_argument("--skip-http", action="store_true")
     parser.add_argument("--skip-library", action="store_true")
     parser.add_argument("--port", type=int, default=8301)
+    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds (median)")
     parser.add_argument("--deep", type=int, default=2000, help="events of the long game")
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         raise SystemExit("needs PostgreSQL (DATABASE_URL=postgres://...)")
-    rounds = 1 if args.quick else 3
-    seconds = 3.0 if args.quick else 6.0
+    rounds = 1 if args.quick else args.rounds
+    seconds = 3.0 if args.quick else 4.0
     out: dict[str, float] = {}
     creation = connection.creation
     creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
