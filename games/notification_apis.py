@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import notifications, webhooks
+from .authentication import CachedTokenAuthentication
 from .models import NotificationSettings
 from .serializers import ErrorSerializer
 
@@ -81,6 +82,8 @@ def _settings_data(user: Any, prefs: NotificationSettings) -> dict[str, Any]:
 
 
 class NotificationSettingsApi(APIView):
+    authentication_classes = [CachedTokenAuthentication]
+
     @extend_schema(
         operation_id="me_notifications_retrieve",
         responses={200: NotificationSettingsSerializer, **_errors(401)},
@@ -115,6 +118,8 @@ class NotificationSettingsApi(APIView):
 
 
 class WebhookApi(APIView):
+    authentication_classes = [CachedTokenAuthentication]
+
     @extend_schema(
         operation_id="me_webhook_retrieve",
         responses={200: WebhookOutSerializer, **_errors(401)},

@@ -22,7 +22,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
@@ -153,7 +153,6 @@ def game_come_back(*, game_id: Any, user: Any) -> Game:
     return stream.game
 
 
-@transaction.atomic
 def game_act(
     *,
     game_id: Any,
@@ -167,17 +166,41 @@ def game_act(
     The answer is ``{"version", "events", "game"}`` (events and game as the
     caller sees them). With ``idempotency_key``, the first successful answer
     is stored and returned again for every repeat; refusals are not stored.
+
+    When this process wrote the game last, the action is first tried on that
+    state without reading the database (one statement: the append checks the
+    version). Should another writer have moved the game (``Stale``), or should
+    the answer be a refusal, it is done again on the locked row, so that every
+    refusal is the current game's.
     """
-    stream = streams.lock(game_id)  # 404
+    stream = streams.latest(game_id) if idempotency_key is None else None
+    if stream is not None and not connection.in_atomic_block:
+        try:
+            return _act(stream, user, command, expected_version, None)
+        except (streams.Stale, ApplicationError, engine.RulesError):
+            pass
+    return _act_locked(game_id, user, command, expected_version, idempotency_key)
+
+
+@transaction.atomic
+def _act_locked(
+    game_id: Any, user: Any, command: JSON, expected: int | None, key: str | None
+) -> ActionAnswer:
+    return _act(streams.lock(game_id), user, command, expected, key)  # 404
+
+
+def _act(
+    stream: streams.Stream, user: Any, command: JSON, expected: int | None, key: str | None
+) -> ActionAnswer:
     seat = stream.seat(user)  # 403
     game = stream.game
-    if idempotency_key is not None:
+    if key is not None:
         # Under the row lock: a concurrent repeat waits for the first one's commit.
-        stored = IdempotentAnswer.objects.filter(user=user, game=game, key=idempotency_key).first()
+        stored = IdempotentAnswer.objects.filter(user=user, game=game, key=key).first()
         if stored is not None:
             return ActionAnswer(json.loads(bytes(stored.body)), replayed=True)
-    if expected_version is not None and expected_version != stream.version:
-        raise errors.version_conflict(stream.version, expected_version)
+    if expected is not None and expected != stream.version:
+        raise errors.version_conflict(stream.version, expected)
     events = engine.act(stream.state, seat, command, _context(game))  # 400 / 409
     done = streams.append(stream, events, viewer=seat, view=True)
     data = {
@@ -185,12 +208,10 @@ def game_act(
         "events": done.views,
         "game": selectors.game_data(game=game, user=user, state=done.state, recent=events),
     }
-    if idempotency_key is not None:
+    if key is not None:
         body = json.dumps(data, separators=(",", ":")).encode()
         # ``status`` is a legacy column: every stored answer is a stored action.
-        IdempotentAnswer.objects.create(
-            user=user, game=game, key=idempotency_key, status=201, body=body
-        )
+        IdempotentAnswer.objects.create(user=user, game=game, key=key, status=201, body=body)
     return ActionAnswer(data)
 
 

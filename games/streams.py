@@ -30,6 +30,7 @@ one or the deadline sweep's batch -- and so does every read that needs a state.
 
 from __future__ import annotations
 
+import copy as _copy
 import functools
 import json
 import logging
@@ -43,7 +44,6 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from games import errors
@@ -64,6 +64,8 @@ PROJECTED = ("status", "version", "turn_key", "deadline", "result", "finished_at
 # --------------------------------------------------------------------------- the state cache
 
 _cache: OrderedDict[uuid.UUID, list[engine.State]] = OrderedDict()  # versions ascending
+#: The game rows (their header: decks, creation time...) of the cached games, as last written.
+_rows: dict[uuid.UUID, Game] = {}
 _cache_lock = threading.Lock()
 
 
@@ -89,21 +91,33 @@ def _cache_put(game_id: uuid.UUID, state: engine.State) -> None:
             del states[:-STATES_PER_GAME]
         _cache.move_to_end(game_id)
         while len(_cache) > CACHE_GAMES:
-            _cache.popitem(last=False)
+            gone, _ = _cache.popitem(last=False)
+            _rows.pop(gone, None)
 
 
-def remember(game_id: uuid.UUID, state: engine.State, *, copy: bool = True) -> None:
-    """Offer a state to the cache: now outside a transaction, else once it commits."""
+def remember(
+    game_id: uuid.UUID, state: engine.State, *, copy: bool = True, row: Game | None = None
+) -> None:
+    """Offer a state (and the row just written) to the cache: now outside a transaction,
+    else once it commits."""
     private = state.copy() if copy else state
-    if connection.in_atomic_block:
-        transaction.on_commit(lambda: _cache_put(game_id, private))
-    else:
+    header = _copy.copy(row) if row is not None else None
+
+    def put() -> None:
         _cache_put(game_id, private)
+        if header is not None:
+            _rows[game_id] = header
+
+    if connection.in_atomic_block:
+        transaction.on_commit(put)
+    else:
+        put()
 
 
 def clear_cache() -> None:
     with _cache_lock:
         _cache.clear()
+        _rows.clear()
 
 
 # --------------------------------------------------------------------------- reading events
@@ -167,10 +181,16 @@ def game_key(game_id: Any) -> uuid.UUID:
 
 @dataclass
 class Stream:
-    """A locked game row and its folded state (private: the caller may change it)."""
+    """A game row and its folded state (private: the caller may change it).
+
+    ``locked``: read under ``SELECT ... FOR UPDATE``. An unlocked stream
+    (``latest``) is this process's last word on the game; appending to it
+    raises ``Stale`` when another writer moved the game meanwhile.
+    """
 
     game: Game
     state: engine.State
+    locked: bool = True
     #: The version the events of this transaction are appended after.
     version: int = field(init=False)
 
@@ -185,24 +205,30 @@ class Stream:
         return self.state.players.index(username)
 
 
+class Stale(Exception):
+    """An append to an unlocked stream found the game moved on: nothing was stored."""
+
+
+def latest(game_id: Any) -> Stream | None:
+    """The game as this process last wrote it, without reading the database (None when
+    this process has not written it). For an optimistic write: the append's version
+    check tells whether it was still the latest (``Stale`` otherwise)."""
+    key = game_key(game_id)
+    with _cache_lock:
+        row = _rows.get(key)
+        states = _cache.get(key)
+        known = states[-1] if states else None
+    if row is None or known is None or row.version != known.version:
+        return None
+    return Stream(_copy.copy(row), known.copy(), locked=False)
+
+
 @functools.cache
 def _lock_sql() -> str:
-    """``SELECT ... FOR UPDATE`` of one game row and whether any player listens
-    (``SeatQuerySet.listening`` in SQL), written once: the ORM's compiler costs
-    more than the statement."""
-    user = get_user_model()._meta.db_table
-    columns = ", ".join(f'g."{f.column}"' for f in Game._meta.concrete_fields)
-    return f"""
-        SELECT {columns}, EXISTS (
-            SELECT 1 FROM games_seat s
-            JOIN "{user}" u ON u.id = s.user_id
-            LEFT JOIN games_notificationsettings n ON n.user_id = s.user_id
-            WHERE s.game_id = g.id AND (
-                (n.user_id IS NULL AND u.email <> '')
-                OR (n.email_enabled AND u.email <> '')
-                OR (n.webhook_enabled AND n.webhook_url <> ''))
-        ) AS listening
-        FROM games_game g WHERE g.id = %s FOR UPDATE OF g"""
+    """``SELECT ... FOR UPDATE`` of one game row, written once (the ORM's compiler costs
+    more than the statement)."""
+    columns = ", ".join(f'"{f.column}"' for f in Game._meta.concrete_fields)
+    return f"SELECT {columns} FROM games_game WHERE id = %s FOR UPDATE"
 
 
 def lock(game_id: Any) -> Stream:
@@ -214,9 +240,8 @@ def lock(game_id: Any) -> Stream:
             raise errors.not_found()
         game = found[0]
     else:
-        listening = Exists(Seat.objects.filter(game_id=OuterRef("pk")).listening())
         try:
-            game = Game.objects.select_for_update().annotate(listening=listening).get(pk=key)
+            game = Game.objects.select_for_update().get(pk=key)
         except Game.DoesNotExist:
             raise errors.not_found() from None
     return Stream(game, state(game))
@@ -224,6 +249,7 @@ def lock(game_id: Any) -> Stream:
 
 @dataclass
 class Appended:
+    #: The new state; shared with the cache once committed: read it, never change it.
     state: engine.State
     rows: list[Event]
     views: list[JSON]
@@ -273,11 +299,12 @@ def _write(
             engine.apply(folded, event)
     _copy_state(game, folded, now if any(r.type in TERMINAL_EVENTS for r in rows) else None)
     game.updated_at = now
-    _store(game, version, rows)
+    listening = _store(game, version, rows, locked=stream.locked)
     if start or any(e.type == "player_joined" for e in new):
         sync_seats(game, folded)
-    remember(game.id, folded, copy=True)
-    announce(game.id, folded.version, rows, listening=getattr(game, "listening", None))
+    # Appended.state is read-only from here on (it is the cached one).
+    remember(game.id, folded, copy=False, row=game)
+    announce(game.id, folded.version, rows, listening=listening)
     # After the store: the rows' times are the stored ones.
     return Appended(folded, rows, [event_data(r, d) for r, d in zip(rows, seen, strict=False)])
 
@@ -288,19 +315,24 @@ WITH bumped AS (
     SET version = %s, status = %s, turn_key = %s, deadline = %s, result = %s::jsonb,
         finished_at = %s, updated_at = %s
     WHERE id = %s AND version = %s
-    RETURNING id
+    RETURNING id, {listening} AS listening
 )
 INSERT INTO games_event (game_id, seq, type, seat, data, created_at)
 SELECT bumped.id, v.seq, v.type, v.seat, v.data, %s
 FROM bumped, (VALUES {values}) AS v(seq, type, seat, data)
+RETURNING (SELECT listening FROM bumped)
 """
 
 
-def _store(game: Game, expected: int, rows: list[Event]) -> None:
-    """Bump the row from ``expected`` to the new version and insert ``rows``, or nothing."""
+def _store(game: Game, expected: int, rows: list[Event], *, locked: bool = True) -> bool | None:
+    """Bump the row from ``expected`` to the new version and insert ``rows``, or nothing.
+
+    Returns whether any player listens to notifications (PostgreSQL; else None).
+    Nothing stored: ``version_conflict``, or ``Stale`` for an unlocked stream.
+    """
+    listening = None
     try:
         if connection.vendor == "postgresql" and rows:
-            values = ", ".join(["(%s::integer, %s::varchar, %s::smallint, %s::jsonb)"] * len(rows))
             params: list[Any] = [
                 game.version,
                 game.status,
@@ -316,8 +348,10 @@ def _store(game: Game, expected: int, rows: list[Event]) -> None:
             for row in rows:
                 params += [row.seq, row.type, row.seat, json.dumps(row.data)]
             with connection.cursor() as cursor:
-                cursor.execute(_CTE.format(values=values), params)
-                stored = cursor.rowcount
+                cursor.execute(_cte_sql(len(rows)), params)
+                returned = cursor.fetchall()
+            stored = len(returned)
+            listening = bool(returned[0][0]) if returned else None
         else:
             # No savepoint: a clash ends the whole transaction anyway.
             with transaction.atomic(savepoint=False):
@@ -326,8 +360,31 @@ def _store(game: Game, expected: int, rows: list[Event]) -> None:
                 stored = len(Event.objects.bulk_create(rows)) if bumped else 0
     except IntegrityError:
         stored = -1
+    if stored == 0 and not locked:
+        raise Stale
     if stored != len(rows):
         raise errors.version_conflict()
+    return listening
+
+
+@functools.cache
+def _cte_sql(count: int) -> str:
+    values = ", ".join(["(%s::integer, %s::varchar, %s::smallint, %s::jsonb)"] * count)
+    return _CTE.format(values=values, listening=_listening_sql("games_game.id"))
+
+
+def _listening_sql(game: str) -> str:
+    """Whether any player of ``game`` (an SQL expression) has a channel that would deliver
+    (``SeatQuerySet.listening`` in SQL)."""
+    user = get_user_model()._meta.db_table
+    return f"""EXISTS (
+            SELECT 1 FROM games_seat s
+            JOIN "{user}" u ON u.id = s.user_id
+            LEFT JOIN games_notificationsettings n ON n.user_id = s.user_id
+            WHERE s.game_id = {game} AND (
+                (n.user_id IS NULL AND u.email <> '')
+                OR (n.email_enabled AND u.email <> '')
+                OR (n.webhook_enabled AND n.webhook_url <> '')))"""
 
 
 def _copy_state(game: Game, folded: engine.State, ended: datetime | None) -> None:
