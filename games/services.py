@@ -28,7 +28,12 @@ from rest_framework.authtoken.models import Token
 
 from games import errors, selectors, streams
 from games.chance import DeckChance
-from games.commands import DEFAULT_TURN_TIMEOUT, check_turn_timeout
+from games.commands import (  # the bounds too, for callers that read them here
+    DEFAULT_TURN_TIMEOUT,
+    MAX_TURN_TIMEOUT,  # noqa: F401
+    MIN_TURN_TIMEOUT,  # noqa: F401
+    check_turn_timeout,
+)
 from games.errors import ApplicationError
 from games.models import Game, IdempotentAnswer
 from games.rules import engine
