@@ -71,7 +71,7 @@ import hashlib
 import hmac
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
 
@@ -198,7 +198,7 @@ class FairChance:
         self._record(k, KIND_DEAL, round_no, ordered, list(out))
         # A start seat drawn just before this deal (a tie-break) belongs to it.
         for draw in self.draws:
-            if draw["round"] is None:
+            if draw["kind"] == KIND_START_SEAT and draw["round"] is None:
                 draw["round"] = round_no
         known.round, known.deck = round_no, list(out)
         return out
@@ -209,20 +209,16 @@ class FairChance:
             ordered = sort_codes([str(i) for i in items])
             out = shuffled(self.server_seed, self.seeds, k, ordered)
             self._record(k, KIND_RESHUFFLE, known.round, ordered, list(out))
-            return list(out)  # type: ignore[arg-type]
+            return cast(list[T], out)
         if known.deck is None:
             raise RuntimeError("a reshuffle of card ids before any deal")
         deck = known.deck
-        ids = sorted(items, key=lambda c: (deck[c].encode("utf-8"), c))  # type: ignore[index]
+        ids = sorted((cast(int, c) for c in items), key=lambda c: (deck[c].encode("utf-8"), c))
         out_ids = shuffled(self.server_seed, self.seeds, k, ids)
         self._record(
-            k,
-            KIND_RESHUFFLE,
-            known.round,
-            [deck[c] for c in ids],  # type: ignore[index]
-            [deck[c] for c in out_ids],  # type: ignore[index]
+            k, KIND_RESHUFFLE, known.round, [deck[c] for c in ids], [deck[c] for c in out_ids]
         )
-        return out_ids
+        return cast(list[T], out_ids)
 
     def choice(self, items: Sequence[T]) -> T:
         options = list(items)
@@ -241,6 +237,6 @@ class FairChance:
     def finish(self) -> list[dict[str, Any]]:
         """This request's draw records, rounds filled in (a choice after its deal: that round)."""
         for draw in self.draws:
-            if draw["round"] is None:
+            if draw["kind"] == KIND_START_SEAT and draw["round"] is None:
                 draw["round"] = (self._known.round if self._known else None) or 1
         return self.draws
