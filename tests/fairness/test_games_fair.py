@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import http.server
 import json
 import random
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -357,3 +359,39 @@ def test_an_aborted_game_reveals_its_seed_and_is_fair(make_player, tmp_path):
     replay = ann.get(f"/api/games/{gid}/replay/").json()
     assert replay["fairness"]["draws"]
     assert run_checker(tmp_path, replay) == (0, ["fair"])
+
+
+def test_the_checker_fetches_a_game_url_with_a_token(replay, tmp_path):
+    """``fairness_check.py URL --token T`` asks ``URL/replay/`` with ``Authorization: Token T``."""
+    asked: list[tuple[str, str | None]] = []
+    body = json.dumps(replay).encode()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            asked.append((self.path, self.headers.get("Authorization")))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/api/games/abc/"
+        done = subprocess.run(
+            [sys.executable, str(CHECKER), url, "--token", "t0k"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert (done.returncode, done.stdout) == (0, "fair\n"), done.stderr
+    assert asked == [("/api/games/abc/replay/", "Token t0k")]
