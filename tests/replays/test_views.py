@@ -314,3 +314,22 @@ def test_no_page_needs_a_symbol_font(client, stored, ruleset):
     # the pages did show what the symbols used to: suits, the trophy, the stepper's icons
     html = pages[-1].content.decode()
     assert 'class="icon icon-last"' in html and 'class="icon icon-trophy"' in html
+
+
+def test_the_card_tags_draw_the_viewers_cards():
+    """The web table draws cards with the same renderer (replays/templatetags/cards.py)."""
+    from django.template import Context, Template
+
+    from replays.cards import card_html
+
+    html = Template(
+        "{% load cards %}{% card code kind %}|{% card '?' kind %}|{% card None kind %}|"
+        "{% card '7' 'cabo' size='held' %}|{{ said|card_words }}|{% icon 'trophy' label='won' %}"
+    ).render(Context({"code": "7H", "kind": "french", "said": "ann drew 7♣ <b>"}))
+    face, back, empty, cabo, said, trophy = html.split("|")
+    assert face == card_html("7H", "french") and 'aria-label="7 of hearts"' in face
+    assert back == card_html("?", "french") and 'aria-label="face-down card"' in back
+    assert 'aria-label="empty slot"' in empty and "card-held" in cabo
+    assert said == words_html("ann drew 7♣ <b>") and "&lt;b&gt;" in said
+    assert 'aria-label="clubs"' in said and "♣" not in said
+    assert 'role="img" aria-label="won"' in trophy
