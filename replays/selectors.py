@@ -119,7 +119,7 @@ class Replay:
     names: list[str]
     steps: list[Step]
     #: ``checkpoints[k]``: pickled ``(state after events[: max(1, k * CHECKPOINT)],
-    #: events[k * CHECKPOINT : (k + 1) * CHECKPOINT])``
+    #: events[k * CHECKPOINT : (k + 1) * CHECKPOINT] as (type, data, seat) tuples)``
     checkpoints: list[bytes]
     totals_by_round: list[tuple[int, ...]]  # game totals after round 0, 1, ... (Skip-Bo: stocks)
     chart_axis: str  # "round", or "turn" for Skip-Bo
@@ -132,8 +132,8 @@ class Replay:
 
     def checkpoint(self, k: int) -> tuple[State, list[Event]]:
         """A private copy of checkpoint ``k``: its state and its events."""
-        state, events = pickle.loads(self.checkpoints[k])
-        return state, events
+        state, rows = pickle.loads(self.checkpoints[k])
+        return state, [Event(kind, data, seat) for kind, data, seat in rows]
 
     def events_between(self, lo: int, hi: int) -> list[Event]:
         """``events[lo:hi]`` of the stream."""
@@ -286,8 +286,9 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
             engine.apply(state, event)
         if i == 0 or (i + 1) % CHECKPOINT == 0:
             k = (i + 1) // CHECKPOINT
-            segment = events[k * CHECKPOINT : (k + 1) * CHECKPOINT]
-            checkpoints.append(pickle.dumps((state, segment), pickle.HIGHEST_PROTOCOL))
+            # events as plain tuples: pickled in C, unlike the Event dataclass
+            rows = [(e.type, e.data, e.seat) for e in events[k * CHECKPOINT : (k + 1) * CHECKPOINT]]
+            checkpoints.append(pickle.dumps((state, rows), pickle.HIGHEST_PROTOCOL))
         if i < start:
             continue
         scores = tuple(state.scores)
