@@ -16,6 +16,7 @@ errors of ``games.errors``.
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +27,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from games import errors, selectors, streams
+from games import errors, fairness, selectors, streams
 from games.chance import DeckChance
 from games.commands import (  # the bounds too, for callers that read them here
     DEFAULT_TURN_TIMEOUT,
@@ -35,7 +36,7 @@ from games.commands import (  # the bounds too, for callers that read them here
     check_turn_timeout,
 )
 from games.errors import ApplicationError
-from games.models import Game, IdempotentAnswer
+from games.models import FairDraw, Game, IdempotentAnswer
 from games.rules import engine
 from games.rules.cards import missing_from
 
@@ -56,7 +57,58 @@ class ActionAnswer:
 
 
 def _context(game: Game) -> engine.Context:
-    return engine.Context(chance=DeckChance(decks=game.stacked_decks), now=timezone.now())
+    chance = _fair_chance(game) or DeckChance(decks=game.stacked_decks)
+    return engine.Context(chance=chance, now=timezone.now())
+
+
+# --- fair deals (#12, games/fairness.py) ------------------------------------------------
+# A game with a server seed draws from the committed generator; its draws are kept on
+# the game object until ``_fair_flush`` stores them with the events (same transaction).
+
+
+def _fair_chance(game: Game) -> fairness.FairChance | None:
+    if game.server_seed is None:
+        return None
+
+    def history() -> fairness.History:
+        draws = FairDraw.objects.filter(game=game)
+        last_deal = draws.filter(kind=fairness.KIND_DEAL).order_by("-k").first()
+        return fairness.History(
+            next_k=draws.count(),
+            round=last_deal.round if last_deal else None,
+            deck=list(last_deal.output) if last_deal else None,
+        )
+
+    chance = fairness.FairChance(
+        server_seed=bytes(game.server_seed),
+        seeds=fairness.seeds_by_seat(game.player_seeds or {}, game.seats),
+        history=history,
+    )
+    game._fair_chance = chance  # type: ignore[attr-defined]
+    return chance
+
+
+def new_server_seed() -> bytes:
+    """A game's secret seed: 32 bytes from the operating system's generator."""
+    return secrets.token_bytes(fairness.SEED_BYTES)
+
+
+def _fair_rows(game: Game) -> list[FairDraw]:
+    """The draws of the chance last handed out for ``game`` (once)."""
+    chance = getattr(game, "_fair_chance", None)
+    if chance is None:
+        return []
+    game._fair_chance = None  # type: ignore[attr-defined]
+    return [FairDraw(game=game, **draw) for draw in chance.finish()]
+
+
+def _fair_flush(game: Game) -> None:
+    rows = _fair_rows(game)
+    if rows:
+        FairDraw.objects.bulk_create(rows)
+
+
+# --- end fair deals ---------------------------------------------------------------------
 
 
 # --------------------------------------------------------------------------- accounts
@@ -116,6 +168,7 @@ def game_create(
     turn_timeout: int = DEFAULT_TURN_TIMEOUT,
     options: JSON | None = None,
     decks: list[list[str]] | None = None,
+    seed: str = "",
 ) -> Game:
     """A new game with ``user`` in seat 0 (starts at once if it has one seat)."""
     check_turn_timeout(turn_timeout)
@@ -137,17 +190,34 @@ def game_create(
         turn_timeout=header["turn_timeout"],
         created_by=user,
         stacked_decks=[list(d) for d in decks] if decks else None,
+        # fair deals (#12): a secret seed from the OS; none with stacked decks.
+        server_seed=None if decks else new_server_seed(),
+        player_seeds=None if decks else {"0": seed},
     )
     streams.start(game, events)
     return game
 
 
 @transaction.atomic
-def game_join(*, game_id: Any, user: Any) -> Game:
-    """``user`` takes the lowest free seat; the last seat starts the game."""
+def game_join(*, game_id: Any, user: Any, seed: str = "") -> Game:
+    """``user`` takes the lowest free seat; the last seat starts the game.
+
+    ``seed`` is the player's fair-deal seed: stored before the join's events are
+    decided, so the start's draws (if this is the last seat) already hold it.
+    """
     stream = streams.lock(game_id)
-    streams.append(stream, engine.join(stream.state, user.username, _context(stream.game)))
-    return stream.game
+    game, state = stream.game, stream.state
+    # fair deals (#12): the joiner's seed, before anything is drawn
+    free = [s for s, name in enumerate(state.players) if name is None]
+    joining = game.player_seeds is not None and state.status == "waiting" and free
+    if joining and user.username not in state.players:
+        game.player_seeds = {**game.player_seeds, str(free[0]): seed}
+    events = engine.join(state, user.username, _context(game))
+    if joining:
+        game.save(update_fields=["player_seeds"])
+    streams.append(stream, events)
+    _fair_flush(game)
+    return game
 
 
 @transaction.atomic
@@ -207,7 +277,12 @@ def _act(
     if expected is not None and expected != stream.version:
         raise errors.version_conflict(stream.version, expected)
     events = engine.act(stream.state, seat, command, _context(game))  # 400 / 409
+    draws = _fair_rows(game)
+    if draws and not stream.locked:
+        raise streams.Stale  # draws are stored in the events' transaction: under the lock
     done = streams.append(stream, events, viewer=seat, view=True)
+    if draws:
+        FairDraw.objects.bulk_create(draws)
     data = {
         "version": done.state.version,
         "events": done.views,
@@ -235,6 +310,7 @@ def game_timeout(*, game_id: Any, turn_key: str) -> int:
     events = engine.timeout(stream.state, turn_key, _context(stream.game))
     if events:
         streams.append(stream, events)
+        _fair_flush(stream.game)
     return len(events)
 
 
@@ -243,9 +319,11 @@ def game_timeout_many(*, games: Sequence[Game]) -> dict[Any, int]:
     """``game_timeout`` for a batch of locked games, each for its own ``turn_key`` (the
     deadline sweep): the number of events stored per game id (stale games left out)."""
     live = [g for g in games if g.status == Game.Status.ACTIVE and g.turn_key]
-    return streams.append_many(
+    stored = streams.append_many(
         live, lambda game, state: engine.timeout(state, game.turn_key, _context(game))
     )
+    FairDraw.objects.bulk_create([d for g in live if g.id in stored for d in _fair_rows(g)])
+    return stored
 
 
 @transaction.atomic
