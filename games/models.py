@@ -8,6 +8,8 @@ transaction; everything on it can be rebuilt from the events
 (``services.game_rebuild_projection``).
 """
 
+from __future__ import annotations
+
 import uuid
 
 from django.conf import settings
@@ -31,6 +33,10 @@ class Game(models.Model):
     )
     # Stacked decks (API.md ``decks``): input to the chance source, never shown.
     stacked_decks = models.JSONField(null=True, blank=True)
+    # Fair deals (games/fairness.py): the secret seed, shown only once the game has
+    # ended, and the seeds the players gave. Both null for a game with stacked decks.
+    server_seed = models.BinaryField(null=True, editable=False)
+    player_seeds = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     # Projection of the folded state.
@@ -58,6 +64,20 @@ class Game(models.Model):
         return f"{self.ruleset} {self.id} ({self.status})"
 
 
+class SeatQuerySet(models.QuerySet["Seat"]):
+    def listening(self) -> SeatQuerySet:
+        """Seats whose user has a channel that would deliver a notification: e-mail on (no
+        settings row = on) with an address, or a webhook on with a URL."""
+        prefix = "user__notification_settings__"
+        has_email = ~models.Q(user__email="")
+        return self.filter(
+            models.Q(**{f"{prefix}isnull": True}) & has_email
+            | models.Q(**{f"{prefix}email_enabled": True}) & has_email
+            | models.Q(**{f"{prefix}webhook_enabled": True})
+            & ~models.Q(**{f"{prefix}webhook_url": ""})
+        )
+
+
 class Seat(models.Model):
     """Who sits where (projection of ``player_joined`` events, for queries and permissions)."""
 
@@ -66,6 +86,8 @@ class Seat(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
     )
+
+    objects = SeatQuerySet.as_manager()
 
     class Meta:
         ordering = ["game", "seat"]
@@ -163,3 +185,32 @@ class TurnReminder(models.Model):
 
     def __str__(self) -> str:
         return f"reminder {self.game_id} {self.turn_key} at {self.remind_at}"
+
+
+# --------------------------------------------------------------------------- fair deals
+# (owned by games/fairness.py; see docs/fairness.md)
+
+
+class FairDraw(models.Model):
+    """One outcome of chance of a fair game, as the committed generator drew it.
+
+    Stored with the events it produced (same transaction, under the game's row
+    lock); ``k`` counts the game's draws from 0. Shown only once the game has
+    ended (the replay's ``fairness.draws``), together with ``Game.server_seed``.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="fair_draws")
+    k = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16)  # deal | reshuffle | start_seat
+    round = models.PositiveIntegerField(null=True)
+    input = models.JSONField(null=True)
+    output = models.JSONField()
+
+    class Meta:
+        ordering = ["game", "k"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "k"], name="fairdraw_unique_k"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} draw {self.k} ({self.kind})"
