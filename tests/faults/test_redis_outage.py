@@ -17,7 +17,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from games import notifications
+from games import notifications, webhooks
 from pablo.models import OutboxMessage
 from tests.faults.servers import Redis, Service, call, database_url
 from tests.tasks.helpers import Receiver, timeouts_per_turn, wait_for
@@ -70,7 +70,7 @@ def test_redis_stopped_for_30_s(stack):
         notifications.NotificationSettings.objects.create(
             user=get_user_model().objects.get(username=name),
             webhook_url=receiver.url,
-            webhook_secret=notifications.new_secret(),
+            webhook_secret=webhooks.new_secret(),
         )
 
     def new_game(timeout: int) -> dict:

@@ -17,7 +17,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import OperationalError, connection, transaction
 
-from games import notifications
+from games import notifications, webhooks
 from pablo.models import OutboxMessage
 from tests.faults.servers import Redis, Service, call, database_url
 from tests.tasks.helpers import Receiver, wait_for
@@ -60,7 +60,7 @@ def test_worker_killed_mid_notification_task(require_postgres, tmp_path):
             notifications.NotificationSettings.objects.create(
                 user=get_user_model().objects.get(username=name),
                 webhook_url=receiver.url,
-                webhook_secret=notifications.new_secret(),
+                webhook_secret=webhooks.new_secret(),
             )
         body = {"ruleset": "skipbo", "seats": 2, "options": {"start_seat": 0}}
         status, _, game = call(base, "POST", "/api/games/", body, tokens["ann"])
