@@ -46,6 +46,8 @@ from typing import Any
 
 from django.db import transaction
 
+from pablo.models import OutboxMessage
+
 log = logging.getLogger(__name__)
 
 _last_warning = 0.0
@@ -114,8 +116,6 @@ def store(
     error: Any = "",
     claim: bool = False,
 ) -> Any:
-    from pablo.models import OutboxMessage
-
     return OutboxMessage.objects.create(
         task=name,
         args=list(args or ()),
@@ -128,8 +128,6 @@ def store(
 
 def _mark_published(pks: list[int]) -> None:
     from django.utils import timezone
-
-    from pablo.models import OutboxMessage
 
     try:
         OutboxMessage.objects.filter(pk__in=pks).update(published_at=timezone.now())
@@ -146,8 +144,6 @@ def claimed(outbox_id: Any) -> Iterator[bool]:
     message sent without ``claim``) it is always ``True``.
     """
     from django.conf import settings
-
-    from pablo.models import OutboxMessage
 
     with transaction.atomic():
         if outbox_id is None:
@@ -166,8 +162,6 @@ def flush(limit: int = 500) -> int:
     from django.conf import settings
     from django.db.models import Q
     from django.utils import timezone
-
-    from pablo.models import OutboxMessage
 
     grace = float(getattr(settings, "PABLO_OUTBOX_GRACE", 30.0))
     stale = timezone.now() - timedelta(seconds=grace)

@@ -49,7 +49,6 @@ def test_worker_killed_mid_notification_task(require_postgres, tmp_path):
     try:
         base = service.web(workers=1, threads=2)
         service.beat()
-        doomed = service.worker("doomed", PABLO_CLAIM_PAUSE="120")
         tokens = {}
         for name in ("ann", "bob"):
             status, _, data = call(
@@ -67,6 +66,9 @@ def test_worker_killed_mid_notification_task(require_postgres, tmp_path):
         assert status == 201, game
         status, _, game = call(base, "POST", f"/api/games/{game['id']}/join/", None, tokens["bob"])
         assert status == 200, game
+        # Started only now: the pause holds the task's locks (its reminder row's key
+        # share on the game), which a join would wait for.
+        doomed = service.worker("doomed", PABLO_CLAIM_PAUSE="120")
         wait_for(claim_in_progress, 60)  # the doomed worker is inside the task
         time.sleep(0.5)
         service.kill(doomed)
