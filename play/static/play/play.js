@@ -139,7 +139,7 @@
   function tick() {
     table().querySelectorAll("[data-deadline]").forEach(function (el) {
       var left = Math.max(0, Math.round((Date.parse(el.dataset.deadline) - Date.now()) / 1000));
-      el.textContent = fmt(left);
+      el.textContent = fmt(left) + " left";
     });
   }
   setInterval(tick, 1000);
