@@ -32,6 +32,7 @@ from games.serializers import ACTION_SERIALIZERS, GameCreateInputSerializer
 from pablo.exceptions import ApplicationError, exception_handler
 
 from . import lobby, table
+from .recent import recent_events
 
 #: Events described under the table ("the last events in plain words").
 RECENT_EVENTS = 12
@@ -139,9 +140,7 @@ def table_view(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 
 def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
     data = selectors.game_data(game=game, user=request.user)
-    events = selectors.event_views(
-        game=game, seat=data["you"], after=max(0, data["version"] - RECENT_EVENTS)
-    )
+    events = recent_events(game=game, seat=data["you"], count=RECENT_EVENTS)
     ctx = table.build(data, sel, events)
     user = request.user
     ctx.update(
