@@ -62,6 +62,7 @@ class Button:
     label: str
     body: JSON
     kind: str = "main"  # main | quiet | danger
+    short: str = ""  # visible text where space is tight (the label stays the name)
 
     @property
     def action(self) -> str:
@@ -172,7 +173,9 @@ def expand(
                     )
         elif t == "throw":
             s, p = action.get("seat"), action.get("position")
-            throws[f"f{s}.{p}"] = Button(f"Throw {name(s)} slot {p}", dict(action), "quiet")
+            throws[f"f{s}.{p}"] = Button(
+                f"Throw {name(s)} slot {p}", dict(action), "quiet", short="Throw"
+            )
         elif t == "play":
             src = action.get("from")
             pile = action.get("pile")

@@ -289,7 +289,9 @@ def play_to_the_end(players, users, game_id, plan, ruleset, artifacts, max_actio
             return game
         if n == 5 and not shots:
             shots = True
-            players[0].page.screenshot(path=str(artifacts / f"table-{ruleset}-desktop.png"))
+            players[0].page.screenshot(
+                path=str(artifacts / f"table-{ruleset}-desktop.png"), full_page=True
+            )
             players[1].page.screenshot(
                 path=str(artifacts / f"table-{ruleset}-phone.png"), full_page=True
             )
@@ -323,9 +325,14 @@ def test_a_whole_game_by_clicking(live_server, chromium, artifacts, ruleset):
     ]
     try:
         players[0].signup()
+        if ruleset == "cabo":
+            players[0].page.screenshot(path=str(artifacts / "lobby-desktop.png"), full_page=True)
         game_id = create_game(players[0], ruleset, plan)
         for pl in players[1:]:
             pl.login()
+            if ruleset == "cabo" and pl.phone:
+                pl.page.screenshot(path=str(artifacts / "lobby-phone.png"), full_page=True)
+                check_page(pl, Game.objects.get(pk=game_id), None)
             join_from_lobby(pl, game_id)
         from django.contrib.auth import get_user_model
 
