@@ -20,9 +20,14 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium():
-    """The system Chromium driven by Playwright (never a downloaded browser)."""
+    """The system Chromium driven by Playwright (never a downloaded browser).
+
+    Module-scoped: Playwright's sync API allows one instance per thread at a
+    time, and the replay viewer's tests start their own (session-scoped) one
+    later in the run, so this one must be gone by then.
+    """
     from tests.conftest import _missing
 
     if not os.path.exists(CHROMIUM):

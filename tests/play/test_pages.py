@@ -124,3 +124,32 @@ def test_api_takes_the_session_with_csrf():
         HTTP_X_CSRFTOKEN=token,
     )
     assert r.status_code == 201
+
+
+def test_visitors_see_the_public_table_and_waiting_games_offer_join():
+    ann, ben, cara = user("ann"), user("ben"), user("cara")
+    game = services.game_create(user=ann, ruleset="cabo", seats=2, options={"start_seat": 0})
+    page = client_for(ben).get(f"/play/{game.id}/").content.decode()
+    assert "Join this game" in page and '"type":"join"' in page
+    assert "Join this game" not in client_for(ann).get(f"/play/{game.id}/").content.decode()
+    services.game_join(game_id=game.id, user=ben)
+    for c in (Client(), client_for(cara)):
+        page = c.get(f"/play/{game.id}/").content.decode()
+        assert "data-action" not in page and "data-code" not in page.split("Discard")[0]
+    r = Client().post(f"/play/{game.id}/act/", LOOK, follow=True)
+    assert "not signed in" in r.content.decode()
+
+
+def test_come_back_when_not_absent_is_refused_with_the_detail():
+    ann, ben = user("ann"), user("ben")
+    game = services.game_create(user=ann, ruleset="cabo", seats=2, options={"start_seat": 0})
+    services.game_join(game_id=game.id, user=ben)
+    version = selectors.game_get(game.id).version
+    r = client_for(ann).post(f"/play/{game.id}/come-back/", follow=True)
+    assert r.status_code == 200
+    assert 'class="notice error"' in r.content.decode()
+    assert selectors.game_get(game.id).version == version
+
+
+def test_unknown_table_is_a_404():
+    assert Client().get("/play/00000000-0000-0000-0000-000000000000/").status_code == 404
