@@ -5,7 +5,7 @@
 Works in a database of its own (``bench_pablo_table``, created, migrated and
 dropped). Two measurements:
 
-1. **Server time of a table page.** A Cabo and a Skip-Bo game still running
+1. **Server time of a table page.** A Cabo and a Skip-Bo game (3 players each) still running
    after at least ``--events`` events (default 2,000; random legal play through
    the pure engine, written straight into the event store). ``GET /play/<id>/``
    as a seated player through Django's test client (routing, selectors, the
@@ -97,7 +97,7 @@ def server_side(events: int, requests: int) -> bool:
     ok = True
     print(f"\n1. table page of a running game, {requests} requests (test client)")
     print(f"{'game':<28} {'first':>8} {'p50':>8} {'p99':>8} {'API p50':>8} {'ratio':>6}")
-    for ruleset, seats, options in (("cabo", 3, {}), ("skipbo", 2, {})):
+    for ruleset, seats, options in (("cabo", 3, {}), ("skipbo", 3, {})):
         game = store(running_game(ruleset, seats, events, options), names=["ann", "ben", "cara"])
         user = get_user_model().objects.get(username="ann")
         client = Client()
