@@ -27,9 +27,10 @@ from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ValidationError
 
 from games import selectors, services
+from games.errors import ApplicationError, not_a_player
 from games.rules.engine import RulesError
-from games.serializers import ACTION_SERIALIZERS, GameCreateInputSerializer
-from pablo.exceptions import ApplicationError, exception_handler
+from games.serializers import GameCreateInputSerializer, parse_action
+from pablo.exceptions import exception_handler
 
 from . import lobby, table
 from .recent import recent_events
@@ -187,19 +188,14 @@ def act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     try:
         seat = selectors.seat_of(game=game, user=request.user)
         if seat is None:
-            raise ApplicationError("You are not a player of this game.", "not_a_player", 403)
-        kind = body.get("type")
-        if not isinstance(kind, str) or kind not in ACTION_SERIALIZERS:
-            known = ", ".join(sorted(ACTION_SERIALIZERS))
-            raise ApplicationError(f"type: unknown action type; one of {known}.")
-        action = ACTION_SERIALIZERS[kind](data=body, seats=game.seats, you=seat)
-        action.is_valid(raise_exception=True)
+            raise not_a_player()
+        action = parse_action(body, key)
         services.game_act(
             game_id=game.id,
             user=request.user,
-            command=action.command(),
-            expected_version=action.validated_data.get("expected_version"),
-            idempotency_key=key,
+            command=action.command,
+            expected_version=action.expected_version,
+            idempotency_key=action.idempotency_key,
         )
     except (RulesError, ApplicationError, ValidationError) as exc:
         return _back(request, game.id, refusal(exc))
