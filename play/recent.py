@@ -4,7 +4,7 @@
 (the rules' ``event_view``), starting from a folded state that the fold cache
 holds -- or, on a miss, by loading and folding the whole stream as model
 objects (about 200 ms for 2,000 events). The table only shows the last few
-events, so before asking for them this module offers the fold cache the state
+events, so before asking for them this module offers the fold cache (``streams.remember``) the state
 just before them, folded from plain rows (``values_list``: no model objects)
 and kept here per game, advanced by the few events since the last request.
 Redaction still happens only in the rules, through ``selectors.event_views``.
@@ -17,7 +17,7 @@ import uuid
 from collections import OrderedDict
 from typing import Any
 
-from games import selectors
+from games import selectors, streams
 from games.models import Event, Game
 from games.rules import engine
 
@@ -55,5 +55,5 @@ def recent_events(*, game: Game, seat: int | None, count: int) -> list[dict[str,
     """The game's last ``count`` events, each as ``seat`` saw it at its own moment."""
     after = max(0, game.version - count)
     if after >= 1:
-        selectors.remember_state(game.id, _state_at(game, after))
+        streams.remember(game.id, _state_at(game, after))
     return selectors.event_views(game=game, seat=seat, after=after)
