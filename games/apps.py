@@ -7,4 +7,9 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # Connects the events_appended receiver (deadline fast path, notifications).
-        from . import notifications  # noqa: F401
+        # bots (issue #11): the events_appended receiver that enqueues bot moves, and their tasks
+        from . import (  # noqa: F401
+            bot_turns,
+            notifications,
+            tasks_bots,
+        )

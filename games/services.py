@@ -238,14 +238,22 @@ def game_create(
     turn_timeout: int = DEFAULT_TURN_TIMEOUT,
     options: JSON | None = None,
     decks: list[list[str]] | None = None,
+    bots: list[JSON] | None = None,
 ) -> Game:
-    """A new game with ``user`` in seat 0 (starts at once if it has one seat)."""
+    """A new game with ``user`` in seat 0 (starts at once if it has one seat).
+
+    ``bots``: ``[{"seat", "level"}]`` seats taken by bots at once (games/bot_turns.py).
+    """
     if isinstance(turn_timeout, bool) or not isinstance(turn_timeout, int):
         raise ApplicationError("turn_timeout: must be an integer number of seconds.")
     if not MIN_TURN_TIMEOUT <= turn_timeout <= MAX_TURN_TIMEOUT:
         raise ApplicationError(
             f"turn_timeout: must be from {MIN_TURN_TIMEOUT} to {MAX_TURN_TIMEOUT} seconds."
         )
+    # --- bots (issue #11): validated before anything is written
+    from games import bot_turns
+
+    bot_seats = bot_turns.check_bots(bots, seats)
     events = engine.create(
         ruleset,
         seats=seats,
@@ -277,7 +285,9 @@ def game_create(
         created_by=user,
         stacked_decks=[list(d) for d in decks] if decks else None,
     )
-    _store(game, None, events)
+    state, _, _ = _store(game, None, events)
+    if bot_seats:  # --- bots (issue #11)
+        bot_turns.add_bots(game, state, bot_seats, _context(game))
     return game
 
 

@@ -28,6 +28,7 @@ Levels (docs/bots.md):
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from . import family, skipbo
@@ -37,6 +38,21 @@ LEVELS = ("random", "basic")
 
 #: Out of turn, a random bot takes one chance in this many.
 RANDOM_OFF_TURN = 4
+
+
+_NAME = re.compile(r"^(random|basic) bot (\d+)$")
+
+
+def bot_name(level: str, seat: int) -> str:
+    """A bot's username: ``"basic bot 2"``. Unique within a game (the seat), and no
+    person can register it (usernames have no spaces), so the name says it is a bot."""
+    return f"{level} bot {seat}"
+
+
+def bot_level(username: str | None) -> str | None:
+    """The level of the bot with this username; None for a person."""
+    match = _NAME.match(username or "")
+    return match.group(1) if match else None
 
 
 def levels() -> list[str]:
@@ -66,4 +82,4 @@ def decide(level: str, ruleset: str, view: JSON | None, seat: int, rng: random.R
     return family.decide(ruleset, view, seat, rng)
 
 
-__all__ = ["LEVELS", "decide", "levels", "random_decide", "waits_for"]
+__all__ = ["LEVELS", "bot_level", "bot_name", "decide", "levels", "random_decide", "waits_for"]

@@ -507,8 +507,14 @@ def create(
     ]
 
 
-def join(state: State, username: str, ctx: Context) -> list[Event]:
-    """The events of ``username`` taking the lowest free seat (and a full game starting)."""
+def join(
+    state: State, username: str, ctx: Context, *, seat: int | None = None, bot: str | None = None
+) -> list[Event]:
+    """The events of ``username`` taking the lowest free seat (and a full game starting).
+
+    ``seat``: that seat instead (bots at creation); ``bot``: the bot's level,
+    recorded in the event (``player_joined`` data ``"bot"``).
+    """
     if state.status != "waiting":
         raise NotAllowed("This game has already started.", "game_not_waiting")
     if username in state.players:
@@ -516,8 +522,13 @@ def join(state: State, username: str, ctx: Context) -> list[Event]:
     free = [s for s, name in enumerate(state.players) if name is None]
     if not free:
         raise NotAllowed("This game is full.", "game_full")
-    seat = free[0]
-    events = [Event("player_joined", {"seat": seat, "username": username}, seat)]
+    if seat is not None and seat not in free:
+        raise NotAllowed(f"Seat {seat} is taken.", "seat_taken")
+    seat = free[0] if seat is None else seat
+    data: JSON = {"seat": seat, "username": username}
+    if bot is not None:
+        data["bot"] = bot
+    events = [Event("player_joined", data, seat)]
     if len(free) == 1:
         work = state.copy()
         events.append(Event("game_started", {}))
