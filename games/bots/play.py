@@ -106,11 +106,13 @@ def play_game(
     record: bool = False,
     max_actions: int = MAX_ACTIONS,
     check: Callable[[engine.State, int, JSON], None] | None = None,
+    stream: list[engine.Event] | None = None,
 ) -> Outcome:
     """Play one game of ``ruleset`` between bots of ``levels`` (one per seat) to its end.
 
     ``check(state, seat, body)`` is called before every action (the tests use
-    it to hold each choice against ``legal_actions``).
+    it to hold each choice against ``legal_actions``). ``stream``: a list that
+    receives every event of the game (the benchmark folds them again).
     """
     seats = len(levels)
     ctx = engine.Context(chance=chance, now=EPOCH)
@@ -119,11 +121,15 @@ def play_game(
     )
     state = engine.fold(events)
     count = len(events)
+    if stream is not None:
+        stream.extend(events)
     for seat in range(1, seats):
         new = engine.join(state, f"seat{seat}", ctx)
         for event in new:
             engine.apply(state, event)
         count += len(new)
+        if stream is not None:
+            stream.extend(new)
     rules = engine.get_ruleset(ruleset)
     choose = [chooser(level, ruleset) for level in levels]
     moves: list[tuple[int, JSON]] = []
@@ -151,7 +157,10 @@ def play_game(
                 raise RuntimeError(f"{ruleset}: the bot of seat {seat} passed on its turn")
         if check is not None:
             check(state, seat, body)
-        count += len(engine.act_in_place(state, seat, body, ctx))
+        new = engine.act_in_place(state, seat, body, ctx)
+        count += len(new)
+        if stream is not None:
+            stream.extend(new)
         actions += 1
         if record:
             moves.append((seat, body))

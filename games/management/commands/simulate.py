@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import random
-import sys
 import time
 
 from django.core.management.base import BaseCommand, CommandError
@@ -97,8 +96,8 @@ class Command(BaseCommand):
                 totals[s] += out.scores[s]
             rounds += out.rounds
             events += out.events
-            _progress(i + 1, games)
-        sys.stderr.write("\n")
+            _progress(self.stderr, i + 1, games)
+        self.stderr.write("")
         cpu = time.process_time() - started
         done = games - unfinished
         self.stdout.write(
@@ -145,12 +144,12 @@ def _options(text: str) -> dict:
     return options
 
 
-def _progress(done: int, total: int, width: int = 40) -> None:
+def _progress(stream, done: int, total: int, width: int = 40) -> None:
     if total <= 0:
         return
     step = max(1, total // 100)
     if done % step and done != total:
         return
     filled = width * done // total
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-    sys.stderr.flush()
+    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", ending="")
+    stream.flush()
