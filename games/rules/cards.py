@@ -1,4 +1,4 @@
-"""Cards and codes (RULES.md §1), decks, and stacking a deck for tests.
+"""Cards and codes, decks, and stacking a deck for tests.
 
 Cards are written as codes (``"7H"``, ``"JK"``, ``"12"``, ``"SB"``). Inside a
 round every physical card is identified by its *card id*: its index in the

@@ -18,7 +18,7 @@ player_joined     ``{"seat", "username"}``
 game_started      the last seat was taken; the ruleset's own events follow
 deadline_set      a new turn (or a setup phase) began: ``{"key", "deadline", "seats"}``
 turn_timed_out    the deadline passed; the auto action's events follow
-player_absent     ``max_timeouts`` consecutive timeouts (RULES.md §8)
+player_absent     ``max_timeouts`` consecutive timeouts (docs/rules.md "Timeouts")
 player_returned   an absent (or timed-out) player acted again
 game_finished     ``{"winners", "losers"}`` -- emitted by a ruleset
 game_aborted      ``{"reason"}`` -- every player absent
@@ -32,10 +32,10 @@ each seat may see.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 JSON = dict[str, Any]
 T = TypeVar("T")
@@ -232,8 +232,11 @@ class State:
     """What every game has. Rulesets subclass it with their own fields.
 
     States are plain mutable dataclasses for speed; the engine's public
-    functions never mutate the state they are given (``evolve`` copies).
+    functions never mutate the state they are given: they decide on a ``copy``.
     """
+
+    #: Fields that are only ever replaced, never changed in place: ``copy`` shares them.
+    SHARED: ClassVar[frozenset[str]] = frozenset({"options"})
 
     ruleset: str
     seats: int
@@ -250,10 +253,99 @@ class State:
     result: JSON | None = None  # {"winners": [...], "losers": [...]}
 
     def copy(self: S) -> S:
-        return copy.deepcopy(self)
+        """An independent copy (the one copy every ruleset's state uses).
+
+        ``copy.deepcopy`` was the slowest part of a decision. A state is plain data
+        (lists, dicts and sets of numbers, strings, None), so each field is copied
+        structurally by ``clone``, and the ``SHARED`` ones not at all.
+        """
+        new = copy.copy(self)
+        for name in _copied_fields(type(self)):
+            value = getattr(self, name)
+            if type(value) not in _ATOMS:
+                setattr(new, name, clone(value))
+        return new
 
 
 S = TypeVar("S", bound=State)
+
+_ATOMS = frozenset({int, str, bool, float, type(None)})
+
+
+def clone(value: Any) -> Any:
+    """A copy of plain data: lists and dicts all the way down, sets; anything else is shared."""
+    kind = type(value)
+    if kind is list:
+        return [v if type(v) in _ATOMS else clone(v) for v in value]
+    if kind is dict:
+        return {k: v if type(v) in _ATOMS else clone(v) for k, v in value.items()}
+    if kind is set:
+        return set(value)  # of hashable, so immutable, items
+    return value
+
+
+_COPIED: dict[type, tuple[str, ...]] = {}
+
+
+def _copied_fields(cls: type[State]) -> tuple[str, ...]:
+    names = _COPIED.get(cls)
+    if names is None:
+        names = _COPIED[cls] = tuple(f.name for f in fields(cls) if f.name not in cls.SHARED)
+    return names
+
+
+class Work(Generic[S]):
+    """Deciding: a private copy of the state plus the events decided so far.
+
+    Each event is applied to the copy as it is emitted, so later decisions of
+    the same command see its effect; ``events`` is what the decision returns.
+    """
+
+    def __init__(self, state: S, ctx: Context) -> None:
+        self.s: S = state.copy()
+        self.ctx = ctx
+        self.events: list[Event] = []
+
+    def emit(self, type_: str, data: JSON, seat: int | None = None) -> Event:
+        event = Event(type_, data, seat)
+        apply(self.s, event)
+        self.events.append(event)
+        return event
+
+
+#: An event handler: evolves the state in place (a ruleset's may take ``self`` first).
+Handler = Callable[..., None]
+H = TypeVar("H", bound=Handler)
+
+
+class Handlers:
+    """The one way an event is applied: a table from event type to its handler.
+
+    Each module fills its own table with ``@table.on("type", ...)`` on the
+    handler and looks the handler up with ``table[event.type]``.
+    """
+
+    def __init__(self, owner: str) -> None:
+        self.owner = owner
+        self.table: dict[str, Handler] = {}
+
+    def on(self, *types: str) -> Callable[[H], H]:
+        def register(handler: H) -> H:
+            for type_ in types:
+                assert type_ not in self.table, f"{self.owner}: two handlers of {type_!r}"
+                self.table[type_] = handler
+            return handler
+
+        return register
+
+    def __contains__(self, type_: str) -> bool:
+        return type_ in self.table
+
+    def __getitem__(self, type_: str) -> Handler:
+        try:
+            return self.table[type_]
+        except KeyError:
+            raise ValueError(f"{self.owner}: unknown event {type_!r}") from None
 
 
 class Ruleset(Protocol):
@@ -299,7 +391,7 @@ class Ruleset(Protocol):
         ...
 
     def timeout(self, state: State, seat: int, ctx: Context) -> list[Event]:
-        """The auto action of RULES.md §8 for ``seat`` (one of ``actors``)."""
+        """The automatic action (docs/rules.md "Timeouts") for ``seat`` (one of ``actors``)."""
         ...
 
     def actors(self, state: State) -> list[int]:
@@ -359,18 +451,10 @@ def all_options(ruleset: Ruleset) -> dict[str, Option]:
 def apply(state: State, event: Event) -> None:
     """Evolve ``state`` in place by ``event`` (engine events here, the rest by the ruleset)."""
     state.version += 1
-    handler = _ENGINE_APPLY.get(event.type)
-    if handler is not None:
-        handler(state, event)
+    if event.type in _ON:
+        _ON[event.type](state, event)
     else:
         get_ruleset(state.ruleset).apply(state, event)
-
-
-def evolve(state: S, event: Event) -> S:
-    """A new state: ``state`` after ``event``. ``state`` is left untouched."""
-    new = state.copy()
-    apply(new, event)
-    return new
 
 
 def fold(events: Iterable[Event]) -> State:
@@ -391,36 +475,46 @@ def _apply_all(state: State, events: Iterable[Event]) -> None:
         apply(state, event)
 
 
+_ON = Handlers("engine")
+
+
+@_ON.on("player_joined")
 def _joined(state: State, event: Event) -> None:
     assert event.seat is not None
     state.players[event.seat] = event.data["username"]
 
 
+@_ON.on("game_started")
 def _started(state: State, event: Event) -> None:
     state.status = "active"
 
 
+@_ON.on("deadline_set")
 def _deadline(state: State, event: Event) -> None:
     state.turn_key = event.data["key"]
     state.deadline = event.data["deadline"]
 
 
+@_ON.on("turn_timed_out")
 def _timed_out(state: State, event: Event) -> None:
     assert event.seat is not None
     state.timeouts[event.seat] += 1
 
 
+@_ON.on("player_absent")
 def _absent(state: State, event: Event) -> None:
     assert event.seat is not None
     state.absent[event.seat] = True
 
 
+@_ON.on("player_returned")
 def _returned(state: State, event: Event) -> None:
     assert event.seat is not None
     state.absent[event.seat] = False
     state.timeouts[event.seat] = 0
 
 
+@_ON.on("game_finished")
 def _finished(state: State, event: Event) -> None:
     state.status = "finished"
     state.result = {"winners": list(event.data["winners"]), "losers": list(event.data["losers"])}
@@ -428,23 +522,12 @@ def _finished(state: State, event: Event) -> None:
     state.turn_key = None
 
 
+@_ON.on("game_aborted")
 def _aborted(state: State, event: Event) -> None:
     state.status = "aborted"
     state.result = {"winners": [], "losers": []}
     state.deadline = None
     state.turn_key = None
-
-
-_ENGINE_APPLY = {
-    "player_joined": _joined,
-    "game_started": _started,
-    "deadline_set": _deadline,
-    "turn_timed_out": _timed_out,
-    "player_absent": _absent,
-    "player_returned": _returned,
-    "game_finished": _finished,
-    "game_aborted": _aborted,
-}
 
 
 def base_header(state_cls: type[S], header: JSON) -> S:

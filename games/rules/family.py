@@ -1,6 +1,6 @@
 """The Pablo family (pablo, pablo-50, tamalou, cabo): one engine, four presets.
 
-RULES.md §2-6 and §8. Everything that differs between the rulesets is a field
+The rules of docs/rules.md. Everything that differs between the rulesets is a field
 or a small function of ``family_presets.Preset``; this module plays any of
 them. docs/rules.md lists the differences and the decisions taken here.
 
@@ -42,14 +42,13 @@ round_ended      ``{"round", "reason", "fields": {seat: [{card} | null]}, "total
 
 from __future__ import annotations
 
-import copy as _copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from . import engine
-from .engine import JSON, Context, Event, Malformed, NotAllowed, Option, State
+from .engine import JSON, Context, Event, Handlers, Malformed, NotAllowed, Option, State, Work
 from .family_presets import PRESETS, Preset, RoundOutcome
 
 SLOTS = 4  # dealt per player
@@ -80,37 +79,11 @@ class FamilyState(State):
     match_open: bool = False
     rounds: list[JSON] = field(default_factory=list)
 
-    def copy(self) -> FamilyState:
-        # deepcopy is the slowest part of a decision. Lists/dicts that are only ever
-        # replaced, never changed in place (options, codes, rounds' items), are shared.
-        new = _copy.copy(self)
-        new.players = list(self.players)
-        new.scores = list(self.scores)
-        new.timeouts = list(self.timeouts)
-        new.absent = list(self.absent)
-        new.fields = [list(f) for f in self.fields]
-        new.draw = list(self.draw)
-        new.discard = list(self.discard)
-        new.looked = list(self.looked)
-        new.known = [set(k) for k in self.known]
-        new.power = dict(self.power) if self.power is not None else None
-        new.callers = list(self.callers)
-        new.rounds = list(self.rounds)
-        return new
+    #: ``codes`` is only replaced (each round): ``copy`` shares it.
+    SHARED: ClassVar[frozenset[str]] = State.SHARED | {"codes"}
 
 
-class _Work:
-    """A private copy of the state plus the events decided so far (applied to it)."""
-
-    def __init__(self, state: State, ctx: Context) -> None:
-        self.s = cast(FamilyState, state).copy()
-        self.ctx = ctx
-        self.events: list[Event] = []
-
-    def emit(self, type_: str, data: JSON, seat: int | None = None) -> None:
-        event = Event(type_, data, seat)
-        engine.apply(self.s, event)
-        self.events.append(event)
+_ON = Handlers("family")
 
 
 def _fs(state: State) -> FamilyState:
@@ -180,7 +153,7 @@ class Family:
         return engine.base_header(FamilyState, header)
 
     def start(self, state: State, ctx: Context) -> list[Event]:
-        w = _Work(state, ctx)
+        w = Work(_fs(state), ctx)
         seat = w.s.options.get("start_seat")
         drawn = seat is None
         if seat is None:
@@ -188,7 +161,7 @@ class Family:
         self._deal(w, 1, seat, drawn)
         return w.events
 
-    def _deal(self, w: _Work, round_no: int, start: int, drawn: bool) -> None:
+    def _deal(self, w: Work[FamilyState], round_no: int, start: int, drawn: bool) -> None:
         deck = w.ctx.chance.deck(round_no, self.preset.deck(w.s.options))
         data = {"round": round_no, "deck": list(deck), "start_seat": start, "start_drawn": drawn}
         w.emit("round_started", data)
@@ -202,7 +175,7 @@ class Family:
         kind = command.get("type")
         if kind not in engine.ACTION_TYPES:
             raise Malformed(f"type: unknown action {kind!r}.")
-        w = _Work(s, ctx)
+        w = Work(s, ctx)
         if kind == "look":
             self._look(w, seat, command)
         elif kind == "throw":
@@ -215,7 +188,7 @@ class Family:
             raise NotAllowed(f"{self.name} has no {kind!r} action.", "not_in_ruleset")
         return w.events
 
-    def _look(self, w: _Work, seat: int, command: JSON) -> None:
+    def _look(self, w: Work[FamilyState], seat: int, command: JSON) -> None:
         s = w.s
         if not self.preset.setup_look:
             raise NotAllowed(
@@ -238,7 +211,7 @@ class Family:
             self._own_slot(s, seat, p)
         self._do_look(w, seat, positions)
 
-    def _do_look(self, w: _Work, seat: int, positions: list[int]) -> None:
+    def _do_look(self, w: Work[FamilyState], seat: int, positions: list[int]) -> None:
         s = w.s
         cards = []
         for p in positions:
@@ -261,7 +234,7 @@ class Family:
     def _their_slot(self, s: FamilyState, seat: int, position: int) -> int:
         return self._own_slot(s, seat, position, f"Seat {seat}'s")
 
-    def _turn_action(self, w: _Work, seat: int, kind: str, command: JSON) -> None:
+    def _turn_action(self, w: Work[FamilyState], seat: int, kind: str, command: JSON) -> None:
         s = w.s
         if s.phase != "turn":
             raise NotAllowed(
@@ -299,7 +272,7 @@ class Family:
 
     # -- drawing, discarding, replacing
 
-    def _refill(self, w: _Work) -> bool:
+    def _refill(self, w: Work[FamilyState]) -> bool:
         """Reshuffle all but the discard top into a new draw pile; False if nothing to."""
         s = w.s
         if len(s.discard) <= 1:
@@ -308,7 +281,7 @@ class Family:
         w.emit("reshuffled", {"order": list(order)})
         return True
 
-    def _draw(self, w: _Work, seat: int, source: str) -> bool:
+    def _draw(self, w: Work[FamilyState], seat: int, source: str) -> bool:
         """Draw for the player on turn; False when the round ended on an exhausted pile."""
         s = w.s
         if source == "deck":
@@ -321,7 +294,7 @@ class Family:
         w.emit("drawn", {"source": source, **_card(s, card)}, seat)
         return True
 
-    def _discard(self, w: _Work, seat: int, *, with_power: bool) -> None:
+    def _discard(self, w: Work[FamilyState], seat: int, *, with_power: bool) -> None:
         s = w.s
         card = s.held
         assert card is not None
@@ -347,7 +320,7 @@ class Family:
             w.emit("power_skipped", {"reason": "impossible"}, seat)
         self._end_turn(w)
 
-    def _replace(self, w: _Work, seat: int, command: JSON) -> None:
+    def _replace(self, w: Work[FamilyState], seat: int, command: JSON) -> None:
         s, p = w.s, self.preset
         positions = command.get("positions")
         if (
@@ -436,7 +409,7 @@ class Family:
                 )
         return out
 
-    def _power(self, w: _Work, seat: int, kind: str, command: JSON) -> None:
+    def _power(self, w: Work[FamilyState], seat: int, kind: str, command: JSON) -> None:
         s = w.s
         if kind == "skip":
             if s.stage != "power" or s.power is None:
@@ -492,7 +465,14 @@ class Family:
             self._end_turn(w)
 
     def _swap(
-        self, w: _Work, seat: int, position: int, target: int, their: int, mine: int, theirs: int
+        self,
+        w: Work[FamilyState],
+        seat: int,
+        position: int,
+        target: int,
+        their: int,
+        mine: int,
+        theirs: int,
     ) -> None:
         s = w.s
         data = {
@@ -507,7 +487,7 @@ class Family:
 
     # -- throwing
 
-    def _throw(self, w: _Work, seat: int, command: JSON) -> None:
+    def _throw(self, w: Work[FamilyState], seat: int, command: JSON) -> None:
         s, p = w.s, self.preset
         target = _int(command, "seat")
         position = _int(command, "position")
@@ -560,7 +540,7 @@ class Family:
         elif p.empty_field_ends_round and any(not _occupied(f) for f in s.fields):
             self._end_round(w, "empty_field")
 
-    def _penalty(self, w: _Work, seat: int, reason: str, *, seen: bool) -> None:
+    def _penalty(self, w: Work[FamilyState], seat: int, reason: str, *, seen: bool) -> None:
         """A card from the draw pile into a new slot of ``seat`` (none left: nothing)."""
         s = w.s
         if not s.draw and not self._refill(w):
@@ -576,7 +556,7 @@ class Family:
 
     # -- calling, turns, rounds
 
-    def _call(self, w: _Work, seat: int) -> None:
+    def _call(self, w: Work[FamilyState], seat: int) -> None:
         s, p = w.s, self.preset
         if s.phase != "turn":
             raise NotAllowed("You can call only during play.", "cannot_call")
@@ -599,10 +579,10 @@ class Family:
             )
         w.emit("called", {}, seat)
 
-    def _begin_turn(self, w: _Work, seat: int, may_call: int | None) -> None:
+    def _begin_turn(self, w: Work[FamilyState], seat: int, may_call: int | None) -> None:
         w.emit("turn_started", {"seat": seat, "turn": w.s.turn_no + 1, "may_call": may_call})
 
-    def _end_turn(self, w: _Work) -> None:
+    def _end_turn(self, w: Work[FamilyState]) -> None:
         s, p = w.s, self.preset
         seat = s.turn_seat
         assert seat is not None
@@ -617,7 +597,7 @@ class Family:
         may_call = seat if p.call_when == "after_turn" else None
         self._begin_turn(w, nxt, may_call)
 
-    def _end_round(self, w: _Work, reason: str) -> None:
+    def _end_round(self, w: Work[FamilyState], reason: str) -> None:
         s, p = w.s, self.preset
         values = [[p.value(s.codes[c]) for c in f if c is not None] for f in s.fields]
         totals = [sum(v) for v in values]
@@ -668,7 +648,7 @@ class Family:
         return f"r{s.round}:t{s.turn_no}"
 
     def timeout(self, state: State, seat: int, ctx: Context) -> list[Event]:
-        w = _Work(state, ctx)
+        w = Work(_fs(state), ctx)
         s = w.s
         if s.phase == "setup":
             if not s.looked[seat]:
@@ -697,7 +677,7 @@ class Family:
         return w.events
 
     def _auto_swap(self, s: FamilyState, seat: int) -> tuple[int, int, int] | None:
-        """RULES.md §8: own lowest slot with the first targetable seat's lowest slot."""
+        """Timeout swap: own lowest slot with the first targetable seat's lowest slot."""
         own = _occupied(s.fields[seat])
         if not own:
             return None
@@ -713,10 +693,7 @@ class Family:
     def apply(self, state: State, event: Event) -> None:
         s = _fs(state)
         d = event.data
-        handler = getattr(self, "_on_" + event.type, None)
-        if handler is None:
-            raise ValueError(f"unknown event {event.type!r}")
-        handler(s, event.seat, d)
+        _ON[event.type](self, s, event.seat, d)
         public, private = self._shown(s, event)
         if public:
             for k in s.known:
@@ -724,6 +701,7 @@ class Family:
         for seat, cards in private.items():
             s.known[seat].update(cards)
 
+    @_ON.on("round_started")
     def _on_round_started(self, s: FamilyState, seat: int | None, d: JSON) -> None:
         n = s.seats
         s.round = d["round"]
@@ -744,10 +722,12 @@ class Family:
         s.call_window = None
         s.match_open = self.preset.throwing == "match"
 
+    @_ON.on("looked")
     def _on_looked(self, s: FamilyState, seat: int | None, d: JSON) -> None:
         assert seat is not None
         s.looked[seat] = True
 
+    @_ON.on("turn_started")
     def _on_turn_started(self, s: FamilyState, seat: int | None, d: JSON) -> None:
         s.phase = "turn"
         s.turn_seat = d["seat"]
@@ -757,6 +737,7 @@ class Family:
         s.power = None
         s.call_window = d["may_call"]
 
+    @_ON.on("drawn")
     def _on_drawn(self, s: FamilyState, seat: int | None, d: JSON) -> None:
         card = s.draw.pop(0) if d["source"] == "deck" else s.discard.pop()
         assert card == d["card"]
@@ -765,6 +746,7 @@ class Family:
         s.stage = "hold"
         s.call_window = None
 
+    @_ON.on("reshuffled")
     def _on_reshuffled(self, s: FamilyState, seat: int | None, d: JSON) -> None:
         order = list(d["order"])
         s.draw = order
@@ -773,6 +755,7 @@ class Family:
         for k in s.known:
             k.difference_update(gone)
 
+    @_ON.on("discarded")
     def _on_discarded(self, s: FamilyState, seat: int | None, d: JSON) -> None:
         s.discard.append(d["card"])
         s.serial = d["serial"]
@@ -786,6 +769,7 @@ class Family:
         else:
             s.stage = "done"
 
+    @_ON.on("replaced")
     def _on_replaced(self, s: FamilyState, seat: int | None, d: JSON) -> None:
         assert seat is not None
         f = s.fields[seat]
@@ -805,10 +789,12 @@ class Family:
         s.held = s.held_from = None
         s.stage = "done"
 
+    @_ON.on("peeked")
     def _on_peeked(self, s: FamilyState, seat: int | None, d: JSON) -> None:
         s.power = None
         s.stage = "done"
 
+    @_ON.on("spied")
     def _on_spied(self, s: FamilyState, seat: int | None, d: JSON) -> None:
         if s.power is not None and s.power["kind"] == "spy_swap":
             s.power["spied"] = True
@@ -816,6 +802,7 @@ class Family:
             s.power = None
             s.stage = "done"
 
+    @_ON.on("swapped")
     def _on_swapped(self, s: FamilyState, seat: int | None, d: JSON) -> None:
         assert seat is not None
         mine, theirs = d["mine"]["card"], d["theirs"]["card"]
@@ -824,10 +811,12 @@ class Family:
         s.power = None
         s.stage = "done"
 
+    @_ON.on("power_skipped")
     def _on_power_skipped(self, s: FamilyState, seat: int | None, d: JSON) -> None:
         s.power = None
         s.stage = "done"
 
+    @_ON.on("thrown")
     def _on_thrown(self, s: FamilyState, seat: int | None, d: JSON) -> None:
         assert seat is not None
         if not d["correct"]:
@@ -841,12 +830,14 @@ class Family:
             s.fields[seat][d["give_position"]] = None
             s.fields[d["seat"]][d["position"]] = d["given"]["card"]
 
+    @_ON.on("penalty")
     def _on_penalty(self, s: FamilyState, seat: int | None, d: JSON) -> None:
         assert seat is not None
         card = s.draw.pop(0)
         assert card == d["card"]
         s.fields[seat].append(card)
 
+    @_ON.on("called")
     def _on_called(self, s: FamilyState, seat: int | None, d: JSON) -> None:
         assert seat is not None
         s.callers.append(seat)
@@ -854,6 +845,7 @@ class Family:
         if self.preset.call_when == "instead_of_draw":
             s.stage = "done"
 
+    @_ON.on("round_ended")
     def _on_round_ended(self, s: FamilyState, seat: int | None, d: JSON) -> None:
         s.scores = [d["game_totals"][str(i)] for i in range(s.seats)]
         s.rounds.append({"round": d["round"], "totals": d["totals"], "scores": d["scores"]})

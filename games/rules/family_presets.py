@@ -1,4 +1,4 @@
-"""What differs between the four Pablo-family rulesets (RULES.md §3-6), in one place.
+"""What differs between the four Pablo-family rulesets (docs/rules.md), in one place.
 
 ``family.py`` is the one engine; each ruleset is a ``Preset`` of it: plain
 parameters plus small functions (card values, scoring, total adjustment, game

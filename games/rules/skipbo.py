@@ -1,4 +1,4 @@
-"""Skip-Bo (RULES.md §7) on the engine protocol; docs/skipbo.md explains the decisions.
+"""Skip-Bo on the engine protocol; docs/skipbo.md explains the decisions.
 
 The game is one round. ``round_started`` records the dealt deck (162 codes);
 a card's id is its index in that list. Deal order: seat 0's stock (id 0 is
@@ -33,14 +33,13 @@ element); hands are in the order drawn.
 
 from __future__ import annotations
 
-import copy as _copy
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
-from typing import Any, cast
+from dataclasses import dataclass, field
+from typing import ClassVar, cast
 
 from . import engine
 from .cards import SKIPBO_WILD, skipbo_deck
-from .engine import JSON, Context, Event, Malformed, NotAllowed, Option, State
+from .engine import JSON, Context, Event, Handlers, Malformed, NotAllowed, Option, State, Work
 
 HAND_SIZE = 5
 PILES = 4  # building slots, and discard piles per player
@@ -73,54 +72,12 @@ class SkipboState(State):
     moved: bool = False  # a card moved during the current turn
     idle: int = 0  # turns in a row that ended with no card moved
 
-    def copy(self) -> SkipboState:
-        # deepcopy is the slowest part of a decision; this state is plain nested data
-        # of known depth, so copy each field at its depth (the rest generically).
-        new = _copy.copy(self)
-        new.deck = self.deck[:]
-        new.stocks = [pile[:] for pile in self.stocks]
-        new.hands = [hand[:] for hand in self.hands]
-        new.discards = [[pile[:] for pile in piles] for piles in self.discards]
-        new.building = [pile[:] for pile in self.building]
-        new.draw = self.draw[:]
-        new.completed = self.completed[:]
-        for f in fields(self):
-            if f.name not in _COPIED:
-                setattr(new, f.name, _clone(getattr(self, f.name)))
-        return new
-
-
-_COPIED = frozenset(
-    {"deck", "stocks", "hands", "discards", "building", "draw", "completed", "round"}
-    | {"stock_size", "start_seat", "turn_seat", "turn_no", "moved", "idle"}
-)
-
-
-def _clone(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_clone(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _clone(v) for k, v in value.items()}
-    if isinstance(value, set):
-        return set(value)
-    return value
+    #: ``deck`` is only replaced (by ``round_started``): ``copy`` shares it.
+    SHARED: ClassVar[frozenset[str]] = State.SHARED | {"deck"}
 
 
 def _fits(code: str, pile: Sequence[int]) -> bool:
     return code == SKIPBO_WILD or int(code) == len(pile) + 1
-
-
-class _Work:
-    """A private copy of the state plus the events decided so far (applied to it)."""
-
-    def __init__(self, state: SkipboState) -> None:
-        self.s = state.copy()
-        self.events: list[Event] = []
-
-    def emit(self, type_: str, data: JSON, seat: int | None = None) -> None:
-        event = Event(type_, data, seat)
-        engine.apply(self.s, event)
-        self.events.append(event)
 
 
 class Skipbo:
@@ -191,7 +148,7 @@ class Skipbo:
         start_seat = st.options.get("start_seat")
         if start_seat is None:
             start_seat = ctx.chance.choice(list(range(st.seats)))
-        w = _Work(st)
+        w = Work(st, ctx)
         w.emit(
             "round_started",
             {"round": 1, "deck": list(deck), "stock_size": size, "start_seat": start_seat},
@@ -254,7 +211,7 @@ class Skipbo:
                 "card_does_not_fit",
             )
 
-        w = _Work(st)
+        w = Work(st, ctx)
         data: JSON = {
             "seat": seat,
             "from": source,
@@ -274,7 +231,10 @@ class Skipbo:
         if source == "stock" and not w.s.stocks[seat]:
             w.emit("game_finished", {"winners": [seat], "losers": []})
             return w.events
-        if source == "hand" and not w.s.hands[seat]:
+        if not w.s.hands[seat]:
+            # An empty hand draws five and plays on -- also when it was empty already
+            # (nothing was left to draw) and this play completed a pile, whose cards
+            # become the new draw pile.
             self._fill(w, seat, HAND_SIZE, ctx)
         if not w.s.hands[seat] and not _plays(w.s, seat):
             self._end_turn(w, seat, "no_cards", ctx)
@@ -292,7 +252,7 @@ class Skipbo:
                     "illegal_action",
                 )
             # An empty hand with nothing left to draw: the turn ends without a discard.
-            w = _Work(st)
+            w = Work(st, ctx)
             self._end_turn(w, seat, "passed", ctx)
             return w.events
         code = _card(command)
@@ -301,7 +261,7 @@ class Skipbo:
         card = next((c for c in st.hands[seat] if st.deck[c] == code), None)
         if card is None:
             raise NotAllowed(f"You have no {code} in your hand.", "card_not_in_hand")
-        w = _Work(st)
+        w = Work(st, ctx)
         self._discard(w, seat, card, discard_pile, ctx)
         return w.events
 
@@ -309,7 +269,7 @@ class Skipbo:
         if st.turn_seat != seat:
             raise NotAllowed(f"It is seat {st.turn_seat}'s turn, not yours.", "not_your_turn")
 
-    def _discard(self, w: _Work, seat: int, card: int, pile: int, ctx: Context) -> None:
+    def _discard(self, w: Work[SkipboState], seat: int, card: int, pile: int, ctx: Context) -> None:
         w.emit(
             "card_discarded",
             {"seat": seat, "card": card, "code": w.s.deck[card], "discard_pile": pile},
@@ -317,7 +277,7 @@ class Skipbo:
         )
         self._end_turn(w, seat, "discard", ctx)
 
-    def _end_turn(self, w: _Work, seat: int, reason: str, ctx: Context) -> None:
+    def _end_turn(self, w: Work[SkipboState], seat: int, reason: str, ctx: Context) -> None:
         w.emit("turn_ended", {"seat": seat, "reason": reason}, seat)
         if w.s.idle >= w.s.seats:
             # A whole round of turns without a card moving: it would go on for ever.
@@ -325,7 +285,7 @@ class Skipbo:
             return
         self._begin_turn(w, (seat + 1) % w.s.seats, ctx)
 
-    def _begin_turn(self, w: _Work, seat: int, ctx: Context) -> None:
+    def _begin_turn(self, w: Work[SkipboState], seat: int, ctx: Context) -> None:
         """Start ``seat``'s turn; pass it on at once when the player on turn cannot move.
 
         Passing recurses through ``_end_turn``; each pass is an idle turn, so it
@@ -340,12 +300,12 @@ class Skipbo:
             return
         self._end_turn(w, seat, "no_cards", ctx)
 
-    def _stalemate(self, w: _Work) -> None:
+    def _stalemate(self, w: Work[SkipboState]) -> None:
         fewest = min(len(stock) for stock in w.s.stocks)
         winners = [s for s in range(w.s.seats) if len(w.s.stocks[s]) == fewest]
         w.emit("game_finished", {"winners": winners, "losers": [], "reason": "stalemate"})
 
-    def _fill(self, w: _Work, seat: int, wanted: int, ctx: Context) -> None:
+    def _fill(self, w: Work[SkipboState], seat: int, wanted: int, ctx: Context) -> None:
         """Draw ``wanted`` cards into ``seat``'s hand, reshuffling the completed stack."""
         while wanted > 0:
             draw = w.s.draw
@@ -365,7 +325,7 @@ class Skipbo:
 
     def timeout(self, state: State, seat: int, ctx: Context) -> list[Event]:
         st = _skipbo(state)
-        w = _Work(st)
+        w = Work(st, ctx)
         hand = st.hands[seat]
         if hand:
             piles = st.discards[seat]
@@ -390,66 +350,7 @@ class Skipbo:
     # ----------------------------------------------------------------- folding
 
     def apply(self, state: State, event: Event) -> None:
-        st = _skipbo(state)
-        data = event.data
-        kind = event.type
-        if kind == "round_started":
-            st.round = data["round"]
-            st.deck = list(data["deck"])
-            size = st.stock_size = data["stock_size"]
-            st.start_seat = data["start_seat"]
-            seats = st.seats
-            # Stored bottom -> top: the first card dealt to a seat is its stock's top.
-            st.stocks = [list(range((s + 1) * size - 1, s * size - 1, -1)) for s in range(seats)]
-            st.draw = list(range(len(st.deck) - 1, seats * size - 1, -1))
-            st.scores = [size] * seats
-        elif kind == "turn_started":
-            st.turn_seat = data["seat"]
-            st.turn_no = data["turn"]
-            st.moved = False
-        elif kind == "cards_drawn":
-            st.moved, st.idle = True, 0
-            hand = st.hands[data["seat"]]
-            for item in data["cards"]:
-                card = st.draw.pop()
-                assert card == item["card"], "cards_drawn does not match the draw pile"
-                hand.append(card)
-        elif kind == "draw_pile_reshuffled":
-            order = list(data["order"])
-            assert sorted(order) == sorted(st.completed), "reshuffle of other cards"
-            st.draw = order[::-1]
-            st.completed = []
-        elif kind == "card_played":
-            st.moved, st.idle = True, 0
-            seat = data["seat"]
-            card = data["card"]
-            source = data["from"]
-            if source == "hand":
-                st.hands[seat].remove(card)
-            elif source == "stock":
-                assert st.stocks[seat][-1] == card
-                st.stocks[seat].pop()
-                st.scores[seat] = len(st.stocks[seat])
-            else:
-                stack = st.discards[seat][data["discard_pile"]]
-                assert stack[-1] == card
-                stack.pop()
-            st.building[data["pile"]].append(card)
-        elif kind == "pile_completed":
-            pile = data["pile"]
-            st.completed.extend(st.building[pile])
-            st.building[pile] = []
-        elif kind == "card_discarded":
-            st.moved, st.idle = True, 0
-            seat = data["seat"]
-            st.hands[seat].remove(data["card"])
-            st.discards[seat][data["discard_pile"]].append(data["card"])
-        elif kind == "turn_ended":
-            st.turn_seat = None
-            if not st.moved:
-                st.idle += 1
-        else:
-            raise ValueError(f"skipbo: unknown event {kind!r}")
+        _ON[event.type](_skipbo(state), event)
 
     # ----------------------------------------------------------------- viewing
 
@@ -514,7 +415,7 @@ class Skipbo:
             return {"seat": data["seat"], "count": len(data["cards"])}
         if event.type == "draw_pile_reshuffled":
             return {"count": len(data["order"])}
-        return _clone(data)  # type: ignore[no-any-return]
+        return engine.clone(data)  # type: ignore[no-any-return]
 
     def legal_actions(self, state: State, seat: int | None) -> list[JSON]:
         st = _skipbo(state)
@@ -531,6 +432,92 @@ class Skipbo:
         else:
             actions.append({"type": "end"})
         return actions
+
+
+# --------------------------------------------------------------------------- folding
+
+_ON = Handlers("skipbo")
+
+
+@_ON.on("round_started")
+def _round_started(st: SkipboState, event: Event) -> None:
+    data = event.data
+    st.round = data["round"]
+    st.deck = list(data["deck"])
+    size = st.stock_size = data["stock_size"]
+    st.start_seat = data["start_seat"]
+    seats = st.seats
+    # Stored bottom -> top: the first card dealt to a seat is its stock's top.
+    st.stocks = [list(range((s + 1) * size - 1, s * size - 1, -1)) for s in range(seats)]
+    st.draw = list(range(len(st.deck) - 1, seats * size - 1, -1))
+    st.scores = [size] * seats
+
+
+@_ON.on("turn_started")
+def _turn_started(st: SkipboState, event: Event) -> None:
+    st.turn_seat = event.data["seat"]
+    st.turn_no = event.data["turn"]
+    st.moved = False
+
+
+@_ON.on("cards_drawn")
+def _cards_drawn(st: SkipboState, event: Event) -> None:
+    st.moved, st.idle = True, 0
+    hand = st.hands[event.data["seat"]]
+    for item in event.data["cards"]:
+        card = st.draw.pop()
+        assert card == item["card"], "cards_drawn does not match the draw pile"
+        hand.append(card)
+
+
+@_ON.on("draw_pile_reshuffled")
+def _draw_pile_reshuffled(st: SkipboState, event: Event) -> None:
+    order = list(event.data["order"])
+    assert sorted(order) == sorted(st.completed), "reshuffle of other cards"
+    st.draw = order[::-1]
+    st.completed = []
+
+
+@_ON.on("card_played")
+def _card_played(st: SkipboState, event: Event) -> None:
+    data = event.data
+    st.moved, st.idle = True, 0
+    seat = data["seat"]
+    card = data["card"]
+    source = data["from"]
+    if source == "hand":
+        st.hands[seat].remove(card)
+    elif source == "stock":
+        assert st.stocks[seat][-1] == card
+        st.stocks[seat].pop()
+        st.scores[seat] = len(st.stocks[seat])
+    else:
+        stack = st.discards[seat][data["discard_pile"]]
+        assert stack[-1] == card
+        stack.pop()
+    st.building[data["pile"]].append(card)
+
+
+@_ON.on("pile_completed")
+def _pile_completed(st: SkipboState, event: Event) -> None:
+    pile = event.data["pile"]
+    st.completed.extend(st.building[pile])
+    st.building[pile] = []
+
+
+@_ON.on("card_discarded")
+def _card_discarded(st: SkipboState, event: Event) -> None:
+    data = event.data
+    st.moved, st.idle = True, 0
+    st.hands[data["seat"]].remove(data["card"])
+    st.discards[data["seat"]][data["discard_pile"]].append(data["card"])
+
+
+@_ON.on("turn_ended")
+def _turn_ended(st: SkipboState, event: Event) -> None:
+    st.turn_seat = None
+    if not st.moved:
+        st.idle += 1
 
 
 # --------------------------------------------------------------------------- helpers
