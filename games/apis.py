@@ -33,6 +33,7 @@ from games.serializers import (
     EventFeedQuerySerializer,
     EventFeedSerializer,
     GameCreateInputSerializer,
+    GameJoinInputSerializer,
     GameListQuerySerializer,
     GamePageSerializer,
     GameSerializer,
@@ -183,13 +184,16 @@ class GameJoinApi(JsonApiView):
     @extend_schema(
         operation_id="games_join",
         parameters=[GAME_ID],
-        request=None,
-        responses={200: GameSerializer, **_errors(401, 404, 409)},
+        request=GameJoinInputSerializer,
+        responses={200: GameSerializer, **_errors(400, 401, 404, 409)},
         summary="Take the lowest free seat; the last seat starts the game.",
     )
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
-        game = services.game_join(game_id=game.id, user=request.user)
+        # fair deals (#12): an optional seed; an empty body is no seed
+        body = GameJoinInputSerializer(data=request.data if request.data else {})
+        body.is_valid(raise_exception=True)
+        game = services.game_join(game_id=game.id, user=request.user, **body.validated_data)
         return Response(selectors.game_data(game=game, user=request.user))
 
 

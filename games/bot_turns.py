@@ -102,13 +102,21 @@ def bot_user(level: str, seat: int) -> Any:
     return user
 
 
-def add_bots(game: Game, state: engine.State, bots: list[tuple[int, str]], ctx: Any) -> Any:
+def add_bots(game: Game, state: engine.State, bots: list[tuple[int, str]]) -> Any:
     """Join each bot at its seat (inside ``game_create``'s transaction); the new state."""
     from games import services  # late: services imports this module
 
+    seeds = getattr(game, "player_seeds", None)
+    if seeds is not None:
+        # Fair deals: a bot's seed is "" and, like a person's, is stored before the join
+        # that may start the game (and draw).
+        game.player_seeds = {**seeds, **{str(seat): "" for seat, _ in bots}}
+        game.save(update_fields=["player_seeds"])
     for seat, level in sorted(bots):
         bot_user(level, seat)
-        events = engine.join(state, bot_name(level, seat), ctx, seat=seat, bot=level)
+        events = engine.join(
+            state, bot_name(level, seat), services._context(game), seat=seat, bot=level
+        )
         state, _, _ = services._store(game, state, events)
     return state
 

@@ -31,6 +31,10 @@ class Game(models.Model):
     )
     # Stacked decks (API.md ``decks``): input to the chance source, never shown.
     stacked_decks = models.JSONField(null=True, blank=True)
+    # Fair deals (games/fairness.py): the secret seed, shown only once the game has
+    # ended, and the seeds the players gave. Both null for a game with stacked decks.
+    server_seed = models.BinaryField(null=True, editable=False)
+    player_seeds = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     # Projection of the folded state.
@@ -163,3 +167,32 @@ class TurnReminder(models.Model):
 
     def __str__(self) -> str:
         return f"reminder {self.game_id} {self.turn_key} at {self.remind_at}"
+
+
+# --------------------------------------------------------------------------- fair deals
+# (owned by games/fairness.py; see docs/fairness.md)
+
+
+class FairDraw(models.Model):
+    """One outcome of chance of a fair game, as the committed generator drew it.
+
+    Stored with the events it produced (same transaction, under the game's row
+    lock); ``k`` counts the game's draws from 0. Shown only once the game has
+    ended (the replay's ``fairness.draws``), together with ``Game.server_seed``.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="fair_draws")
+    k = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16)  # deal | reshuffle | start_seat
+    round = models.PositiveIntegerField(null=True)
+    input = models.JSONField(null=True)
+    output = models.JSONField()
+
+    class Meta:
+        ordering = ["game", "k"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "k"], name="fairdraw_unique_k"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} draw {self.k} ({self.kind})"

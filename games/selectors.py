@@ -27,9 +27,10 @@ from typing import Any
 from django.db import close_old_connections, connection, transaction
 from django.db.models import QuerySet
 
+from games import fairness
 from games.bots import bot_level
 from games.bots import levels as bot_levels
-from games.models import Event, Game, Seat
+from games.models import Event, FairDraw, Game, Seat
 from games.rules import engine
 from pablo.exceptions import Conflict, NotFound
 
@@ -184,7 +185,38 @@ def game_data(
         "you": you,
         "state": engine.view(state, you, recent),
         "created_at": iso(game.created_at),
+        "fairness": game_fairness(game=game, status=state.status),
     }
+
+
+# --- fair deals (#12, games/fairness.py) ------------------------------------------------
+
+
+def game_fairness(*, game: Game, status: str | None = None, draws: bool = False) -> JSON | None:
+    """The game's ``fairness`` object; None for a game with stacked decks.
+
+    ``server_seed`` stays null until the game has ended (finished or aborted);
+    ``draws`` (the replay only) lists every draw, also only once it has ended.
+    """
+    if game.server_seed is None:
+        return None
+    status = status or game.status
+    ended = status in (Game.Status.FINISHED, Game.Status.ABORTED)
+    seeds = game.player_seeds or {}
+    out: JSON = {
+        "commitment": fairness.commitment(bytes(game.server_seed)),
+        "player_seeds": {str(s): seeds[str(s)] for s in range(game.seats) if str(s) in seeds},
+        "server_seed": bytes(game.server_seed).hex() if ended else None,
+    }
+    if draws and ended:
+        out["draws"] = [
+            {"k": d.k, "kind": d.kind, "round": d.round, "input": d.input, "output": d.output}
+            for d in FairDraw.objects.filter(game=game).order_by("k")
+        ]
+    return out
+
+
+# --- end fair deals ---------------------------------------------------------------------
 
 
 def game_list(*, user: Any, status: str | None = None, mine: bool = False) -> QuerySet[Game]:
@@ -299,6 +331,7 @@ def game_replay(*, game: Game, user: Any) -> JSON:
     return {
         "game": game_data(game=game, user=user),
         "events": [event_data(row, row.data) for row in rows],
+        "fairness": game_fairness(game=game, draws=True),  # fair deals (#12)
     }
 
 

@@ -173,6 +173,62 @@ class GameCreateInputSerializer(serializers.Serializer):
         help_text='Seats taken by bots at once: [{"seat": n >= 1, "level": "random" | '
         '"basic"}]. A game whose other seats are all bots starts at once.',
     )
+    seed = StrictCharField(  # fair deals (#12)
+        max_length=64,
+        required=False,
+        default="",
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="Your fair-deal seed (docs/fairness.md): any string of at most 64 "
+        "characters, public at once; mixed into every draw of the game.",
+    )
+
+
+class GameJoinInputSerializer(serializers.Serializer):  # fair deals (#12)
+    seed = StrictCharField(
+        max_length=64,
+        required=False,
+        default="",
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="Your fair-deal seed (docs/fairness.md): any string of at most 64 "
+        "characters, public at once. After the game has started: 409.",
+    )
+
+
+# --- fair deals (#12) -------------------------------------------------------------------
+
+
+class FairDrawSerializer(serializers.Serializer):
+    k = serializers.IntegerField(help_text="The draw's number: 0, 1, 2, ... over the game.")
+    kind = serializers.ChoiceField(choices=["deal", "reshuffle", "start_seat"])
+    round = serializers.IntegerField(help_text="The round the draw belongs to.")
+    input = serializers.ListField(
+        allow_null=True,
+        help_text="deal/reshuffle: the card codes shuffled, sorted by UTF-8 bytes; "
+        "start_seat: null (any seat) or the candidate seats.",
+    )
+    output = serializers.JSONField(
+        help_text="deal/reshuffle: the shuffled codes, first dealt (top) first; "
+        "start_seat: the seat."
+    )
+
+
+class FairnessSerializer(serializers.Serializer):
+    commitment = serializers.CharField(help_text="sha256 of the secret server seed, hex.")
+    player_seeds = serializers.DictField(
+        child=serializers.CharField(allow_blank=True), help_text="{seat: seed} as given."
+    )
+    server_seed = serializers.CharField(
+        allow_null=True, help_text="The 32-byte server seed as hex, once the game has ended."
+    )
+
+
+class ReplayFairnessSerializer(FairnessSerializer):
+    draws = FairDrawSerializer(many=True, help_text="Every draw of the game, in order.")
+
+
+# --- end fair deals ---------------------------------------------------------------------
 
 
 class PlayerSerializer(serializers.Serializer):
@@ -199,6 +255,10 @@ class GameSerializer(serializers.Serializer):
         "null while the game waits for players.",
     )
     created_at = serializers.DateTimeField()
+    fairness = FairnessSerializer(  # fair deals (#12)
+        allow_null=True,
+        help_text="Fair deals (docs/fairness.md); null for a game with stacked decks.",
+    )
 
 
 class SeatSerializer(serializers.Serializer):
@@ -286,6 +346,9 @@ class EventFeedQuerySerializer(serializers.Serializer):
 class ReplaySerializer(serializers.Serializer):
     game = GameSerializer()
     events = EventSerializer(many=True, help_text="Every event, unredacted.")
+    fairness = ReplayFairnessSerializer(  # fair deals (#12)
+        allow_null=True, help_text="The game's fairness with the server seed and every draw."
+    )
 
 
 class ActionAnswerSerializer(serializers.Serializer):

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -35,10 +36,10 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.renderers import JSONRenderer
 
-from games import selectors
+from games import fairness, selectors
 from games.chance import DeckChance
 from games.deadlines import parse_deadline
-from games.models import Event, Game, IdempotentAnswer, Seat
+from games.models import Event, FairDraw, Game, IdempotentAnswer, Seat
 from games.rules import engine
 from games.rules.cards import missing_from
 from games.signals import events_appended
@@ -79,7 +80,58 @@ def render(data: Any) -> bytes:
 
 
 def _context(game: Game) -> engine.Context:
-    return engine.Context(chance=DeckChance(decks=game.stacked_decks), now=timezone.now())
+    chance = _fair_chance(game) or DeckChance(decks=game.stacked_decks)
+    return engine.Context(chance=chance, now=timezone.now())
+
+
+# --- fair deals (#12, games/fairness.py) ------------------------------------------------
+# A game with a server seed draws from the committed generator; its draws are kept on
+# the game object until ``_fair_flush`` stores them with the events (same transaction).
+
+
+def _fair_chance(game: Game) -> fairness.FairChance | None:
+    if game.server_seed is None:
+        return None
+
+    def history() -> fairness.History:
+        draws = FairDraw.objects.filter(game=game)
+        last_deal = draws.filter(kind=fairness.KIND_DEAL).order_by("-k").first()
+        return fairness.History(
+            next_k=draws.count(),
+            round=last_deal.round if last_deal else None,
+            deck=list(last_deal.output) if last_deal else None,
+        )
+
+    chance = fairness.FairChance(
+        server_seed=bytes(game.server_seed),
+        seeds=fairness.seeds_by_seat(game.player_seeds or {}, game.seats),
+        history=history,
+    )
+    game._fair_chance = chance  # type: ignore[attr-defined]
+    return chance
+
+
+def new_server_seed() -> bytes:
+    """A game's secret seed: 32 bytes from the operating system's generator."""
+    return secrets.token_bytes(fairness.SEED_BYTES)
+
+
+def _fair_rows(game: Game) -> list[FairDraw]:
+    """The draws of the chance last handed out for ``game`` (once)."""
+    chance = getattr(game, "_fair_chance", None)
+    if chance is None:
+        return []
+    game._fair_chance = None  # type: ignore[attr-defined]
+    return [FairDraw(game=game, **draw) for draw in chance.finish()]
+
+
+def _fair_flush(game: Game) -> None:
+    rows = _fair_rows(game)
+    if rows:
+        FairDraw.objects.bulk_create(rows)
+
+
+# --- end fair deals ---------------------------------------------------------------------
 
 
 def _lock(game_id: Any) -> Game:
@@ -157,6 +209,7 @@ def _store(
         # transaction anyway, and an enclosing atomic block rolls back to its own.
         with transaction.atomic(savepoint=False):
             Event.objects.bulk_create(rows)
+            _fair_flush(game)  # fair deals (#12)
     except IntegrityError:
         raise Conflict(
             "Someone else changed this game at the same moment; reload it and try again.",
@@ -239,6 +292,7 @@ def game_create(
     options: JSON | None = None,
     decks: list[list[str]] | None = None,
     bots: list[JSON] | None = None,
+    seed: str = "",
 ) -> Game:
     """A new game with ``user`` in seat 0 (starts at once if it has one seat).
 
@@ -284,19 +338,33 @@ def game_create(
         turn_timeout=header["turn_timeout"],
         created_by=user,
         stacked_decks=[list(d) for d in decks] if decks else None,
+        # fair deals (#12): a secret seed from the OS; none with stacked decks.
+        server_seed=None if decks else new_server_seed(),
+        player_seeds=None if decks else {"0": seed},
     )
     state, _, _ = _store(game, None, events)
     if bot_seats:  # --- bots (issue #11)
-        bot_turns.add_bots(game, state, bot_seats, _context(game))
+        bot_turns.add_bots(game, state, bot_seats)
     return game
 
 
 @transaction.atomic
-def game_join(*, game_id: Any, user: Any) -> Game:
-    """``user`` takes the lowest free seat; the last seat starts the game."""
+def game_join(*, game_id: Any, user: Any, seed: str = "") -> Game:
+    """``user`` takes the lowest free seat; the last seat starts the game.
+
+    ``seed`` is the player's fair-deal seed: stored before the join's events are
+    decided, so the start's draws (if this is the last seat) already hold it.
+    """
     game = _lock(game_id)
     state = selectors.game_state(game=game)
+    # fair deals (#12): the joiner's seed, before anything is drawn
+    free = [s for s, name in enumerate(state.players) if name is None]
+    joining = game.player_seeds is not None and state.status == "waiting" and free
+    if joining and user.username not in state.players:
+        game.player_seeds = {**game.player_seeds, str(free[0]): seed}
     events = engine.join(state, user.username, _context(game))
+    if joining:
+        game.save(update_fields=["player_seeds"])
     _store(game, state, events)
     return game
 
@@ -415,6 +483,7 @@ def game_timeout_many(*, games: Sequence[Game]) -> dict[Any, int]:
     if not batch:
         return stored
     Event.objects.bulk_create([row for _, _, rows in batch for row in rows])
+    FairDraw.objects.bulk_create([d for game, _, _ in batch for d in _fair_rows(game)])  # #12
     now = timezone.now()
     for game, state, rows in batch:
         ended = next((r.created_at for r in rows if r.type in TERMINAL_EVENTS), now)

@@ -1,21 +1,32 @@
 """Card faces as HTML: readable, coloured, with a text alternative.
 
+The one card renderer of the project: the replay viewer and the web table both
+draw cards with ``card_html`` (in templates: ``{% load cards %}{% card code kind %}``,
+``templatetags/cards.py``), and both print sentences that name cards ("7♥") with
+``words_html``, which draws the suit signs as inline SVG.
+
 A card is drawn by CSS (``static/replays/replay.css``) from a ``<span>``; no
-images, so it scales from phone width up and stays crisp. Every card carries
-``role="img"`` and an ``aria-label`` ("7 of hearts", "face-down card"), and a
-face-up card carries its code in ``data-code`` (the browser tests and the
-keyboard script read it). A face-down card carries nothing that could name it.
+images and no symbol font (suits and the joker's star are inline SVG,
+``replays.icons``), so it scales from phone width up and stays crisp on any
+machine. Every card carries ``role="img"`` and an ``aria-label`` ("7 of
+hearts", "face-down card"), and a face-up card carries its code in
+``data-code`` (the browser tests and the keyboard script read it). A face-down
+card carries nothing that could name it.
 
 ``kind`` tells the three families of codes apart (``"7"`` is a Cabo 7 or a
-Skip-Bo 7): ``french`` (pablo, pablo-50, tamalou), ``cabo`` and ``skipbo``.
+Skip-Bo 7): ``french`` (pablo, pablo-50, tamalou), ``cabo`` and ``skipbo``;
+``kind_of(ruleset)`` gives it.
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+
+from .icons import icon
 
 KIND_BY_RULESET = {
     "pablo": "french",
@@ -68,8 +79,9 @@ def _face(code: str, kind: str, size: str) -> SafeString:
         if code == "JK":
             return format_html(
                 '<span class="card face joker{}" role="img" aria-label="Joker" title="Joker" '
-                'data-code="JK"><span class="rank">★</span><span class="suit">JOKER</span></span>',
+                'data-code="JK"><span class="rank">{}</span><span class="suit">JOKER</span></span>',
                 size_cls,
+                icon("star"),
             )
         rank, suit = code[:-1], code[-1:]
         colour = "red" if suit in ("H", "D") else "black"
@@ -82,7 +94,7 @@ def _face(code: str, kind: str, size: str) -> SafeString:
             name,
             code,
             rank,
-            SUIT_SYMBOL.get(suit, suit),
+            icon(SUIT_NAME[suit]) if suit in SUIT_NAME else suit,
         )
     if kind == "cabo":
         try:
@@ -158,3 +170,23 @@ def card_html(code: str | None, kind: str, *, size: str = "", unknown_to: str = 
         .replace(f'aria-label="{name}', f'aria-label="{name}{note}', 1)
         .replace(f'title="{name}"', f'title="{name}{note}"', 1)
     )
+
+
+_SYMBOL_SUIT = {symbol: suit for suit, symbol in SUIT_SYMBOL.items()}
+_SYMBOLS = re.compile("[" + "".join(SUIT_SYMBOL.values()) + "]")
+
+
+def suit_html(suit: str) -> SafeString:
+    """A suit sign (``"H"``) as an inline SVG image named in words ("hearts")."""
+    colour = "suit-red" if suit in ("H", "D") else "suit-black"
+    return icon(SUIT_NAME[suit], label=SUIT_NAME[suit], css=colour)
+
+
+def words_html(text: str) -> SafeString:
+    """``text`` escaped, its suit signs drawn as inline SVG: "ann drew 7♣" for a page."""
+    parts = _SYMBOLS.split(text)
+    signs = _SYMBOLS.findall(text)
+    out = [escape(parts[0])]
+    for sign, rest in zip(signs, parts[1:], strict=True):
+        out += [suit_html(_SYMBOL_SUIT[sign]), escape(rest)]
+    return mark_safe("".join(out))

@@ -47,11 +47,7 @@ def series_for(
 
 
 class Chart:
-    """The chart of one game, drawn once; ``svg(current)`` adds the marker of the moment.
-
-    A replay draws every step with the same chart, so the SVG is built once per
-    game (``replays.selectors.Replay.memo``) and only the marker changes.
-    """
+    """The chart of one game; ``svg(current)`` adds the marker of the moment."""
 
     #: Above this many points per line the dots (with their tooltips) are left out.
     MAX_DOTS = 60

@@ -1,10 +1,10 @@
 """Build a game's replay the moment it ends, so its first page is as fast as any other.
 
 Without this the first request for a finished game loads and folds its whole
-stream (35-45 ms for 2,000 events, more on a loaded machine). The receiver
-runs after the commit of the action that finished the game (``games.signals``),
-builds the replay once and puts it in the shared cache that every gunicorn
-worker reads. It never fails the action: the cache is an optimisation.
+stream. The receiver runs after the commit of the action that finished the game
+(``games.signals``), builds the replay once and puts it in Django's default
+cache, which every gunicorn worker reads (docs/viewer.md "Speed"). It never
+fails the action: the cache is an optimisation.
 """
 
 from __future__ import annotations

@@ -118,19 +118,13 @@ def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
     jumps = [{"number": n, "label": label, "url": url(n)} for n, label in replay.jumps]
     prev_jump = next((j for j in reversed(jumps) if j["number"] < number), None)
     next_jump = next((j for j in jumps if j["number"] > number), None)
-    drawn = replay.memo.get("chart")
-    if drawn is None:
-        series = chart.series_for(replay.names, replay.totals_by_round, start=None)
-        threshold = (
-            (0, "an empty stock wins")
-            if replay.chart_axis == "turn"
-            else chart.THRESHOLDS.get(replay.ruleset)
-        )
-        drawn = replay.memo["chart"] = (
-            chart.Chart(series, threshold=threshold, x_label=replay.chart_axis),
-            series,
-        )
-    chart_, series = drawn
+    series = chart.series_for(replay.names, replay.totals_by_round, start=None)
+    threshold = (
+        (0, "an empty stock wins")
+        if replay.chart_axis == "turn"
+        else chart.THRESHOLDS.get(replay.ruleset)
+    )
+    chart_ = chart.Chart(series, threshold=threshold, x_label=replay.chart_axis)
     svg = chart_.svg(step.chart_x)
     perspectives = [{"label": "All cards", "url": url(number, None), "active": perspective is None}]
     perspectives += [

@@ -600,7 +600,8 @@ def test_finished_game_replay_and_viewer(ann, bob, cid, quick_skipbo):
         ann.ok(gid, {"type": "play", "from": "stock", "pile": 0})
     replay = cid.get(f"/api/games/{gid}/replay/")
     assert replay.status_code == 200
-    assert set(replay.json()) == {"game", "events"}
+    assert set(replay.json()) == {"game", "events", "fairness"}  # API.md "Replays"
+    assert replay.json()["fairness"] is None  # stacked decks: no fair-deal commitment
     listing = cid.get("/replays/")
     assert listing.status_code == 200
     assert gid in listing.content.decode()

@@ -116,7 +116,7 @@ def test_replay_409_until_finished_then_unredacted(ann, bob, cid, quick_skipbo):
     response = cid.get(f"/api/games/{gid}/replay/")
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == {"game", "events"}
+    assert set(body) == {"game", "events", "fairness"}  # API.md "Replays"
     assert body["game"]["status"] == "finished"
     assert body["game"]["you"] is None
     assert len(body["events"]) == last["version"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 from django.test import override_settings
 
@@ -34,6 +36,11 @@ def test_create_answers_the_game_with_state_null_while_waiting(ann):
         "you": 0,
         "state": None,
         "created_at": body["created_at"],
+        "fairness": {  # API.md "Fair deals": the commitment from the first answer on
+            "commitment": hashlib.sha256(bytes(game.server_seed)).hexdigest(),
+            "player_seeds": {"0": ""},
+            "server_seed": None,
+        },
     }
     assert body["created_at"].endswith("Z")
     assert list(Event.objects.filter(game=game).values_list("seq", "type")) == [

@@ -38,6 +38,8 @@ def test_skipbo_against_three_bots_starts_at_once(ann):
     assert len(set(names)) == 4 and names[0] == "ann"
     joined = Event.objects.filter(game_id=game["id"], type="player_joined").order_by("seq")
     assert [e.data.get("bot") for e in joined] == [None, "basic", "basic", "basic"]
+    # fair deals: the bots' seeds are "" and were there before the start's draws
+    assert game["fairness"]["player_seeds"] == {"0": "", "1": "", "2": "", "3": ""}
     listed = ann.get("/api/games/?mine=true").json()["results"][0]
     assert [p["bot"] for p in listed["players"]] == [None, "basic", "basic", "basic"]
 

@@ -10,25 +10,21 @@ NAMES = ["ann", "ben", "cara", "dan"]
 
 
 @pytest.fixture(autouse=True)
-def replay_caches(settings):
-    """The viewer's caches, empty for every test: the shared one in memory, not files."""
-    from django.core.cache import caches
-
-    from replays import selectors
+def replay_cache(settings):
+    """The default cache (where the viewer keeps its replays), in memory and empty for
+    every test."""
+    from django.core.cache import cache
 
     settings.CACHES = {
         **settings.CACHES,
-        selectors.SHARED_CACHE: {
+        "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
             "LOCATION": "replays-tests",
-            "TIMEOUT": None,
         },
     }
-    selectors._CACHE.clear()
-    shared = caches[selectors.SHARED_CACHE]
+    cache.clear()
     yield
-    selectors._CACHE.clear()
-    shared.clear()
+    cache.clear()
 
 
 @pytest.fixture

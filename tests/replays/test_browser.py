@@ -125,3 +125,35 @@ def test_skipbo_layout_and_phone_width(live_server, page, stored, artifacts):
     # nothing wider than the phone
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     page.screenshot(path=str(artifacts / "skipbo-step-phone.png"), full_page=True)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_screenshots_desktop_and_phone(live_server, chromium, stored, artifacts, width):
+    """The list and a Pablo step with a call and a winner, at desktop and phone width
+    (looked at by a person: test-artifacts/viewer-*.png); nothing wider than the phone."""
+    game, _ = stored("pablo", 3, seed=3, names=["ann", "ben", "cara"])
+    replay = build_replay(str(game.id), game.version, load_events(game))
+    called = next(n for n, label in replay.jumps if label.endswith("called"))
+    context = chromium.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    try:
+        name = "desktop" if width > 600 else "phone"
+        page.goto(f"{live_server.url}/replays/")
+        page.screenshot(path=str(artifacts / f"viewer-list-{name}.png"), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        for label, query in (("call", f"?step={called + 1}"), ("end", f"?step={replay.last}")):
+            page.goto(f"{live_server.url}/replays/{game.id}/{query}")
+            page.wait_for_selector("#replay")
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            page.screenshot(path=str(artifacts / f"viewer-{label}-{name}.png"), full_page=True)
+        # every icon is drawn: an SVG with a size, not an empty box of a missing glyph
+        boxes = page.eval_on_selector_all(
+            "svg.icon", "els => els.map(e => [e.getBBox().width, e.getBBox().height])"
+        )
+        assert boxes and all(w > 0 and h > 0 for w, h in boxes)
+        heights = page.eval_on_selector_all(
+            ".stepper a.btn", "els => els.map(e => e.getBoundingClientRect().height)"
+        )
+        assert heights and min(heights) >= 44
+    finally:
+        context.close()

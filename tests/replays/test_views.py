@@ -15,7 +15,7 @@ import pytest
 from games.models import Game
 from games.rules import engine
 from replays import describe as words
-from replays.cards import card_name, card_short
+from replays.cards import card_name, card_short, words_html
 from replays.selectors import build_replay, table_views
 from tests.replays.describe_cases import ALL_EVENTS, SEEDS
 from tests.replays.games import engine_game, store
@@ -143,7 +143,7 @@ def test_pablo_step_draws_the_whole_table(client):
     game = store(t.events, names=["ann", "ben"])
     # step 0 deal, 1 ann looks, 2 ben looks (+ ann's turn), 3 ann draws 7C
     page = client.get(url(game, 3)).content.decode()
-    assert "ann drew 7♣ from the deck." in page
+    assert words_html("ann drew 7♣ from the deck.") in page  # the suit drawn as SVG
     for code in ("5H", "6H", "7H", "8H", "2S", "3S", "4S", "5S", "KD"):
         assert f'data-code="{code}"' in page  # all cards face up
     assert 'data-code="7C"' in page and "holds" in page  # the held card
@@ -162,7 +162,7 @@ def test_pablo_step_draws_the_whole_table(client):
     for code in ("5H", "6H", "7H", "8H", "2S", "3S", "7C"):
         assert f'data-code="{code}"' not in page
         assert card_name(code, "french") not in page
-        assert card_short(code, "french") not in page
+        assert words_html(card_short(code, "french")) not in page
     assert "ann drew from the deck." in page
 
 
@@ -205,7 +205,7 @@ def test_every_event_type_renders_in_both_views(client, ruleset):
             for seat in (None, 1):
                 page = text_of(client.get(url(game, step.number, seat)))
                 for sentence in replay.sentences(seat, step.number, step.number)[0]:
-                    assert sentence in page, (kind, seat, sentence)
+                    assert unescape(words_html(sentence)) in page, (kind, seat, sentence)
     expected = ALL_EVENTS[ruleset]
     assert expected <= seen | set(words.PRE_PLAY) - {"round_started"} | {"deadline_set"}, (
         expected - seen
@@ -234,7 +234,7 @@ def test_a_seat_view_never_carries_a_card_it_did_not_know(client, ruleset):
             for code in hidden:
                 assert f'data-code="{code}"' not in html, (number, seat, code)
                 if kind == "french":
-                    assert card_short(code, kind) not in html, (number, seat, code)
+                    assert words_html(card_short(code, kind)) not in html, (number, seat, code)
                     assert card_name(code, kind) not in html, (number, seat, code)
             checked += 1
     assert checked >= 5
@@ -270,3 +270,66 @@ def _hidden(god, mine, seat):
         if pile and pile.get("top"):
             known.add(pile["top"])
     return out - known  # equal codes that the seat does see (two 7s in Cabo) can't be told apart
+
+
+# --------------------------------------------------------------------------- no symbol font
+
+#: Unicode blocks whose characters need an emoji or symbol font: arrows, technical
+#: symbols (⏮), enclosed alphanumerics, geometric shapes (◀), miscellaneous symbols
+#: (♠ ★), dingbats, supplemental arrows and symbols, variation selectors, emoji (🏆).
+SYMBOL_BLOCKS = [
+    (0x2190, 0x21FF),
+    (0x2300, 0x23FF),
+    (0x2460, 0x24FF),
+    (0x25A0, 0x27BF),
+    (0x27F0, 0x27FF),
+    (0x2900, 0x2BFF),
+    (0xFE00, 0xFE0F),
+    (0x1F000, 0x1FAFF),
+]
+
+
+def symbols_in(html: str) -> set[str]:
+    return {c for c in html if any(lo <= ord(c) <= hi for lo, hi in SYMBOL_BLOCKS)}
+
+
+def test_the_check_finds_symbols():
+    assert symbols_in("⏮ ⏭ 🏆 📣 ♠ ◀ → ★ ✓") == set("⏮⏭🏆📣♠◀→★✓")
+    assert symbols_in("ann drew a card — 7 of hearts… · é") == set()
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_no_page_needs_a_symbol_font(client, stored, ruleset):
+    game, _ = stored(ruleset, 3, seed=2, options={"stock_size": 5} if ruleset == "skipbo" else {})
+    replay = build_replay(str(game.id), game.version, list(_events(game)))
+    numbers = {0, 1, replay.last // 2, replay.last, *(n for n, _ in replay.jumps)}
+    pages = [client.get("/replays/"), client.get("/replays/?page=2")]
+    for number in sorted(numbers):
+        for seat in (None, 0):
+            pages.append(client.get(url(game, number, seat)))
+    for response in pages:
+        assert response.status_code == 200
+        html = unescape(response.content.decode())
+        assert not symbols_in(html), (response.request["QUERY_STRING"], symbols_in(html))
+    # the pages did show what the symbols used to: suits, the trophy, the stepper's icons
+    html = pages[-1].content.decode()
+    assert 'class="icon icon-last"' in html and 'class="icon icon-trophy"' in html
+
+
+def test_the_card_tags_draw_the_viewers_cards():
+    """The web table draws cards with the same renderer (replays/templatetags/cards.py)."""
+    from django.template import Context, Template
+
+    from replays.cards import card_html
+
+    html = Template(
+        "{% load cards %}{% card code kind %}|{% card '?' kind %}|{% card None kind %}|"
+        "{% card '7' 'cabo' size='held' %}|{{ said|card_words }}|{% icon 'trophy' label='won' %}"
+    ).render(Context({"code": "7H", "kind": "french", "said": "ann drew 7♣ <b>"}))
+    face, back, empty, cabo, said, trophy = html.split("|")
+    assert face == card_html("7H", "french") and 'aria-label="7 of hearts"' in face
+    assert back == card_html("?", "french") and 'aria-label="face-down card"' in back
+    assert 'aria-label="empty slot"' in empty and "card-held" in cabo
+    assert said == words_html("ann drew 7♣ <b>") and "&lt;b&gt;" in said
+    assert 'aria-label="clubs"' in said and "♣" not in said
+    assert 'role="img" aria-label="won"' in trophy
