@@ -27,7 +27,7 @@ database and Celery, kept apart from ``services`` so that both can move.)
   its tasks again. A task that finds the game moved on stores nothing, so a
   second one costs one read. The turn deadline stays the last resort.
 * **Stand-ins.** With option ``stand_in`` = a bot level, an absent player's
-  turns are not played at once by the rules (RULES.md §8) but by that bot,
+  turns are not played at once by the automatic timeout action but by that bot,
   through ``engine.act(..., stand_in=True)``: no ``player_returned``, the
   player stays absent until they act or come back themselves.
 """
