@@ -1,17 +1,17 @@
 """The REST API of API.md: thin views over ``games.services`` and ``games.selectors``.
 
-Each view validates its input with an explicit serializer, calls one service
-or selector, and returns what that gives. Errors are raised and mapped to
-``{"code", "detail"}`` by ``pablo.exceptions.exception_handler``. The order of
-checks for an action is API.md's: 404 unknown game, 403 not a player, 400
-malformed body, then 409 from the rules.
+Each view turns its input into a typed command with an explicit serializer
+(``games.commands``), calls one service or selector, and renders the data it
+gets. Errors are raised as domain errors (``games.errors``) and mapped to
+``{"code", "detail"}`` and a status by ``pablo.exceptions.exception_handler``
+alone. The order of checks for an action: 404 unknown game, 403 not a player,
+400 malformed body, then 409 from the rules.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -19,6 +19,7 @@ from drf_spectacular.utils import (
     PolymorphicProxySerializer,
     extend_schema,
 )
+from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -26,6 +27,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services
+from games.authentication import CachedTokenAuthentication
+from games.errors import ApplicationError
 from games.serializers import (
     ACTION_SERIALIZERS,
     ActionAnswerSerializer,
@@ -43,11 +46,8 @@ from games.serializers import (
     RulesetSerializer,
     TokenInputSerializer,
     TokenOutputSerializer,
+    parse_action,
 )
-from pablo.exceptions import ApplicationError, Forbidden
-from pablo.parsers import JSONParser
-
-MAX_IDEMPOTENCY_KEY = 255
 
 
 def _errors(*statuses: int) -> dict[int, OpenApiResponse]:
@@ -67,9 +67,10 @@ GAME_ID = OpenApiParameter(
 
 
 class JsonApiView(APIView):
-    """Bodies are JSON only: anything else is a malformed body (400)."""
+    """Bodies are JSON only (the project's default parser): anything else is a 400.
+    Tokens are looked up through a short cache (``games.authentication``)."""
 
-    parser_classes = [JSONParser]
+    authentication_classes: list[Any] = [CachedTokenAuthentication]
 
 
 class PublicApiView(JsonApiView):
@@ -189,11 +190,12 @@ class GameJoinApi(JsonApiView):
         summary="Take the lowest free seat; the last seat starts the game.",
     )
     def post(self, request: Request, game_id: str) -> Response:
-        game = selectors.game_get(game_id)
         # fair deals (#12): an optional seed; an empty body is no seed
         body = GameJoinInputSerializer(data=request.data if request.data else {})
-        body.is_valid(raise_exception=True)
-        game = services.game_join(game_id=game.id, user=request.user, **body.validated_data)
+        if not body.is_valid():
+            selectors.game_get(game_id)  # 404 before 400
+            body.is_valid(raise_exception=True)
+        game = services.game_join(game_id=game_id, user=request.user, **body.validated_data)
         return Response(selectors.game_data(game=game, user=request.user))
 
 
@@ -210,8 +212,7 @@ class GameComeBackApi(JsonApiView):
         "turn). 409 `not_absent` when the caller is not marked absent.",
     )
     def post(self, request: Request, game_id: str) -> Response:
-        game = selectors.game_get(game_id)
-        game = services.game_come_back(game_id=game.id, user=request.user)
+        game = services.game_come_back(game_id=game_id, user=request.user)
         return Response(selectors.game_data(game=game, user=request.user))
 
 
@@ -239,35 +240,22 @@ class GameActionApi(JsonApiView):
         responses={201: ActionAnswerSerializer, **_errors(400, 401, 403, 404, 409)},
         summary="Do one action.",
     )
-    def post(self, request: Request, game_id: str) -> HttpResponse:
-        game = selectors.game_get(game_id)
-        seat = selectors.seat_of(game=game, user=request.user)
-        if seat is None:
-            raise Forbidden("You are not a player of this game.", "not_a_player")
-        body = request.data
-        if not isinstance(body, dict):
-            raise ApplicationError("The body must be a JSON object naming the action's type.")
-        kind = body.get("type")
-        if kind is None:
-            raise ApplicationError("type: This field is required.")
-        if not isinstance(kind, str) or kind not in ACTION_SERIALIZERS:
-            known = ", ".join(sorted(ACTION_SERIALIZERS))
-            raise ApplicationError(f"type: unknown action type; one of {known}.")
-        action = ACTION_SERIALIZERS[kind](data=body, seats=game.seats, you=seat)
-        action.is_valid(raise_exception=True)
-        key = request.headers.get("Idempotency-Key")
-        if key is not None and not 0 < len(key) <= MAX_IDEMPOTENCY_KEY:
-            raise ApplicationError(
-                f"Idempotency-Key: must be 1 to {MAX_IDEMPOTENCY_KEY} characters."
-            )
+    def post(self, request: Request, game_id: str) -> Response:
+        try:
+            action = parse_action(request.data, request.headers.get("Idempotency-Key"))
+        except (ApplicationError, ValidationError):
+            # A malformed body is 400 only for a player of an existing game: 404 and 403
+            # first (read here, on the error path alone, so an action reads its game once).
+            selectors.game_seat(game_id=game_id, user=request.user)
+            raise
         answer = services.game_act(
-            game_id=game.id,
+            game_id=game_id,
             user=request.user,
-            command=action.command(),
-            expected_version=action.validated_data.get("expected_version"),
-            idempotency_key=key,
+            command=action.command,
+            expected_version=action.expected_version,
+            idempotency_key=action.idempotency_key,
         )
-        return HttpResponse(answer.body, status=answer.status, content_type="application/json")
+        return Response(answer.data, status=201)
 
 
 class GameEventsApi(JsonApiView):

@@ -6,10 +6,7 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # Connects the events_appended receiver (deadline fast path, notifications).
+        # Connects the events_appended receiver (deadline fast path, notifications) and
+        # registers the tasks, which the work modules enqueue by name (games.queue).
         # bots (issue #11): the events_appended receiver that enqueues bot moves, and their tasks
-        from . import (  # noqa: F401
-            bot_turns,
-            notifications,
-            tasks_bots,
-        )
+        from . import bot_turns, notification_signal, tasks, tasks_bots  # noqa: F401  # noqa: F401

@@ -45,13 +45,13 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
 
-from games import selectors
+from games import selectors, streams
 from games.bots import LEVELS, bot_level, bot_name, decide, waits_for
 from games.bots.play import bot_view
-from games.models import Game
+from games.errors import ApplicationError
+from games.models import FairDraw, Game
 from games.rules import engine
 from games.signals import events_appended
-from pablo.exceptions import ApplicationError
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +117,8 @@ def add_bots(game: Game, state: engine.State, bots: list[tuple[int, str]]) -> An
         events = engine.join(
             state, bot_name(level, seat), services._context(game), seat=seat, bot=level
         )
-        state, _, _ = services._store(game, state, events)
+        state = streams.append(streams.Stream(game, state), events).state.copy()
+        services._fair_flush(game)
     return state
 
 
@@ -186,12 +187,12 @@ def act(*, game_id: Any, seat: int, version: int, rng: random.Random | None = No
     from games import services
 
     try:
-        game = services._lock(game_id)
+        stream = streams.lock(game_id)
     except Exception:
         return 0
-    if game.status != Game.Status.ACTIVE or game.version != version:
+    game, state = stream.game, stream.state
+    if game.status != Game.Status.ACTIVE or stream.version != version:
         return 0
-    state = selectors.game_state(game=game)
     playing = bot_seats(state).get(seat)
     if playing is None:
         return 0
@@ -206,7 +207,10 @@ def act(*, game_id: Any, seat: int, version: int, rng: random.Random | None = No
     except engine.RulesError as exc:
         log.warning("bot of game %s seat %s refused: %s (%s)", game_id, seat, exc.detail, body)
         return 0
-    services._store(game, state, events)
+    draws = services._fair_rows(game)
+    streams.append(stream, events)
+    if draws:  # fair deals: the draws are stored with the events, under the lock
+        FairDraw.objects.bulk_create(draws)
     return len(events)
 
 

@@ -41,20 +41,19 @@ from django.db import connection, transaction
 from django.db.models.functions import Now
 from django.utils import timezone
 
+from . import services
 from .models import Game
+from .notifications import batched
+from .queue import enqueue
+from .streams import parse_deadline
+
+__all__ = ["enforce", "parse_deadline", "schedule_fast_path", "sweep"]
 
 log = logging.getLogger(__name__)
 
 
 def _setting(name: str, default: Any) -> Any:
     return getattr(settings, name, default)
-
-
-def _services() -> Any:
-    # Imported late: services import the signals that our receivers listen to.
-    from . import services
-
-    return services
 
 
 def _due_batch(batch: int, skip: set[Any]) -> list[Game]:
@@ -82,14 +81,13 @@ def _pause() -> None:
 
 def _enforce_locked(game_id: Any, turn_key: str) -> int:
     """Enforce one game's deadline; the caller's transaction holds its row lock."""
-    stored = _services().game_timeout(game_id=game_id, turn_key=turn_key)
+    stored = services.game_timeout(game_id=game_id, turn_key=turn_key)
     _pause()
     return stored
 
 
 def _enforce_batch(due: list[Game]) -> dict[Any, int]:
     """Enforce a locked batch: all at once, or game by game if that fails."""
-    services = _services()
     # The turns as locked: game_timeout_many updates the objects in ``due`` before
     # its last statement, so a failure there would leave them naming the new turns.
     turns = [(game.id, game.turn_key) for game in due]
@@ -124,8 +122,6 @@ def sweep(*, batch: int | None = None, budget: float | None = None) -> int:
     another sweep soon, possibly on another worker. A game whose enforcement
     fails or stores nothing is logged and left for the next sweep.
     """
-    from .notifications import batched
-
     batch = batch or int(_setting("PABLO_SWEEP_BATCH", 50))
     budget = float(_setting("PABLO_SWEEP_BUDGET", 30.0) if budget is None else budget)
     started = time.monotonic()
@@ -169,24 +165,15 @@ def schedule_fast_path(
     now = timezone.now()
     if not force and (window <= 0 or deadline - now > timedelta(seconds=window)):
         return False
-    from .tasks import enforce_deadline
-
     try:
-        enforce_deadline.apply_async(
+        enqueue(
+            "games.enforce_deadline",
             (str(game_id), turn_key),
             eta=deadline,
             # A worker that was down past this point leaves it to the sweep.
             expires=deadline + timedelta(minutes=10),
-            retry=False,
         )
     except Exception:
         log.warning("fast path for game %s not enqueued; the sweep will enforce it", game_id)
         return False
     return True
-
-
-def parse_deadline(value: str | None) -> datetime | None:
-    """A ``deadline_set`` event's ISO 8601 deadline as an aware datetime."""
-    if not value:
-        return None
-    return datetime.fromisoformat(value.replace("Z", "+00:00"))

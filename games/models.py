@@ -8,6 +8,8 @@ transaction; everything on it can be rebuilt from the events
 (``services.game_rebuild_projection``).
 """
 
+from __future__ import annotations
+
 import uuid
 
 from django.conf import settings
@@ -62,6 +64,20 @@ class Game(models.Model):
         return f"{self.ruleset} {self.id} ({self.status})"
 
 
+class SeatQuerySet(models.QuerySet["Seat"]):
+    def listening(self) -> SeatQuerySet:
+        """Seats whose user has a channel that would deliver a notification: e-mail on (no
+        settings row = on) with an address, or a webhook on with a URL."""
+        prefix = "user__notification_settings__"
+        has_email = ~models.Q(user__email="")
+        return self.filter(
+            models.Q(**{f"{prefix}isnull": True}) & has_email
+            | models.Q(**{f"{prefix}email_enabled": True}) & has_email
+            | models.Q(**{f"{prefix}webhook_enabled": True})
+            & ~models.Q(**{f"{prefix}webhook_url": ""})
+        )
+
+
 class Seat(models.Model):
     """Who sits where (projection of ``player_joined`` events, for queries and permissions)."""
 
@@ -70,6 +86,8 @@ class Seat(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
     )
+
+    objects = SeatQuerySet.as_manager()
 
     class Meta:
         ordering = ["game", "seat"]

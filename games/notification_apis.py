@@ -19,7 +19,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import notifications
+from . import notifications, webhooks
+from .authentication import CachedTokenAuthentication
 from .models import NotificationSettings
 from .serializers import ErrorSerializer
 
@@ -81,6 +82,8 @@ def _settings_data(user: Any, prefs: NotificationSettings) -> dict[str, Any]:
 
 
 class NotificationSettingsApi(APIView):
+    authentication_classes = [CachedTokenAuthentication]
+
     @extend_schema(
         operation_id="me_notifications_retrieve",
         responses={200: NotificationSettingsSerializer, **_errors(401)},
@@ -115,6 +118,8 @@ class NotificationSettingsApi(APIView):
 
 
 class WebhookApi(APIView):
+    authentication_classes = [CachedTokenAuthentication]
+
     @extend_schema(
         operation_id="me_webhook_retrieve",
         responses={200: WebhookOutSerializer, **_errors(401)},
@@ -137,7 +142,7 @@ class WebhookApi(APIView):
         with transaction.atomic():
             prefs = notifications.user_settings(request.user)
             prefs.webhook_url = given.validated_data["url"]
-            prefs.webhook_secret = notifications.new_secret()
+            prefs.webhook_secret = webhooks.new_secret()
             prefs.webhook_enabled = True
             prefs.save(
                 update_fields=["webhook_url", "webhook_secret", "webhook_enabled", "updated_at"]

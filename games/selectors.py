@@ -1,14 +1,7 @@
 """Every read: a game as a viewer sees it, game lists, the event feed, replays.
 
-Folding: ``game_state`` rebuilds a game's ``State`` from its events, starting
-from a small per-process cache of the latest folded states per game (LRU,
-``STATE_CACHE_SIZE`` games, ``STATES_PER_GAME`` recent versions each, so a
-client following the event feed with ``after`` = the version it last saw
-starts from that state instead of refolding the stream) and applying only
-the events after it. The cache
-holds private copies (callers always get their own copy) and is filled only
-with committed states: inside a transaction the fill waits for the commit, so
-a rolled-back write can never leave a state behind that the database lacks.
+Read-only: a state comes from the game's stream (``games.streams``, which owns
+the per-process cache of recent states); nothing here writes.
 
 Redaction happens only in the rules (``engine.view`` / ``engine.event_view``);
 this module decides *who* is looking (their seat, or None for a non-player).
@@ -16,107 +9,40 @@ this module decides *who* is looking (their seat, or None for a non-player).
 
 from __future__ import annotations
 
-import threading
 import time
-import uuid
-from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from django.db import close_old_connections, connection, transaction
+from django.db import close_old_connections, connection
 from django.db.models import QuerySet
 
-from games import fairness
+from games import errors, fairness, streams
 from games.bots import bot_level
 from games.bots import levels as bot_levels
+from games.errors import Conflict
 from games.models import Event, FairDraw, Game, Seat
 from games.rules import engine
-from pablo.exceptions import Conflict, NotFound
 
 JSON = dict[str, Any]
 
-STATE_CACHE_SIZE = 512
-STATES_PER_GAME = 4
 #: Long polling: how often the event feed looks for news.
 POLL_INTERVAL = 0.2
 MAX_WAIT = 30
 
-_cache: OrderedDict[uuid.UUID, list[engine.State]] = OrderedDict()  # versions ascending
-_cache_lock = threading.Lock()
-
-
-# --------------------------------------------------------------------------- state cache
-
-
-def _cache_get(game_id: uuid.UUID, upto: int | None = None) -> engine.State | None:
-    """The newest cached state of the game at a version <= ``upto`` (None: any)."""
-    with _cache_lock:
-        states = _cache.get(game_id)
-        if not states:
-            return None
-        _cache.move_to_end(game_id)
-        for state in reversed(states):
-            if upto is None or state.version <= upto:
-                return state
-        return None
-
-
-def _cache_put(game_id: uuid.UUID, state: engine.State) -> None:
-    with _cache_lock:
-        states = _cache.setdefault(game_id, [])
-        if all(known.version != state.version for known in states):
-            states.append(state)
-            states.sort(key=lambda known: known.version)
-            del states[:-STATES_PER_GAME]
-        _cache.move_to_end(game_id)
-        while len(_cache) > STATE_CACHE_SIZE:
-            _cache.popitem(last=False)
-
-
-def remember_state(game_id: uuid.UUID, state: engine.State) -> None:
-    """Offer a committed (or about to be committed) state to the cache."""
-    private = state.copy()
-    if connection.in_atomic_block:
-        transaction.on_commit(lambda: _cache_put(game_id, private))
-    else:
-        _cache_put(game_id, private)
-
-
-def clear_state_cache() -> None:
-    with _cache_lock:
-        _cache.clear()
-
 
 def to_engine(row: Event) -> engine.Event:
-    return engine.Event(type=row.type, data=row.data, seat=row.seat)
+    return streams.to_engine(row)
 
 
 def game_events(game: Game, *, upto: int | None = None) -> list[engine.Event]:
     """The game's stream as engine events, in order (up to seq ``upto``)."""
-    rows = Event.objects.filter(game=game).order_by("seq")
-    if upto is not None:
-        rows = rows.filter(seq__lte=upto)
-    return [to_engine(row) for row in rows]
+    return streams.events(game.id, upto=upto)
 
 
 def game_state(*, game: Game, version: int | None = None) -> engine.State:
     """The folded state at ``version`` (default: the game's current version); a private copy."""
-    version = game.version if version is None else version
-    cached = _cache_get(game.id, version)
-    if cached is not None:
-        state = cached.copy()
-        if state.version < version:
-            rows = Event.objects.filter(game=game, seq__gt=state.version, seq__lte=version)
-            for row in rows.order_by("seq"):
-                engine.apply(state, to_engine(row))
-    else:
-        state = engine.fold(game_events(game, upto=version))
-    if state.version != version:
-        raise RuntimeError(f"game {game.id}: stream has {state.version} events, expected {version}")
-    if cached is None or cached.version < state.version:
-        remember_state(game.id, state)
-    return state
+    return streams.state(game, version)
 
 
 # --------------------------------------------------------------------------- games
@@ -129,13 +55,17 @@ def iso(moment: datetime | None) -> str | None:
 def game_get(game_id: Any) -> Game:
     """The game with this id; ``NotFound`` (404) for an unknown or malformed id."""
     try:
-        key = game_id if isinstance(game_id, uuid.UUID) else uuid.UUID(str(game_id))
-    except ValueError:
-        raise NotFound("No game with this id.") from None
-    try:
-        return Game.objects.get(pk=key)
+        return Game.objects.get(pk=streams.game_key(game_id))
     except Game.DoesNotExist:
-        raise NotFound("No game with this id.") from None
+        raise errors.not_found() from None
+
+
+def game_seat(*, game_id: Any, user: Any) -> int:
+    """The caller's seat in a game: 404 for no such game, 403 for a non-player."""
+    seat = seat_of(game=game_get(game_id), user=user)
+    if seat is None:
+        raise errors.not_a_player()
+    return seat
 
 
 def seat_of(*, game: Game, user: Any) -> int | None:
@@ -253,14 +183,7 @@ def game_summary(*, game: Game, user: Any) -> JSON:
 # --------------------------------------------------------------------------- events
 
 
-def event_data(row: Event, data: JSON) -> JSON:
-    return {
-        "seq": row.seq,
-        "type": row.type,
-        "seat": row.seat,
-        "at": iso(row.created_at),
-        "data": data,
-    }
+event_data = streams.event_data
 
 
 def event_views(
@@ -273,7 +196,7 @@ def event_views(
     upto = game.version if upto is None else upto
     if after >= upto:
         return []
-    if after >= 1 and _cache_get(game.id, after) is not None:
+    if after >= 1 and streams.cached(game.id, after) is not None:
         state: engine.State | None = game_state(game=game, version=after)
         rows = Event.objects.filter(game=game, seq__gt=after, seq__lte=upto)
     else:

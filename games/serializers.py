@@ -17,10 +17,17 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.commands import (
+    DEFAULT_TURN_TIMEOUT,
+    MAX_IDEMPOTENCY_KEY,
+    MAX_TURN_TIMEOUT,
+    MIN_TURN_TIMEOUT,
+    Action,
+)
+from games.errors import ApplicationError
 from games.rules import engine
 from games.rules.skipbo import CODES as SKIPBO_CARDS
 from games.rules.skipbo import PILES  # building piles, and discard piles per player
-from games.services import DEFAULT_TURN_TIMEOUT, MAX_TURN_TIMEOUT, MIN_TURN_TIMEOUT
 
 MAX_INT = 2**31 - 1
 
@@ -80,6 +87,16 @@ class CardCodeField(serializers.Field):
 
     def to_representation(self, value: Any) -> str:
         return str(value)
+
+
+class TurnTimeoutField(StrictIntegerField):
+    """Seconds per turn. The bounds are documented here (the schema) and checked once, by
+    ``games.commands.check_turn_timeout``, for every caller of ``services.game_create``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(min_value=MIN_TURN_TIMEOUT, **kwargs)
+        self.max_value = MAX_TURN_TIMEOUT
+        self.validators = []
 
 
 def _position(**kwargs: Any) -> StrictIntegerField:
@@ -152,9 +169,7 @@ class RulesetSerializer(serializers.Serializer):
 class GameCreateInputSerializer(serializers.Serializer):
     ruleset = StrictCharField(help_text="pablo, pablo-50, tamalou, cabo or skipbo.")
     seats = StrictIntegerField(help_text="Number of players, within the ruleset's range.")
-    turn_timeout = StrictIntegerField(
-        min_value=MIN_TURN_TIMEOUT, max_value=MAX_TURN_TIMEOUT, default=DEFAULT_TURN_TIMEOUT
-    )
+    turn_timeout = TurnTimeoutField(default=DEFAULT_TURN_TIMEOUT)
     options = serializers.DictField(
         default=dict,
         help_text="Ruleset options plus start_seat, memory, max_timeouts (GET /api/rulesets/).",
@@ -371,22 +386,10 @@ class ActionSerializer(serializers.Serializer):
         help_text="Refuse (409 version_conflict) unless the game is at this version.",
     )
 
-    def __init__(self, *args: Any, seats: int = 0, you: int | None = None, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self.game_seats = seats
-        self.you = you
-
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = {"type": StrictChoiceField(choices=[self.action_type])}
         fields.update(super().get_fields())
         return fields
-
-    def check_seat(self, value: int) -> int:
-        if self.game_seats and value >= self.game_seats:
-            raise serializers.ValidationError(
-                f"This game has seats 0 to {self.game_seats - 1}.", code="invalid_seat"
-            )
-        return value
 
     def command(self) -> dict[str, Any]:
         """The validated command for the rules (without ``expected_version``)."""
@@ -433,18 +436,12 @@ class SpyActionSerializer(ActionSerializer):
     seat = StrictIntegerField(min_value=0)
     position = _position()
 
-    def validate_seat(self, value: int) -> int:
-        return self.check_seat(value)
-
 
 class SwapActionSerializer(ActionSerializer):
     action_type = "swap"
     position = _position()
     seat = StrictIntegerField(min_value=0)
     their_position = _position()
-
-    def validate_seat(self, value: int) -> int:
-        return self.check_seat(value)
 
 
 class SkipActionSerializer(ActionSerializer):
@@ -461,14 +458,6 @@ class ThrowActionSerializer(ActionSerializer):
         allow_null=True,
         help_text="Only when throwing another player's card: a slot of yours to give.",
     )
-
-    def validate_seat(self, value: int) -> int:
-        return self.check_seat(value)
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs.get("give_position") is not None and attrs["seat"] == self.you:
-            raise serializers.ValidationError({"give_position": "Only with another player's card."})
-        return attrs
 
 
 class CallActionSerializer(ActionSerializer):
@@ -532,3 +521,28 @@ ACTION_SERIALIZERS: dict[str, type[ActionSerializer]] = {
     )
 }
 assert set(ACTION_SERIALIZERS) == engine.ACTION_TYPES
+
+
+def parse_action(body: Any, idempotency_key: str | None = None) -> Action:
+    """An action body (and ``Idempotency-Key`` header) as a typed ``Action``; 400 otherwise.
+
+    Everything a body can get wrong whatever the game is checked here; what
+    depends on the game (a seat of it, the thrower's own card) is the rules'.
+    """
+    if not isinstance(body, dict):
+        raise ApplicationError("The body must be a JSON object naming the action's type.")
+    kind = body.get("type")
+    if kind is None:
+        raise ApplicationError("type: This field is required.")
+    if not isinstance(kind, str) or kind not in ACTION_SERIALIZERS:
+        known = ", ".join(sorted(ACTION_SERIALIZERS))
+        raise ApplicationError(f"type: unknown action type; one of {known}.")
+    action = ACTION_SERIALIZERS[kind](data=body)
+    action.is_valid(raise_exception=True)
+    if idempotency_key is not None and not 0 < len(idempotency_key) <= MAX_IDEMPOTENCY_KEY:
+        raise ApplicationError(f"Idempotency-Key: must be 1 to {MAX_IDEMPOTENCY_KEY} characters.")
+    return Action(
+        command=action.command(),
+        expected_version=action.validated_data.get("expected_version"),
+        idempotency_key=idempotency_key,
+    )

@@ -6,7 +6,9 @@
 * ``sender``: ``games.models.Game``;
 * ``game_id``: the game's UUID;
 * ``version``: the game's version after the append (the last event's ``seq``);
-* ``events``: the new ``games.models.Event`` rows, in ``seq`` order.
+* ``events``: the new ``games.models.Event`` rows, in ``seq`` order;
+* ``listening``: True / False when the writer knows whether any player of the
+  game has a notification channel on (read with the locked row), else None.
 
 Receivers run after the commit and are isolated (``send_robust``): a failing
 receiver is logged and never undoes or fails the write.

@@ -25,7 +25,7 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 
-from . import deadlines, notifications
+from . import deadlines, notification_mail, notifications, webhooks
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +66,7 @@ def notify_game(**kwargs: Any) -> int:
 def deliver_webhook(self: Any, user_id: Any, body: str) -> int | None:
     try:
         return notifications.deliver_webhook(user_id, body)
-    except notifications.WebhookFailed as exc:
+    except webhooks.WebhookFailed as exc:
         limit = int(getattr(settings, "PABLO_WEBHOOK_RETRIES", 6))
         if self.request.retries >= limit:
             log.warning("webhook of user %s given up after %s tries: %s", user_id, limit + 1, exc)
@@ -78,7 +78,7 @@ def deliver_webhook(self: Any, user_id: Any, body: str) -> int | None:
 @shared_task(bind=True, name="games.deliver_email", ignore_result=True, max_retries=None)
 def deliver_email(self: Any, to: str, subject: str, text: str) -> None:
     try:
-        notifications.deliver_email(to, subject, text)
+        notification_mail.deliver_email(to, subject, text)
     except Exception as exc:
         limit = int(getattr(settings, "PABLO_WEBHOOK_RETRIES", 6))
         if self.request.retries >= limit:

@@ -2,10 +2,10 @@
 
 Everything that can go wrong in a request maps here to the status of API.md:
 
-* ``games.rules.RulesError`` (``Malformed`` 400, ``NotAllowed`` 409) by its
-  ``status`` and ``code``;
-* ``ApplicationError`` (raised by services and selectors: ``not_a_player``,
-  ``version_conflict``, ``game_not_finished``, ...) likewise;
+* the domain errors of ``games.errors`` (``NotFound`` 404, ``Forbidden`` 403,
+  ``Conflict`` 409, any other ``ApplicationError`` 400) and the pure rules'
+  ``games.rules.engine.Malformed`` 400 / ``NotAllowed`` 409, by their class
+  (``STATUSES``, the only table of statuses) with their own ``code``;
 * DRF's exceptions (validation 400 ``invalid`` with the field named in the
   detail, parse errors 400, 401, 403, 404, 405, ...) by their status and code;
 * Django's ``Http404`` and ``PermissionDenied``.
@@ -27,36 +27,27 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from games.rules.engine import RulesError
+from games.errors import ApplicationError, Conflict, Forbidden, NotFound
+from games.rules.engine import Malformed, NotAllowed, RulesError
+
+__all__ = ["ApplicationError", "Conflict", "Forbidden", "NotFound", "exception_handler"]
 
 
-class ApplicationError(Exception):
-    """An application-level refusal with the HTTP status it maps to."""
-
-    status = 400
-    default_code = "invalid"
-
-    def __init__(self, detail: str, code: str | None = None, status: int | None = None) -> None:
-        super().__init__(detail)
-        self.detail = detail
-        self.code = code or self.default_code
-        if status is not None:
-            self.status = status
+#: Error class -> HTTP status; the first class the error is an instance of wins.
+STATUSES: tuple[tuple[type[Exception], int], ...] = (
+    (NotFound, 404),
+    (Forbidden, 403),
+    (Conflict, 409),
+    (ApplicationError, 400),
+    (Malformed, 400),
+    (NotAllowed, 409),
+    (RulesError, 409),
+)
 
 
-class NotFound(ApplicationError):
-    status = 404
-    default_code = "not_found"
-
-
-class Forbidden(ApplicationError):
-    status = 403
-    default_code = "not_a_player"
-
-
-class Conflict(ApplicationError):
-    status = 409
-    default_code = "illegal_action"
+def status_of(exc: Exception) -> int | None:
+    """The HTTP status of a domain or rules error (None: not one of ours)."""
+    return next((status for cls, status in STATUSES if isinstance(exc, cls)), None)
 
 
 def error_body(code: str, detail: str) -> dict[str, str]:
@@ -120,8 +111,10 @@ OWN_VALIDATION_CODES = frozenset(
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, RulesError | ApplicationError):
-        return Response(error_body(exc.code, exc.detail), status=exc.status)
+    domain = status_of(exc)
+    if domain is not None:
+        assert isinstance(exc, RulesError | ApplicationError)
+        return Response(error_body(exc.code, exc.detail), status=domain)
     if isinstance(exc, RequestDataTooBig):
         # Django's own answer is an HTML 400 page; a body that big is malformed.
         return Response(

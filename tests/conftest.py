@@ -43,13 +43,15 @@ def _reachable(url: str, default_port: int) -> bool:
 
 @pytest.fixture(autouse=True)
 def _fresh_state_cache():
-    """The per-process fold cache (games.selectors) starts empty for every test:
+    """The per-process fold cache (games.streams) starts empty for every test:
     a state cached by one test's game must never serve another's database."""
-    from games import selectors
+    from games import authentication, streams
 
-    selectors.clear_state_cache()
+    streams.clear_cache()
+    authentication.forget_all()
     yield
-    selectors.clear_state_cache()
+    streams.clear_cache()
+    authentication.forget_all()
 
 
 @pytest.fixture

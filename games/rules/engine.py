@@ -82,9 +82,8 @@ MAX_AUTO_STEPS = 20_000
 
 
 class RulesError(Exception):
-    """An action the rules refuse. ``status`` is the HTTP status it maps to."""
+    """An action the rules refuse, with a machine ``code`` (the API maps classes to statuses)."""
 
-    status = 409
     default_code = "illegal_action"
 
     def __init__(self, detail: str, code: str | None = None) -> None:
@@ -94,16 +93,14 @@ class RulesError(Exception):
 
 
 class Malformed(RulesError):
-    """A value that can never be valid in this game (API.md: 400)."""
+    """A value that can never be valid in this game (a malformed request)."""
 
-    status = 400
     default_code = "invalid"
 
 
 class NotAllowed(RulesError):
-    """Well-formed but not allowed now (API.md: 409). Nothing is stored."""
+    """Well-formed but not allowed now. Nothing is stored."""
 
-    status = 409
     default_code = "illegal_action"
 
 
@@ -631,11 +628,14 @@ def act(
     ``stand_in``: a bot plays the turn of an absent player (option ``stand_in``):
     the player stays absent (no ``player_returned``).
     """
-    if state.status != "active":
-        raise NotAllowed(f"The game is {state.status}, not active.", "game_not_active")
+    # The shape checks that need the game (the API checked the rest): 400 before 409.
     target = command.get("seat")
     if isinstance(target, int) and not 0 <= target < state.seats:
-        raise Malformed(f"seat: this game has seats 0 to {state.seats - 1}.", "invalid_seat")
+        raise Malformed(f"seat: This game has seats 0 to {state.seats - 1}.", "invalid_seat")
+    if command.get("give_position") is not None and target == seat:
+        raise Malformed("give_position: Only with another player's card.")
+    if state.status != "active":
+        raise NotAllowed(f"The game is {state.status}, not active.", "game_not_active")
     return act_in_place(state.copy(), seat, command, ctx, stand_in=stand_in)
 
 

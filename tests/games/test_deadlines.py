@@ -16,10 +16,10 @@ from django.db import connection
 from django.utils import timezone
 
 from games import deadlines, services
+from games.errors import ApplicationError
 from games.models import Event, Game
 from games.rules import engine
 from games.rules.engine import RulesError
-from pablo.exceptions import ApplicationError
 from tests.tasks.helpers import clock, skipbo_game, state, timeouts_per_turn, types, user
 
 

@@ -16,7 +16,7 @@ from django.core import mail
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import deadlines, notifications, services
+from games import deadlines, notifications, services, webhooks
 from games.models import NotificationSettings, TurnReminder
 from pablo.celery import app
 from tests.tasks.helpers import Receiver, clock, skipbo_game, user
@@ -113,10 +113,10 @@ def test_notification_settings_turn_channels_on_and_off():
 def test_signature_is_hmac_sha256_of_the_exact_body():
     body = b'{"event":"your_turn","seat":0}'
     expected = hmac.new(b"k3y", body, hashlib.sha256).hexdigest()
-    assert notifications.sign("k3y", body) == f"sha256={expected}"
-    assert notifications.verify("k3y", body, f"sha256={expected}")
-    assert not notifications.verify("k3y", body + b" ", f"sha256={expected}")
-    assert not notifications.verify("other", body, f"sha256={expected}")
+    assert webhooks.sign("k3y", body) == f"sha256={expected}"
+    assert webhooks.verify("k3y", body, f"sha256={expected}")
+    assert not webhooks.verify("k3y", body + b" ", f"sha256={expected}")
+    assert not webhooks.verify("other", body, f"sha256={expected}")
 
 
 # --------------------------------------------------------------------------- fan-out
@@ -134,7 +134,7 @@ def test_your_turn_email_and_signed_webhook(eager, receiver, django_capture_on_c
     assert str(game.id) in mail.outbox[0].body
     assert len(receiver.requests) == 1
     got = receiver.requests[0]
-    assert notifications.verify(secret, got["body"], got["headers"]["X-Pablo-Signature"])
+    assert webhooks.verify(secret, got["body"], got["headers"]["X-Pablo-Signature"])
     body = json.loads(got["body"])
     assert body["game_id"] == str(game.id) and body["ruleset"] == "skipbo"
     assert body["seat"] == 0 and body["event"] == "your_turn"
@@ -175,7 +175,7 @@ def test_failing_receiver_is_retried_and_never_fails_the_action(
         assert [r["status"] for r in failing.requests] == [500, 500, 200]
         bodies = {r["body"] for r in failing.requests}
         assert len(bodies) == 1  # the same delivery (same id) each time
-        assert notifications.verify(
+        assert webhooks.verify(
             secret,
             failing.requests[-1]["body"],
             failing.requests[-1]["headers"]["X-Pablo-Signature"],
@@ -266,10 +266,10 @@ def test_game_end_notifies_every_player(eager, django_capture_on_commit_callback
 @pytest.mark.django_db
 def test_private_destinations_can_be_refused(settings, receiver):
     settings.PABLO_WEBHOOK_ALLOW_PRIVATE = False
-    assert notifications.post_webhook(receiver.url, "s", '{"event":"x"}') == 0
+    assert webhooks.post_webhook(receiver.url, "s", '{"event":"x"}') == 0
     assert receiver.requests == []
     settings.PABLO_WEBHOOK_ALLOW_PRIVATE = True
-    assert notifications.post_webhook(receiver.url, "s", '{"event":"x"}') == 200
+    assert webhooks.post_webhook(receiver.url, "s", '{"event":"x"}') == 200
     assert len(receiver.requests) == 1
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games import notifications
+from games import webhooks
 
 
 class _Redirector:
@@ -49,7 +49,7 @@ def test_webhook_redirects_are_not_followed():
     # address that check_destination refused: the 302 is the answer, not retried.
     redirector = _Redirector()
     try:
-        assert notifications.post_webhook(redirector.url, "s", '{"event":"x"}') == 302
+        assert webhooks.post_webhook(redirector.url, "s", '{"event":"x"}') == 302
     finally:
         redirector.close()
     assert redirector.gets == []
@@ -63,7 +63,7 @@ def test_webhook_redirects_are_not_followed():
     ],
 )
 def test_webhook_urls_in_logs_lose_path_query_and_credentials(url, shown):
-    assert notifications.loggable(url) == shown
+    assert webhooks.loggable(url) == shown
 
 
 @pytest.mark.django_db

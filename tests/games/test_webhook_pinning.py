@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from games import notifications
+from games import webhooks
 from tests.tasks.helpers import Receiver
 
 PUBLIC = "93.184.216.34"
@@ -77,8 +77,8 @@ def test_rebinding_answer_is_never_connected_to(settings, monkeypatch):
     settings.PABLO_WEBHOOK_ALLOW_PRIVATE = False
     dns = FakeDNS(monkeypatch, [[PUBLIC], ["127.0.0.1"]])
     connections = Connections(monkeypatch)
-    with pytest.raises(notifications.WebhookFailed) as failed:
-        notifications.post_webhook("http://hook.example:8080/p/secret-token", "s", BODY)
+    with pytest.raises(webhooks.WebhookFailed) as failed:
+        webhooks.post_webhook("http://hook.example:8080/p/secret-token", "s", BODY)
     # One lookup (the checked one); the connection went to its public answer, port
     # from the URL; the rebinding answer 127.0.0.1 was never asked for nor used.
     assert connections.addresses == [(PUBLIC, 8080)]
@@ -93,9 +93,9 @@ def test_rebinding_on_retry_is_checked_again(settings, monkeypatch):
     settings.PABLO_WEBHOOK_ALLOW_PRIVATE = False
     FakeDNS(monkeypatch, [[PUBLIC], ["127.0.0.1"]])
     connections = Connections(monkeypatch)
-    with pytest.raises(notifications.WebhookFailed):
-        notifications.post_webhook("https://hook.example/p", "s", BODY)
-    assert notifications.post_webhook("https://hook.example/p", "s", BODY) == 0
+    with pytest.raises(webhooks.WebhookFailed):
+        webhooks.post_webhook("https://hook.example/p", "s", BODY)
+    assert webhooks.post_webhook("https://hook.example/p", "s", BODY) == 0
     assert connections.addresses == [(PUBLIC, 443)]  # https default port
 
 
@@ -119,9 +119,9 @@ def test_host_with_any_private_address_is_refused(settings, monkeypatch, private
     settings.PABLO_WEBHOOK_ALLOW_PRIVATE = False
     FakeDNS(monkeypatch, [[PUBLIC, private]])
     connections = Connections(monkeypatch)
-    assert notifications.post_webhook("http://hook.example/p", "s", BODY) == 0
-    with pytest.raises(notifications.WebhookRefused):
-        notifications.check_destination("http://hook.example/p")
+    assert webhooks.post_webhook("http://hook.example/p", "s", BODY) == 0
+    with pytest.raises(webhooks.WebhookRefused):
+        webhooks.check_destination("http://hook.example/p")
     assert connections.addresses == []
 
 
@@ -129,8 +129,8 @@ def test_public_host_with_several_addresses_tries_each_checked_one(settings, mon
     settings.PABLO_WEBHOOK_ALLOW_PRIVATE = False
     FakeDNS(monkeypatch, [[PUBLIC, "2606:2800:220:1::1"], ["127.0.0.1"]])
     connections = Connections(monkeypatch)
-    with pytest.raises(notifications.WebhookFailed):
-        notifications.post_webhook("http://hook.example/p", "s", BODY)
+    with pytest.raises(webhooks.WebhookFailed):
+        webhooks.post_webhook("http://hook.example/p", "s", BODY)
     assert connections.addresses == [(PUBLIC, 80), ("2606:2800:220:1::1", 80)]
 
 
@@ -141,8 +141,8 @@ def test_unresolvable_host_is_retried(settings, monkeypatch):
         raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
 
     monkeypatch.setattr(socket, "getaddrinfo", fail)
-    with pytest.raises(notifications.WebhookFailed):
-        notifications.post_webhook("http://nowhere.example/p", "s", BODY)
+    with pytest.raises(webhooks.WebhookFailed):
+        webhooks.post_webhook("http://nowhere.example/p", "s", BODY)
 
 
 def test_pinned_delivery_keeps_host_header_path_and_signature(settings, monkeypatch):
@@ -155,7 +155,7 @@ def test_pinned_delivery_keeps_host_header_path_and_signature(settings, monkeypa
         port = receiver.server.server_address[1]
         dns = FakeDNS(monkeypatch, [["127.0.0.1"], ["203.0.113.9"]])
         url = f"http://u:p%40ss@hook.test:{port}/hook?x=1"
-        assert notifications.post_webhook(url, "secret", BODY) == 200
+        assert webhooks.post_webhook(url, "secret", BODY) == 200
     finally:
         receiver.close()
     assert dns.lookups == ["hook.test"]
@@ -163,7 +163,7 @@ def test_pinned_delivery_keeps_host_header_path_and_signature(settings, monkeypa
     assert got["path"] == "/hook?x=1"
     assert got["headers"]["Host"] == f"hook.test:{port}"
     assert got["body"] == BODY.encode()
-    assert notifications.verify("secret", got["body"], got["headers"]["X-Pablo-Signature"])
+    assert webhooks.verify("secret", got["body"], got["headers"]["X-Pablo-Signature"])
     assert got["headers"]["X-Pablo-Event"] == "your_turn"
     assert got["headers"]["X-Pablo-Delivery"] == "d1"
     # base64("u:p@ss") = "dTpwQHNz"
@@ -222,9 +222,7 @@ def tls_receiver(certificate):
 
 
 def trusting(monkeypatch, cert: str) -> None:
-    monkeypatch.setattr(
-        notifications, "_tls_context", lambda: ssl.create_default_context(cafile=cert)
-    )
+    monkeypatch.setattr(webhooks, "_tls_context", lambda: ssl.create_default_context(cafile=cert))
 
 
 def test_https_to_pinned_address_verifies_the_original_host_name(
@@ -236,7 +234,7 @@ def test_https_to_pinned_address_verifies_the_original_host_name(
     FakeDNS(monkeypatch, [["127.0.0.1"], ["203.0.113.9"]])
     # Connected to 127.0.0.1, the certificate for hook.test is accepted: it was
     # checked against the URL's host name, not the address.
-    assert notifications.post_webhook(f"https://hook.test:{port}/h", "s", BODY) == 204
+    assert webhooks.post_webhook(f"https://hook.test:{port}/h", "s", BODY) == 204
     assert seen == [{"path": "/h", "host": f"hook.test:{port}"}]
 
 
@@ -245,7 +243,7 @@ def test_https_certificate_for_another_name_is_refused(settings, monkeypatch, tl
     port, seen, cert = tls_receiver
     trusting(monkeypatch, cert)
     FakeDNS(monkeypatch, [["127.0.0.1"]])
-    with pytest.raises(notifications.WebhookFailed) as failed:
-        notifications.post_webhook(f"https://other.test:{port}/h", "s", BODY)
+    with pytest.raises(webhooks.WebhookFailed) as failed:
+        webhooks.post_webhook(f"https://other.test:{port}/h", "s", BODY)
     assert "certificate" in str(failed.value).lower()
     assert seen == []

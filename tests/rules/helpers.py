@@ -35,6 +35,7 @@ from typing import Any
 import pytest
 
 from games.rules.engine import RulesError
+from pablo.exceptions import status_of
 from tests.rules.table import Table
 
 JSON = dict[str, Any]
@@ -78,7 +79,7 @@ def refused(
         codes = {code} if isinstance(code, str) else code
         assert err.code in codes, f"code {err.code!r} ({err.detail}), expected {codes}"
     if status is not None:
-        assert err.status == status, f"status {err.status} ({err.code}: {err.detail})"
+        assert status_of(err) == status, f"status {status_of(err)} ({err.code}: {err.detail})"
     assert len(t.events) == count
     assert t.state == before
     return err

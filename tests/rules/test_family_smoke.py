@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from games.rules import engine
+from pablo.exceptions import status_of
 from tests.rules.table import Table
 
 JSON = dict[str, Any]
@@ -327,7 +328,7 @@ def test_the_four_rulesets_are_registered_with_their_options() -> None:
 def test_tamalou_seats_beyond_the_decks_are_refused_naming_decks() -> None:
     with pytest.raises(engine.Malformed) as caught:
         engine.create("tamalou", seats=7, options={}, turn_timeout=60, creator="a")
-    assert caught.value.status == 400 and "options.decks" in caught.value.detail
+    assert status_of(caught.value) == 400 and "options.decks" in caught.value.detail
     assert engine.create("tamalou", seats=12, options={"decks": 2}, turn_timeout=60, creator="a")
     with pytest.raises(engine.Malformed) as caught:
         engine.create("pablo", seats=2, options={"jokers": 3}, turn_timeout=60, creator="a")

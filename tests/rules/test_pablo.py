@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from pablo.exceptions import status_of
 from tests.rules.helpers import (
     FRENCH_CODE,
     action_types,
@@ -140,7 +141,7 @@ def test_option_validation():
     ):
         with pytest.raises(Malformed) as caught:
             engine.create("pablo", seats=2, options=options, turn_timeout=60, creator="a")
-        assert caught.value.status == 400
+        assert status_of(caught.value) == 400
         assert caught.value.code == "invalid_option", options
         assert f"options.{next(iter(options))}" in caught.value.detail
     for seats in (1, 9):

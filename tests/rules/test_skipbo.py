@@ -18,6 +18,7 @@ import pytest
 from games.rules import engine
 from games.rules.cards import skipbo_deck
 from games.rules.engine import Malformed, RulesError
+from pablo.exceptions import status_of
 from tests.rules.table import Table
 
 JSON = dict[str, Any]
@@ -72,7 +73,7 @@ def refused(t: Table, seat: int, command: JSON, code: str, status: int = 409) ->
     with pytest.raises(RulesError) as caught:
         t.act(seat, command)
     err = caught.value
-    assert (err.code, err.status) == (code, status), err.detail
+    assert (err.code, status_of(err)) == (code, status), err.detail
     assert len(t.events) == count
     assert t.state == before
     return err

@@ -23,6 +23,7 @@ import pytest
 from games.rules import engine
 from games.rules.cards import skipbo_deck
 from games.rules.engine import RulesError
+from pablo.exceptions import status_of
 from tests.rules.table import Table
 
 JSON = dict[str, Any]
@@ -55,7 +56,7 @@ def refused(t: Table, seat: int, command: JSON, code: str, status: int = 409) ->
     count = len(t.events)
     with pytest.raises(RulesError) as caught:
         t.act(seat, command)
-    assert (caught.value.code, caught.value.status) == (code, status), caught.value.detail
+    assert (caught.value.code, status_of(caught.value)) == (code, status), caught.value.detail
     assert len(t.events) == count
     assert t.state == before
 
@@ -116,7 +117,7 @@ def test_stock_size_override(seats: int, size: int, ok: bool) -> None:
     if not ok:
         with pytest.raises(RulesError) as caught:
             Table("skipbo", seats=seats, options=options)
-        assert caught.value.status == 400
+        assert status_of(caught.value) == 400
         assert caught.value.code == "invalid_option"
         return
     t = Table("skipbo", seats=seats, options=options)

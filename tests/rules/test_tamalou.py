@@ -12,6 +12,7 @@ import pytest
 from games.rules import engine
 from games.rules.cards import french_deck
 from games.rules.engine import Malformed
+from pablo.exceptions import status_of
 from tests.rules.helpers import (
     FRENCH_CODE,
     assert_hidden,
@@ -297,7 +298,7 @@ def test_two_decks_allow_up_to_12_players():
     for seats, options in ((7, {}), (13, {"decks": 2})):
         with pytest.raises(Malformed) as caught:
             engine.create(R, seats=seats, options=options, turn_timeout=60, creator="a")
-        assert caught.value.status == 400
+        assert status_of(caught.value) == 400
         assert caught.value.code in ("invalid_seats", "invalid_option")
     with pytest.raises(Malformed) as caught:
         engine.create(R, seats=2, options={"decks": 3}, turn_timeout=60, creator="a")

@@ -14,7 +14,7 @@ import time
 import pytest
 from django.db import OperationalError, transaction
 
-from games import notifications
+from games import notifications, webhooks
 from games.models import Event, Game
 from tests.tasks.helpers import Receiver, skipbo_game, timeouts_per_turn, user, wait_for
 
@@ -105,7 +105,7 @@ def test_webhook_arrives_signed_and_a_500_is_retried(celery):
     try:
         celery.worker()
         ann, bob = user("ann"), user("bob")
-        secret = notifications.new_secret()
+        secret = webhooks.new_secret()
         notifications.NotificationSettings.objects.create(
             user=ann, webhook_url=receiver.url, webhook_secret=secret
         )
@@ -115,7 +115,7 @@ def test_webhook_arrives_signed_and_a_500_is_retried(celery):
         celery.stop_all()
         assert [r["status"] for r in receiver.requests] == [500, 200]
         for got in receiver.requests:
-            assert notifications.verify(secret, got["body"], got["headers"]["X-Pablo-Signature"])
+            assert webhooks.verify(secret, got["body"], got["headers"]["X-Pablo-Signature"])
         first, second = (json.loads(r["body"]) for r in receiver.requests)
         assert first == second  # a retry re-sends the same delivery
         assert first["game_id"] == str(game.id) and first["event"] == "your_turn"

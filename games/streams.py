@@ -1,0 +1,524 @@
+"""A game's event stream: load, fold, append at the expected version, project, announce.
+
+Every write goes through here -- create, join, come back, act, a timeout one by
+one or the deadline sweep's batch -- and so does every read that needs a state.
+
+* **Load** (``lock`` for writes, ``state`` for reads): the state at a version
+  comes from a per-process cache of recent states, keyed by game and version
+  (LRU of ``CACHE_GAMES`` games, ``STATES_PER_GAME`` versions each, so a
+  client following the feed starts from the version it last saw); only the
+  events after the cached version are read, and a game nobody here has seen
+  is folded from its rows decoded without model objects (PostgreSQL: one
+  ``json_agg`` string, one ``json.loads``). The cache holds private copies and
+  takes a state only once it is committed (``on_commit``), so a rolled-back
+  write never leaves a state the database lacks.
+* **Lock** (``lock``): one read of the game row under ``SELECT ... FOR UPDATE``;
+  the caller checks 404 / 403 on it and on its folded state, so an action reads
+  the game once.
+* **Append** (``append``): seqs ``version + 1 ...``, in one statement on
+  PostgreSQL -- the projection (version, status, turn, deadline, result) is
+  updated only where the row is still at the expected version, and the events
+  are inserted from that update's ``RETURNING`` (a CTE): no update, no events.
+  Elsewhere (SQLite) the same two steps run as a conditional UPDATE and an
+  INSERT. Zero rows means someone else moved the game: 409
+  ``version_conflict``, nothing stored; the unique ``(game, seq)`` constraint
+  is the last line of defence.
+* **Project**: the ``Game`` row in the same statement, ``Seat`` rows when
+  someone joined (``sync_seats``); ``rebuild`` redoes both from the events.
+* **Announce**: after the commit, ``games.signals.events_appended``.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+import functools
+import json
+import logging
+import threading
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from games import errors
+from games.models import Event, Game, Seat
+from games.rules import engine
+from games.signals import events_appended
+
+logger = logging.getLogger(__name__)
+
+JSON = dict[str, Any]
+
+CACHE_GAMES = 512
+STATES_PER_GAME = 4
+TERMINAL_EVENTS = ("game_finished", "game_aborted")
+#: The ``Game`` fields that mirror the folded state.
+PROJECTED = ("status", "version", "turn_key", "deadline", "result", "finished_at", "updated_at")
+
+# --------------------------------------------------------------------------- the state cache
+
+_cache: OrderedDict[uuid.UUID, list[engine.State]] = OrderedDict()  # versions ascending
+#: The game rows (their header: decks, creation time...) of the cached games, as last written.
+_rows: dict[uuid.UUID, Game] = {}
+_cache_lock = threading.Lock()
+
+
+def cached(game_id: uuid.UUID, upto: int | None = None) -> engine.State | None:
+    """The newest cached state of the game at a version <= ``upto`` (None: any); shared."""
+    with _cache_lock:
+        states = _cache.get(game_id)
+        if not states:
+            return None
+        _cache.move_to_end(game_id)
+        for state in reversed(states):
+            if upto is None or state.version <= upto:
+                return state
+        return None
+
+
+def _cache_put(game_id: uuid.UUID, state: engine.State) -> None:
+    with _cache_lock:
+        states = _cache.setdefault(game_id, [])
+        if all(known.version != state.version for known in states):
+            states.append(state)
+            states.sort(key=lambda known: known.version)
+            del states[:-STATES_PER_GAME]
+        _cache.move_to_end(game_id)
+        while len(_cache) > CACHE_GAMES:
+            gone, _ = _cache.popitem(last=False)
+            _rows.pop(gone, None)
+
+
+def remember(
+    game_id: uuid.UUID, state: engine.State, *, copy: bool = True, row: Game | None = None
+) -> None:
+    """Offer a state (and the row just written) to the cache: now outside a transaction,
+    else once it commits."""
+    private = state.copy() if copy else state
+    header = _copy.copy(row) if row is not None else None
+
+    def put() -> None:
+        _cache_put(game_id, private)
+        if header is not None:
+            _rows[game_id] = header
+
+    if connection.in_atomic_block:
+        transaction.on_commit(put)
+    else:
+        put()
+
+
+def clear_cache() -> None:
+    with _cache_lock:
+        _cache.clear()
+        _rows.clear()
+
+
+# --------------------------------------------------------------------------- reading events
+
+_JSON_AGG = (
+    "SELECT json_agg(json_build_array(type, seat, data) ORDER BY seq)::text FROM games_event"
+    " WHERE game_id = %s AND seq > %s AND seq <= %s"
+)
+
+
+def events(game_id: uuid.UUID, *, after: int = 0, upto: int | None = None) -> list[engine.Event]:
+    """The stream's events ``after < seq <= upto`` as engine events, in order (no models)."""
+    upto = 2**31 - 1 if upto is None else upto
+    if after >= upto:
+        return []
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(_JSON_AGG, [game_id, after, upto])
+            (text,) = cursor.fetchone()
+        return [engine.Event(t, d, s) for t, s, d in json.loads(text)] if text else []
+    rows = Event.objects.filter(game_id=game_id, seq__gt=after, seq__lte=upto).order_by("seq")
+    return [engine.Event(t, d, s) for t, s, d in rows.values_list("type", "seat", "data")]
+
+
+def to_engine(row: Event) -> engine.Event:
+    return engine.Event(type=row.type, data=row.data, seat=row.seat)
+
+
+def state(game: Game, version: int | None = None) -> engine.State:
+    """The folded state at ``version`` (default: the row's version); a private copy."""
+    version = game.version if version is None else version
+    known = cached(game.id, version)
+    if known is not None and known.version == version:
+        return known.copy()
+    if known is not None:
+        folded = known.copy()
+        for event in events(game.id, after=known.version, upto=version):
+            engine.apply(folded, event)
+    else:
+        folded = engine.fold(events(game.id, upto=version))
+    if folded.version != version:
+        raise RuntimeError(
+            f"game {game.id}: stream has {folded.version} events, expected {version}"
+        )
+    remember(game.id, folded)
+    return folded
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def game_key(game_id: Any) -> uuid.UUID:
+    """The UUID of a game id as sent (``NotFound`` for a malformed one)."""
+    if isinstance(game_id, uuid.UUID):
+        return game_id
+    try:
+        return uuid.UUID(str(game_id))
+    except ValueError:
+        raise errors.not_found() from None
+
+
+@dataclass
+class Stream:
+    """A game row and its folded state (private: the caller may change it).
+
+    ``locked``: read under ``SELECT ... FOR UPDATE``. An unlocked stream
+    (``latest``) is this process's last word on the game; appending to it
+    raises ``Stale`` when another writer moved the game meanwhile.
+    """
+
+    game: Game
+    state: engine.State
+    locked: bool = True
+    #: The version the events of this transaction are appended after.
+    version: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.version = self.state.version
+
+    def seat(self, user: Any) -> int:
+        """``user``'s seat; ``Forbidden`` (403) for anyone else."""
+        username = getattr(user, "username", None)
+        if username is None or username not in self.state.players:
+            raise errors.not_a_player()
+        return self.state.players.index(username)
+
+
+class Stale(Exception):
+    """An append to an unlocked stream found the game moved on: nothing was stored."""
+
+
+def latest(game_id: Any) -> Stream | None:
+    """The game as this process last wrote it, without reading the database (None when
+    this process has not written it). For an optimistic write: the append's version
+    check tells whether it was still the latest (``Stale`` otherwise)."""
+    key = game_key(game_id)
+    with _cache_lock:
+        row = _rows.get(key)
+        states = _cache.get(key)
+        known = states[-1] if states else None
+    if row is None or known is None or row.version != known.version:
+        return None
+    return Stream(_copy.copy(row), known.copy(), locked=False)
+
+
+@functools.cache
+def _lock_sql() -> str:
+    """``SELECT ... FOR UPDATE`` of one game row, written once (the ORM's compiler costs
+    more than the statement)."""
+    columns = ", ".join(f'"{f.column}"' for f in Game._meta.concrete_fields)
+    return f"SELECT {columns} FROM games_game WHERE id = %s FOR UPDATE"
+
+
+def lock(game_id: Any) -> Stream:
+    """The game row locked until the end of the transaction, and its state (404 if none)."""
+    key = game_key(game_id)
+    if connection.vendor == "postgresql":
+        found = list(Game.objects.raw(_lock_sql(), [key]))
+        if not found:
+            raise errors.not_found()
+        game = found[0]
+    else:
+        try:
+            game = Game.objects.select_for_update().get(pk=key)
+        except Game.DoesNotExist:
+            raise errors.not_found() from None
+    return Stream(game, state(game))
+
+
+@dataclass
+class Appended:
+    #: The new state; shared with the cache once committed: read it, never change it.
+    state: engine.State
+    rows: list[Event]
+    views: list[JSON]
+
+
+def start(game: Game, created: Sequence[engine.Event]) -> Appended:
+    """The first events of a new game (``game`` just inserted at version 0)."""
+    stream = Stream(game, engine.fold(created[:1]))
+    stream.version = 0
+    return _write(stream, created, stream.state, created[1:], views=None, start=True)
+
+
+def append(
+    stream: Stream, new: Sequence[engine.Event], *, viewer: int | None = None, view: bool = False
+) -> Appended:
+    """Append ``new`` after the stream's state (which it consumes); project; announce on commit.
+
+    With ``view``, also each event as ``viewer`` saw it, redacted against the
+    state just before it.
+    """
+    return _write(stream, new, stream.state, new, views=[] if view else None, viewer=viewer)
+
+
+def _write(
+    stream: Stream,
+    new: Sequence[engine.Event],
+    folded: engine.State,
+    to_apply: Iterable[engine.Event],
+    *,
+    views: list[JSON] | None,
+    viewer: int | None = None,
+    start: bool = False,
+) -> Appended:
+    game, version = stream.game, stream.version
+    now = timezone.now()
+    rows = [
+        Event(game=game, seq=version + i, type=e.type, seat=e.seat, data=e.data, created_at=now)
+        for i, e in enumerate(new, start=1)
+    ]
+    seen: list[JSON] = []
+    if views is not None:
+        for event in new:
+            seen.append(engine.event_view(folded, event, viewer))
+            engine.apply(folded, event)
+    else:
+        for event in to_apply:
+            engine.apply(folded, event)
+    _copy_state(game, folded, now if any(r.type in TERMINAL_EVENTS for r in rows) else None)
+    game.updated_at = now
+    listening = _store(game, version, rows, locked=stream.locked)
+    if start or any(e.type == "player_joined" for e in new):
+        sync_seats(game, folded)
+    # Appended.state is read-only from here on (it is the cached one).
+    remember(game.id, folded, copy=False, row=game)
+    announce(game.id, folded.version, rows, listening=listening)
+    # After the store: the rows' times are the stored ones.
+    return Appended(folded, rows, [event_data(r, d) for r, d in zip(rows, seen, strict=False)])
+
+
+_CTE = """
+WITH bumped AS (
+    UPDATE games_game
+    SET version = %s, status = %s, turn_key = %s, deadline = %s, result = %s::jsonb,
+        finished_at = %s, updated_at = %s
+    WHERE id = %s AND version = %s
+    RETURNING id, {listening} AS listening
+)
+INSERT INTO games_event (game_id, seq, type, seat, data, created_at)
+SELECT bumped.id, v.seq, v.type, v.seat, v.data, %s
+FROM bumped, (VALUES {values}) AS v(seq, type, seat, data)
+RETURNING (SELECT listening FROM bumped)
+"""
+
+
+def _store(game: Game, expected: int, rows: list[Event], *, locked: bool = True) -> bool | None:
+    """Bump the row from ``expected`` to the new version and insert ``rows``, or nothing.
+
+    Returns whether any player listens to notifications (PostgreSQL; else None).
+    Nothing stored: ``version_conflict``, or ``Stale`` for an unlocked stream.
+    """
+    listening = None
+    try:
+        if connection.vendor == "postgresql" and rows:
+            params: list[Any] = [
+                game.version,
+                game.status,
+                game.turn_key,
+                game.deadline,
+                None if game.result is None else json.dumps(game.result),
+                game.finished_at,
+                game.updated_at,
+                game.id,
+                expected,
+                game.updated_at,
+            ]
+            for row in rows:
+                params += [row.seq, row.type, row.seat, json.dumps(row.data)]
+            with connection.cursor() as cursor:
+                cursor.execute(_cte_sql(len(rows)), params)
+                returned = cursor.fetchall()
+            stored = len(returned)
+            listening = bool(returned[0][0]) if returned else None
+        else:
+            # No savepoint: a clash ends the whole transaction anyway.
+            with transaction.atomic(savepoint=False):
+                fields = {name: getattr(game, name) for name in PROJECTED}
+                bumped = Game.objects.filter(pk=game.pk, version=expected).update(**fields)
+                stored = len(Event.objects.bulk_create(rows)) if bumped else 0
+    except IntegrityError:
+        stored = -1
+    if stored == 0 and not locked:
+        raise Stale
+    if stored != len(rows):
+        raise errors.version_conflict()
+    return listening
+
+
+@functools.cache
+def _cte_sql(count: int) -> str:
+    values = ", ".join(["(%s::integer, %s::varchar, %s::smallint, %s::jsonb)"] * count)
+    return _CTE.format(values=values, listening=_listening_sql("games_game.id"))
+
+
+def _listening_sql(game: str) -> str:
+    """Whether any player of ``game`` (an SQL expression) has a channel that would deliver
+    (``SeatQuerySet.listening`` in SQL)."""
+    user = get_user_model()._meta.db_table
+    return f"""EXISTS (
+            SELECT 1 FROM games_seat s
+            JOIN "{user}" u ON u.id = s.user_id
+            LEFT JOIN games_notificationsettings n ON n.user_id = s.user_id
+            WHERE s.game_id = {game} AND (
+                (n.user_id IS NULL AND u.email <> '')
+                OR (n.email_enabled AND u.email <> '')
+                OR (n.webhook_enabled AND n.webhook_url <> '')))"""
+
+
+def _copy_state(game: Game, folded: engine.State, ended: datetime | None) -> None:
+    """Copy the folded state onto the game object (not saved)."""
+    game.status = folded.status
+    game.version = folded.version
+    game.turn_key = folded.turn_key or ""
+    game.deadline = parse_deadline(folded.deadline) if folded.status == "active" else None
+    game.result = folded.result
+    if folded.status in (Game.Status.FINISHED, Game.Status.ABORTED):
+        game.finished_at = game.finished_at or ended
+    else:
+        game.finished_at = None
+
+
+def parse_deadline(value: str | None) -> datetime | None:
+    """A ``deadline_set`` event's ISO 8601 deadline as an aware datetime."""
+    if not value:
+        return None
+    return datetime.fromisoformat(value.replace("Z", "+00:00"))
+
+
+def sync_seats(game: Game, folded: engine.State) -> None:
+    """Make the ``Seat`` rows match the players of ``folded`` (joins only ever add)."""
+    have = set(Seat.objects.filter(game=game).values_list("seat", flat=True))
+    missing = {s: name for s, name in enumerate(folded.players) if name and s not in have}
+    if not missing:
+        return
+    users = get_user_model().objects.filter(username__in=missing.values())
+    by_name = {u.username: u for u in users}
+    Seat.objects.bulk_create(
+        [Seat(game=game, seat=s, user=by_name[name]) for s, name in missing.items()]
+    )
+
+
+def announce(
+    game_id: uuid.UUID, version: int, rows: list[Event], *, listening: bool | None = None
+) -> None:
+    """Send ``events_appended`` once the transaction commits (never if it rolls back).
+
+    ``listening``: whether any player of the game has a notification channel on,
+    when the writer knows (read with the locked row), so receivers need not ask.
+    """
+    transaction.on_commit(lambda: _send(game_id, version, rows, listening))
+
+
+def _send(game_id: uuid.UUID, version: int, rows: list[Event], listening: bool | None) -> None:
+    answers = events_appended.send_robust(
+        sender=Game, game_id=game_id, version=version, events=rows, listening=listening
+    )
+    for receiver, answer in answers:
+        if isinstance(answer, Exception):
+            logger.error(
+                "events_appended receiver %r failed for game %s",
+                receiver,
+                game_id,
+                exc_info=(type(answer), answer, answer.__traceback__),
+            )
+
+
+def event_data(row: Event, data: JSON) -> JSON:
+    """An event as the API shows it."""
+    return {
+        "seq": row.seq,
+        "type": row.type,
+        "seat": row.seat,
+        "at": None if row.created_at is None else engine.iso(row.created_at),
+        "data": data,
+    }
+
+
+# --------------------------------------------------------------------------- batches
+
+
+def append_many(
+    games: Sequence[Game], decide: Callable[[Game, engine.State], Sequence[engine.Event]]
+) -> dict[Any, int]:
+    """For each locked game: fold its stream, ``decide(game, state)`` -> new events; store all
+    in three statements (one read of every stream, one INSERT, one UPDATE of the rows).
+
+    ``games`` are rows the caller's transaction has locked, as read under that
+    lock. Games whose ``decide`` raises are logged and left out; the rest go
+    on. Returns the number of events stored per game id (games given no
+    events are left out).
+    """
+    streams: dict[Any, list[engine.Event]] = {g.id: [] for g in games}
+    if streams:
+        query = Event.objects.filter(game_id__in=list(streams)).order_by("game_id", "seq")
+        for game_id, kind, seat, data in query.values_list("game_id", "type", "seat", "data"):
+            streams[game_id].append(engine.Event(kind, data, seat))
+    now = timezone.now()
+    done: list[tuple[Game, engine.State, list[Event]]] = []
+    for game in games:
+        try:
+            folded = engine.fold(streams[game.id])
+            if folded.version != game.version:
+                raise RuntimeError(f"stream has {folded.version} events, row says {game.version}")
+            new = decide(game, folded)
+        except Exception:
+            logger.exception("batch append to game %s (turn %s) failed", game.id, game.turn_key)
+            continue
+        if not new:
+            continue
+        rows = [
+            Event(game=game, seq=folded.version + i, type=e.type, seat=e.seat, data=e.data)
+            for i, e in enumerate(new, start=1)
+        ]
+        for event in new:
+            engine.apply(folded, event)
+        done.append((game, folded, rows))
+    if not done:
+        return {}
+    Event.objects.bulk_create([row for _, _, rows in done for row in rows])
+    for game, folded, rows in done:
+        ended = next((r.created_at for r in rows if r.type in TERMINAL_EVENTS), now)
+        _copy_state(game, folded, ended)
+        game.updated_at = now  # bulk_update leaves auto_now fields alone
+        remember(game.id, folded, copy=False)
+        announce(game.id, folded.version, rows)
+    Game.objects.bulk_update([game for game, _, _ in done], PROJECTED)
+    return {game.id: len(rows) for game, _, rows in done}
+
+
+def rebuild(game_id: Any) -> Game:
+    """Recompute the ``Game`` projection and ``Seat`` rows from the events alone."""
+    try:
+        game = Game.objects.select_for_update().get(pk=game_key(game_id))
+    except Game.DoesNotExist:
+        raise errors.not_found() from None
+    stream_rows = list(Event.objects.filter(game=game).order_by("seq"))
+    folded = engine.fold(to_engine(row) for row in stream_rows)
+    ended = next((r.created_at for r in reversed(stream_rows) if r.type in TERMINAL_EVENTS), None)
+    game.finished_at = None
+    _copy_state(game, folded, ended)
+    game.save(update_fields=PROJECTED)
+    sync_seats(game, folded)
+    return game

@@ -1,0 +1,236 @@
+"""Webhook transport: the signed body, and a POST to pinned, checked addresses.
+
+The body is compact JSON with sorted keys (``canonical``), signed with
+HMAC-SHA256 under the user's secret (header ``X-Pablo-Signature:
+sha256=<hex>``). The receiver's host name is resolved once, every address is
+checked (no loopback, private or link-local destinations unless
+``PABLO_WEBHOOK_ALLOW_PRIVATE``), and the connection goes to those very
+addresses with the original ``Host`` header and, for https, the certificate
+checked against the original name (no DNS rebinding). Nothing here knows about
+games or users: ``games.notifications`` decides what to send to whom.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import http.client
+import ipaddress
+import json
+import logging
+import secrets
+import socket
+import ssl
+import urllib.parse
+from typing import Any
+
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+SIGNATURE_HEADER = "X-Pablo-Signature"
+
+
+def _setting(name: str, default: Any) -> Any:
+    return getattr(settings, name, default)
+
+
+def canonical(body: dict[str, Any]) -> str:
+    """The exact text sent (and signed): compact JSON with sorted keys."""
+    return json.dumps(body, sort_keys=True, separators=(",", ":"))
+
+
+def sign(secret: str, body: bytes) -> str:
+    """The ``X-Pablo-Signature`` header value for ``body``."""
+    digest = hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+    return f"sha256={digest}"
+
+
+def verify(secret: str, body: bytes, header: str) -> bool:
+    """What a receiver does: recompute the signature and compare in constant time."""
+    return hmac.compare_digest(sign(secret, body), header or "")
+
+
+def new_secret() -> str:
+    return secrets.token_hex(32)
+
+
+class WebhookFailed(Exception):
+    """The receiver could not be reached or answered 5xx/429: worth retrying."""
+
+
+class WebhookRefused(Exception):
+    """The URL may not be called from here (``PABLO_WEBHOOK_ALLOW_PRIVATE`` off)."""
+
+
+def loggable(url: str) -> str:
+    """``scheme://host[:port]`` of a webhook URL, for logs and errors.
+
+    The path, query and credentials stay out: receivers such as chat webhooks
+    carry their secret token in the path.
+    """
+    try:
+        parts = urllib.parse.urlsplit(url)
+        host = parts.hostname or ""
+        port = parts.port
+    except ValueError:
+        return "<unparsable url>"
+    if ":" in host:
+        host = f"[{host}]"
+    return f"{parts.scheme}://{host}" + (f":{port}" if port else "")
+
+
+def resolve_destination(url: str) -> tuple[str, int, list[tuple[int, Any]]]:
+    """Resolve the webhook's host once: its host, port and the addresses to connect to.
+
+    Every address the name resolves to is checked (``check_destination``), and
+    the delivery then connects to these very addresses: a second lookup at
+    connect time could answer differently (DNS rebinding: a public address to
+    the check, ``127.0.0.1`` to the connection). Returns ``(host, port,
+    [(family, sockaddr), ...])``; raises ``WebhookRefused`` for a destination
+    that may not be called and ``WebhookFailed`` (worth retrying) when the name
+    does not resolve.
+    """
+    try:
+        parts = urllib.parse.urlsplit(url)
+        host = parts.hostname or ""
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError as exc:
+        raise WebhookRefused(f"{loggable(url)}: {exc}") from exc
+    if parts.scheme not in ("http", "https") or not host:
+        raise WebhookRefused(f"{loggable(url)}: not an http(s) URL")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as exc:
+        raise WebhookFailed(f"{loggable(url)}: {exc}") from exc
+    addresses: list[tuple[int, Any]] = []
+    for family, _type, _proto, _name, sockaddr in infos:
+        if (family, sockaddr) not in addresses:
+            addresses.append((family, sockaddr))
+    if not addresses:
+        raise WebhookFailed(f"{loggable(url)}: no address")
+    if not _setting("PABLO_WEBHOOK_ALLOW_PRIVATE", False):
+        for _family, sockaddr in addresses:
+            address = ipaddress.ip_address(sockaddr[0])
+            if not address.is_global:
+                raise WebhookRefused(f"{loggable(url)}: {address} is not a public address")
+    return host, port, addresses
+
+
+def check_destination(url: str) -> None:
+    """Refuse loopback, private and link-local addresses unless the operator allows them.
+
+    ``PABLO_WEBHOOK_ALLOW_PRIVATE`` follows ``DJANGO_DEBUG`` (on for local
+    development and the tests' receivers); off, as on a public server, users
+    cannot make the server POST into its own network. A host is refused if
+    *any* of its addresses is not public. (``post_webhook`` does not call this:
+    it uses ``resolve_destination`` and connects to the checked addresses.)
+    """
+    resolve_destination(url)
+
+
+def _connect_pinned(addresses: list[tuple[int, Any]], timeout: float) -> socket.socket:
+    """A TCP connection to the first of the (already checked) addresses that answers.
+
+    The addresses are IP literals, so ``socket.create_connection`` does no
+    lookup of its own.
+    """
+    error: OSError | None = None
+    for _family, sockaddr in addresses:
+        try:
+            return socket.create_connection((sockaddr[0], sockaddr[1]), timeout)
+        except OSError as exc:
+            error = exc
+    assert error is not None
+    raise error
+
+
+class _PinnedHTTPConnection(http.client.HTTPConnection):
+    """An HTTP connection to ``host`` (its ``Host`` header) made to pinned addresses."""
+
+    def __init__(
+        self, host: str, port: int, addresses: list[tuple[int, Any]], timeout: float
+    ) -> None:
+        super().__init__(host, port, timeout=timeout)
+        self.pinned = addresses
+
+    def connect(self) -> None:
+        self.sock = _connect_pinned(self.pinned, self.timeout)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+def _tls_context() -> ssl.SSLContext:
+    """Certificates verified against the system's authorities (tests swap this)."""
+    return ssl.create_default_context()
+
+
+class _PinnedHTTPSConnection(http.client.HTTPSConnection):
+    """HTTPS to pinned addresses; the certificate is checked against ``host`` (and SNI)."""
+
+    def __init__(
+        self, host: str, port: int, addresses: list[tuple[int, Any]], timeout: float
+    ) -> None:
+        self.tls = _tls_context()
+        super().__init__(host, port, timeout=timeout, context=self.tls)
+        self.pinned = addresses
+
+    def connect(self) -> None:
+        sock = _connect_pinned(self.pinned, self.timeout)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        try:
+            self.sock = self.tls.wrap_socket(sock, server_hostname=self.host)
+        except BaseException:
+            sock.close()
+            raise
+
+
+def post_webhook(url: str, secret: str, body: str) -> int:
+    """POST ``body`` to ``url``; returns the status, raises ``WebhookFailed`` to retry.
+
+    A 4xx other than 429 is the receiver refusing this delivery: not retried;
+    nor is a 3xx (redirects are not followed: a 3xx is the receiver's answer,
+    not an order to POST, or GET, wherever ``Location`` points) or a
+    destination that is not allowed (``resolve_destination``: the host is
+    resolved once and the connection goes to the checked addresses, with the
+    original ``Host`` header and, for https, the certificate verified against
+    the original host name). No HTTP proxy is used: it would resolve the name
+    again. Credentials in the URL (``https://user:pass@host/``) are sent as
+    HTTP Basic authorization.
+    """
+    try:
+        host, port, addresses = resolve_destination(url)
+    except WebhookRefused as exc:
+        log.warning("webhook not sent: %s", exc)
+        return 0
+    parts = urllib.parse.urlsplit(url)
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    data = body.encode()
+    fields = json.loads(body)
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "pablo-webhooks/1",
+        SIGNATURE_HEADER: sign(secret, data),
+        "X-Pablo-Event": fields.get("event", ""),
+        "X-Pablo-Delivery": fields.get("delivery", ""),
+    }
+    if parts.username is not None:
+        user = urllib.parse.unquote(parts.username)
+        password = urllib.parse.unquote(parts.password or "")
+        token = base64.b64encode(f"{user}:{password}".encode()).decode()
+        headers["Authorization"] = f"Basic {token}"
+    timeout = float(_setting("PABLO_WEBHOOK_TIMEOUT", 5.0))
+    kind = _PinnedHTTPSConnection if parts.scheme == "https" else _PinnedHTTPConnection
+    connection = kind(host, port, addresses, timeout)
+    try:
+        connection.request("POST", target, body=data, headers=headers)
+        answer = connection.getresponse()
+        status = answer.status
+        answer.read(65536)  # a little of the answer, so the receiver is not cut off
+    except (http.client.HTTPException, OSError, ValueError) as exc:
+        raise WebhookFailed(f"{loggable(url)}: {exc}") from exc
+    finally:
+        connection.close()
+    if status >= 500 or status == 429:
+        raise WebhookFailed(f"{loggable(url)} answered {status}")
+    return status

@@ -1,0 +1,26 @@
+"""Token lookups are cached per process (games.authentication), never past a deletion."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+
+@pytest.mark.django_db
+def test_a_deleted_token_is_refused_at_once_and_a_deactivated_user_too():
+    user = get_user_model().objects.create_user(username="cached", password="x")
+    token = Token.objects.create(user=user)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    assert client.get("/api/games/").status_code == 200
+    assert client.get("/api/games/").status_code == 200  # from the cache
+    user.is_active = False
+    user.save()
+    assert client.get("/api/games/").status_code == 401
+    user.is_active = True
+    user.save()
+    assert client.get("/api/games/").status_code == 200
+    token.delete()
+    assert client.get("/api/games/").status_code == 401
