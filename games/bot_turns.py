@@ -4,7 +4,7 @@
 database and Celery, kept apart from ``services`` so that both can move.)
 
 * **Seats.** ``POST /api/games/`` may carry ``"bots": [{"seat", "level"}]``:
-  ``add_bots`` joins each bot at its seat right after the creation, inside the
+  ``services._add_bots`` joins each bot at its seat right after the creation, inside the
   same transaction (``player_joined`` with ``"bot": level``); the last seat
   taken starts the game. A bot's user is ``"<level> bot <seat>"`` -- no person
   can register a name with spaces, so the name alone says it is a bot
@@ -45,10 +45,9 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
 
-from games import selectors, streams
+from games import queue, selectors, services, streams
 from games.bots import LEVELS, bot_level, bot_name, decide, waits_for
 from games.bots.play import bot_view
-from games.errors import ApplicationError
 from games.models import FairDraw, Game
 from games.rules import engine
 from games.signals import events_appended
@@ -63,63 +62,6 @@ def delay() -> float:
 
 
 # --------------------------------------------------------------------------- seats
-
-
-def check_bots(bots: Any, seats: Any) -> list[tuple[int, str]]:
-    """``bots`` of ``POST /api/games/`` as (seat, level) pairs; 400 naming the field."""
-    if bots is None:
-        return []
-    if not isinstance(bots, list):
-        raise ApplicationError("bots: must be a list of {seat, level}.", "invalid_bots")
-    out: list[tuple[int, str]] = []
-    for i, item in enumerate(bots):
-        if not isinstance(item, dict) or set(item) - {"seat", "level"}:
-            raise ApplicationError(f"bots[{i}]: must be {{seat, level}}.", "invalid_bots")
-        seat = item.get("seat")
-        level = item.get("level", "basic")
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            raise ApplicationError(f"bots[{i}].seat: must be an integer.", "invalid_bots")
-        if seat < 1 or (isinstance(seats, int) and seat >= seats):
-            raise ApplicationError(
-                f"bots[{i}].seat: must be from 1 to seats - 1 (seat 0 is yours).", "invalid_bots"
-            )
-        if level not in LEVELS:
-            raise ApplicationError(
-                f"bots[{i}].level: must be one of {', '.join(LEVELS)}.", "invalid_bots"
-            )
-        if any(seat == s for s, _ in out):
-            raise ApplicationError(f"bots[{i}].seat: seat {seat} is named twice.", "invalid_bots")
-        out.append((seat, level))
-    return out
-
-
-def bot_user(level: str, seat: int) -> Any:
-    users = get_user_model()
-    user, created = users.objects.get_or_create(username=bot_name(level, seat))
-    if created:
-        user.set_unusable_password()
-        user.save(update_fields=["password"])
-    return user
-
-
-def add_bots(game: Game, state: engine.State, bots: list[tuple[int, str]]) -> Any:
-    """Join each bot at its seat (inside ``game_create``'s transaction); the new state."""
-    from games import services  # late: services imports this module
-
-    seeds = getattr(game, "player_seeds", None)
-    if seeds is not None:
-        # Fair deals: a bot's seed is "" and, like a person's, is stored before the join
-        # that may start the game (and draw).
-        game.player_seeds = {**seeds, **{str(seat): "" for seat, _ in bots}}
-        game.save(update_fields=["player_seeds"])
-    for seat, level in sorted(bots):
-        bot_user(level, seat)
-        events = engine.join(
-            state, bot_name(level, seat), services._context(game), seat=seat, bot=level
-        )
-        state = streams.append(streams.Stream(game, state), events).state.copy()
-        services._fair_flush(game)
-    return state
 
 
 # --------------------------------------------------------------------------- who acts
@@ -155,11 +97,9 @@ def due(state: engine.State, *, waited_only: bool = False) -> list[int]:
 
 
 def schedule(game_id: Any, version: int, seats: list[int]) -> None:
-    from games.tasks_bots import bot_act
-
     for seat in seats:
         try:
-            bot_act.apply_async((str(game_id), seat, version), countdown=delay(), retry=False)
+            queue.enqueue("games.bot_act", (str(game_id), seat, version), countdown=delay())
         except Exception:
             log.warning("bot task for game %s seat %s not enqueued; catch-up will", game_id, seat)
 
@@ -184,8 +124,6 @@ def on_events_appended(sender: Any, game_id: Any, version: int, events: Any, **k
 @transaction.atomic
 def act(*, game_id: Any, seat: int, version: int, rng: random.Random | None = None) -> int:
     """The bot of ``seat`` acts if the game is still at ``version``; events stored (0: none)."""
-    from games import services
-
     try:
         stream = streams.lock(game_id)
     except Exception:
@@ -249,8 +187,6 @@ def play_stored_game(
     other seats are bots added at creation. Every move is an ordinary event
     (``manage.py simulate --store``).
     """
-    from games import services
-
     users = get_user_model()
     person, _ = users.objects.get_or_create(username="simulator")
     game = services.game_create(

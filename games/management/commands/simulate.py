@@ -19,6 +19,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
+from games.bot_turns import play_stored_game
 from games.bots import LEVELS
 from games.bots.play import Unfinished, play_game
 from games.chance import DeckChance
@@ -122,8 +123,6 @@ class Command(BaseCommand):
             self._store(ruleset, levels, options, o["store"], seed)
 
     def _store(self, ruleset, levels, options, count, seed):
-        from games.bot_turns import play_stored_game
-
         for i in range(count):
             game = play_stored_game(
                 ruleset, levels, options, rng=random.Random(f"{seed}:store:{i}")
