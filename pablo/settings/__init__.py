@@ -241,6 +241,8 @@ LOGGING = {
 # Redis's visibility timeout (1 hour), so no message is delivered twice for
 # being held too long; multi-day deadlines are never ETA tasks.
 PABLO_SWEEP_SECONDS = env.float("PABLO_SWEEP_SECONDS", default=1.0)
+# Bots act about this many seconds after they may (games/bot_turns.py).
+PABLO_BOT_DELAY = env.float("PABLO_BOT_DELAY", default=1.0)
 PABLO_SWEEP_BATCH = env.int("PABLO_SWEEP_BATCH", default=50)
 PABLO_SWEEP_BUDGET = env.float("PABLO_SWEEP_BUDGET", default=30.0)
 PABLO_FAST_PATH_SECONDS = env.float("PABLO_FAST_PATH_SECONDS", default=300.0)
@@ -258,6 +260,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.sweep_deadlines",
         "schedule": PABLO_SWEEP_SECONDS,
         # A sweep queued while the workers were down is worthless later.
+        "options": {"expires": max(5.0, 5 * PABLO_SWEEP_SECONDS)},
+    },
+    # bots (issue #11): re-enqueue bots that games wait for (a killed worker)
+    "bots-catch-up": {
+        "task": "games.bots_catch_up",
+        "schedule": PABLO_SWEEP_SECONDS,
         "options": {"expires": max(5.0, 5 * PABLO_SWEEP_SECONDS)},
     },
     "send-due-reminders": {
