@@ -143,17 +143,14 @@ def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
     data = selectors.game_data(game=game, user=request.user)
     events = recent_events(game=game, seat=data["you"], count=RECENT_EVENTS)
     ctx = table.build(data, sel, events)
-    user = request.user
     ctx.update(
         game=data,
         game_id=data["id"],
         version=data["version"],
         status=data["status"],
-        can_join=(
-            data["status"] == "waiting"
-            and data["you"] is None
-            and getattr(user, "is_authenticated", False)
-        ),
+        # UI.md: a waiting game offers "Join" to every visitor; a signed-out
+        # one is sent to log in first and brought back to this table.
+        can_join=data["status"] == "waiting" and data["you"] is None,
         is_absent=any(p["you"] and p["absent"] for p in ctx["players"])
         and data["status"] == "active",
         key_prefix=f"{data['id'][:8]}-v{data['version']}",
