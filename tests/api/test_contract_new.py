@@ -196,6 +196,36 @@ def test_stacked_deck_games_have_fairness_null(ann, bob):
     assert joined["fairness"] is None
 
 
+def test_a_finished_stacked_game_and_its_replay_have_fairness_null(ann, bob, quick_skipbo):
+    gid = quick_skipbo["id"]
+    assert quick_skipbo["fairness"] is None
+    for _ in range(5):  # ann's stock 1..5 onto building pile 0 wins
+        ann.ok(gid, {"type": "play", "from": "stock", "pile": 0})
+    assert ann.game(gid)["status"] == "finished"
+    assert ann.game(gid)["fairness"] is None
+    replay = bob.get(f"/api/games/{gid}/replay/").json()
+    assert replay["fairness"] is None
+
+
+@pytest.mark.parametrize("seed", [12345, ["a"], {"a": 1}])
+def test_a_seed_that_is_not_a_string_is_400(ann, bob, seed):
+    response = ann.post(
+        "/api/games/", {"ruleset": "pablo", "seats": 2, "seed": seed}, format="json"
+    )
+    assert "seed" in error(response, 400)["detail"]
+    game = create(ann, ruleset="pablo", seats=2)
+    response = bob.post(f"/api/games/{game['id']}/join/", {"seed": seed}, format="json")
+    assert "seed" in error(response, 400)["detail"]
+
+
+def test_a_seed_cannot_change_once_given(ann, bob):
+    game = create(ann, ruleset="pablo", seats=3, seed="first")
+    error(ann.post(f"/api/games/{game['id']}/join/", {"seed": "second"}, format="json"), 409)
+    bob.post(f"/api/games/{game['id']}/join/", {"seed": "b1"}, format="json")
+    error(bob.post(f"/api/games/{game['id']}/join/", {"seed": "b2"}, format="json"), 409)
+    assert ann.game(game["id"])["fairness"]["player_seeds"] == {"0": "first", "1": "b1"}
+
+
 def test_server_seed_stays_secret_while_the_game_runs(ann, bob, cid):
     game = create(ann, ruleset="pablo", seats=2)
     bob.post(f"/api/games/{game['id']}/join/")
@@ -284,36 +314,54 @@ def play_out(players: dict[int, Any], game_id: str, limit: int = 600) -> dict:
             return states[0]
         choices = {seat: pick(state["state"]["legal_actions"]) for seat, state in states.items()}
         # a call first (its window closes when the next player acts)
-        order = sorted(
-            choices, key=lambda s: (choices[s] is None, choices[s] and choices[s]["type"] != "call")
-        )
-        seat = order[0]
+        calls = [seat for seat, choice in choices.items() if choice and choice["type"] == "call"]
+        acting = [seat for seat, choice in choices.items() if choice]
+        seat = (calls or acting)[0]
         assert choices[seat] is not None, states
         players[seat].ok(game_id, choices[seat])
     raise AssertionError("the game did not end")
 
 
-def test_a_finished_game_reveals_a_seed_that_reproduces_every_draw(ann, bob):
-    game = create(ann, ruleset="pablo", seats=2, seed="ann seed", options={"start_seat": None})
+@pytest.mark.parametrize(
+    ("seats", "jokers", "seeds"),
+    [
+        (2, 1, ["ann seed", "bob:seed\n2"]),
+        (3, 2, ["", "b", "ü → ✓"]),  # a two-joker deck; seeds of any UTF-8 text
+    ],
+)
+def test_a_finished_game_reveals_a_seed_that_reproduces_every_draw(
+    make_player, seats, jokers, seeds
+):
+    players = {seat: make_player(f"p{seat}") for seat in range(seats)}
+    game = create(
+        players[0],
+        ruleset="pablo",
+        seats=seats,
+        seed=seeds[0],
+        options={"start_seat": None, "jokers": jokers},
+    )
     commitment = game["fairness"]["commitment"]
     gid = game["id"]
-    joined = bob.post(f"/api/games/{gid}/join/", {"seed": "bob:seed\n2"}, format="json").json()
-    first_discard = joined["state"]["discard"]["top"]
-    ann_looked = ann.ok(gid, {"type": "look", "positions": [0, 1]})["game"]
-    ann_cards = ann_looked["state"]["fields"]["0"][:2]
-    bob.ok(gid, {"type": "look", "positions": [2, 3]})
-    first_seat = ann.game(gid)["state"]["turn"]["seat"]
+    for seat in range(1, seats):
+        joined = players[seat].post(f"/api/games/{gid}/join/", {"seed": seeds[seat]}, format="json")
+        assert joined.status_code == 200, joined.content
+    first_discard = joined.json()["state"]["discard"]["top"]
+    looked = {}
+    for seat, client in players.items():
+        answer = client.ok(gid, {"type": "look", "positions": [0, 1]})["game"]
+        looked[seat] = answer["state"]["fields"][str(seat)][:2]
+    first_seat = players[0].game(gid)["state"]["turn"]["seat"]
 
-    final = play_out({0: ann, 1: bob}, gid)
+    final = play_out(players, gid)
     assert final["status"] == "finished"
     fairness = final["fairness"]
     assert fairness["commitment"] == commitment
-    assert fairness["player_seeds"] == {"0": "ann seed", "1": "bob:seed\n2"}
+    assert fairness["player_seeds"] == {str(seat): seed for seat, seed in enumerate(seeds)}
     server_hex = fairness["server_seed"]
     assert HEX64.fullmatch(server_hex), server_hex  # 32 bytes, lower-case hex
     assert hashlib.sha256(bytes.fromhex(server_hex)).hexdigest() == commitment
 
-    replay = ann.get(f"/api/games/{gid}/replay/")
+    replay = players[1].get(f"/api/games/{gid}/replay/")
     assert replay.status_code == 200, replay.content
     replay = replay.json()
     assert {"game", "events", "fairness"} <= set(replay)
@@ -327,15 +375,15 @@ def test_a_finished_game_reveals_a_seed_that_reproduces_every_draw(ann, bob):
     deals = [d for d in draws if d["kind"] == "deal"]
     assert [d["round"] for d in deals] == list(range(1, rounds_played + 1))
 
+    deck = PABLO_DECK + ["JK"] * (jokers - 1)
     server_seed = bytes.fromhex(server_hex)
-    seeds = ["ann seed", "bob:seed\n2"]
     for draw in draws:
         stream = byte_stream(server_seed, seeds, draw["k"])
         if draw["kind"] == "start_seat":
             assert draw["input"] is None
-            assert draw["output"] == uniform(stream, 2), draw
+            assert draw["output"] == uniform(stream, seats), draw
         elif draw["kind"] == "deal":
-            assert draw["input"] == utf8_sorted(PABLO_DECK), draw
+            assert draw["input"] == utf8_sorted(deck), draw
             assert draw["output"] == shuffle(draw["input"], stream), draw
         else:
             assert draw["input"] == utf8_sorted(draw["input"]), draw
@@ -345,8 +393,9 @@ def test_a_finished_game_reveals_a_seed_that_reproduces_every_draw(ann, bob):
     start = next(d for d in draws if d["kind"] == "start_seat")
     assert start["output"] == first_seat
     deal = deals[0]["output"]
-    assert ann_cards == deal[0:2]  # seat 0 gets the first four cards, slots 0-3
-    assert first_discard == deal[8]  # then seat 1's four, then the face-up card
+    for seat, cards in looked.items():  # seat s gets cards 4s..4s+3 in slots 0-3
+        assert cards == deal[4 * seat : 4 * seat + 2], (seat, cards)
+    assert first_discard == deal[4 * seats]  # then the face-up card
 
 
 def test_fairness_of_a_finished_game_is_visible_to_strangers(ann, bob, cid):

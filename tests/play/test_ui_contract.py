@@ -177,6 +177,28 @@ def _chosen(value: Any, values: list) -> bool:
     return value in values
 
 
+def reachable_actions(client: Client, url: str, depth: int = 3) -> list[tuple[str, dict]]:
+    """Every (name, body) offered on the table or after choosing up to `depth`
+    things by the page's own links (no JavaScript)."""
+    found: list[tuple[str, dict]] = []
+    seen: set[str] = set()
+    frontier = [url]
+    for _ in range(depth + 1):
+        following = []
+        for address in frontier:
+            if address in seen:
+                continue
+            seen.add(address)
+            _, table = page(client, address)
+            found += table.actions()
+            for link in table.links:
+                if "pick" in link.get("class", "") and link.get("aria-pressed") != "true":
+                    href = link["href"]
+                    following.append(href if href.startswith("/") else url + href)
+        frontier = following
+    return found
+
+
 # ------------------------------------------------------------------------------ pages
 
 
@@ -340,6 +362,26 @@ def test_the_look_button_appears_once_two_slots_are_chosen(ann, bob, waiting):
         assert name.startswith("Look")
         assert is_legal(body, legal), (body, legal)
     assert ann.act(waiting, looks[0][1]).status_code == 201
+
+
+def test_skipbo_buttons_play_and_end_turn_carry_legal_bodies(ann, bob):
+    game = create(
+        ann, ruleset="skipbo", seats=2, options=SKIPBO_QUICK_OPTIONS, decks=[SKIPBO_QUICK]
+    )
+    bob.post(f"/api/games/{game['id']}/join/")
+    legal = ann.game(game["id"])["state"]["legal_actions"]
+    client = web(ann)
+    url = f"/play/{game['id']}/"
+    offered = reachable_actions(client, url)  # a card by the page's links, then its pile
+    for name, body in offered:
+        assert is_legal(body, legal), (body, legal)
+        assert name.startswith(verb(body)), (name, body)
+    bodies = [body for _, body in offered]
+    for action in legal:  # every one of them can be done from the page
+        assert action in bodies, action
+    # bob, not on turn in Skip-Bo (no throwing), is offered nothing
+    _, theirs = page(web(bob), f"/play/{game['id']}/")
+    assert theirs.actions() == []
 
 
 # ------------------------------------------------------------------------------ no leaks
