@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import re
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -548,3 +552,24 @@ def test_web_log_in_failures_count_with_the_api_ones(throttle, ann, anon, client
         "/accounts/login/", {"username": "ann", "password": "secret-pw"}, REMOTE_ADDR="10.0.0.7"
     )
     assert response.status_code == 302  # logged in from elsewhere
+
+
+def test_the_binding_defaults_of_the_limits_and_the_bot_delay():
+    """API.md: 10/hour, 60/min, 120/min; PABLO_BOT_DELAY 1 s (the production
+    settings, read in a fresh process with none of these variables set)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PABLO_")}
+    env.update(DJANGO_SETTINGS_MODULE="pablo.settings", DJANGO_DEBUG="1")
+    code = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "print(s.PABLO_THROTTLE_LOGIN_FAILURES, s.PABLO_THROTTLE_AUTH, "
+        "s.PABLO_THROTTLE_ACTIONS, float(s.PABLO_BOT_DELAY))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.split() == ["10/hour", "60/min", "120/min", "1.0"]

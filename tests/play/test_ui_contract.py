@@ -487,3 +487,25 @@ def test_notification_mails_link_to_the_table_and_the_replay(
             ann.ok(gid, {"type": "play", "from": "stock", "pile": 0})
     over = [m for m in mail.outbox if f"https://cards.example.org/replays/{gid}/" in m.body]
     assert {tuple(m.to) for m in over} == {("ann@example.org",), ("bob@example.org",)}
+
+
+# ------------------------------------------------------------------------------ icons
+
+#: Misc symbols (☆ ⚑ ⏳ ...), dingbats (✓ ✗), emoji and their variation selector. The
+#: four card suits U+2660-2667 are left out: they are in WGL4, so in every standard
+#: text font (the event log's sentences write "5♥"); the cards themselves are SVG.
+SYMBOL_GLYPHS = re.compile("[\u2300-\u23ff\u2600-\u265f\u2668-\u27bf\ufe0f\U0001f000-\U0001faff]")
+
+
+def test_no_glyph_needs_an_emoji_or_symbol_font(ann, bob, playing):
+    game = create(
+        ann, ruleset="skipbo", seats=2, options=SKIPBO_QUICK_OPTIONS, decks=[SKIPBO_QUICK]
+    )
+    bob.post(f"/api/games/{game['id']}/join/")
+    client = web(ann)
+    for url in ("/", f"/play/{playing}/", f"/play/{game['id']}/", "/accounts/login/"):
+        html = client.get(url).content.decode()
+        found = SYMBOL_GLYPHS.findall(html)
+        assert not found, (url, found)
+    html = Client().get("/").content.decode()
+    assert not SYMBOL_GLYPHS.findall(html)
