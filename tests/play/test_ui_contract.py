@@ -97,6 +97,7 @@ class Page(HTMLParser):
         self.buttons: list[dict[str, Any]] = []
         self.inputs: list[dict[str, Any]] = []
         self.links: list[dict[str, Any]] = []
+        self.forms_inputs: list[dict[str, Any]] = []
         self._forms: list[dict[str, Any]] = []
         self._button: dict[str, Any] | None = None
         self.feed(html)
@@ -107,6 +108,8 @@ class Page(HTMLParser):
             self._forms.append(a)
         elif tag == "input":
             self.inputs.append(a)
+            if self._forms and a.get("name"):
+                self.forms_inputs.append({"form": self._forms[-1], "input": a})
         elif tag == "a":
             self.links.append(a)
         elif tag == "button":
@@ -509,3 +512,47 @@ def test_no_glyph_needs_an_emoji_or_symbol_font(ann, bob, playing):
         assert not found, (url, found)
     html = Client().get("/").content.decode()
     assert not SYMBOL_GLYPHS.findall(html)
+
+
+# ------------------------------------------------------------------------------ sending
+
+
+def form_data(table: Page, body: dict) -> tuple[str, dict]:
+    """The action URL and fields of the form whose button carries `body`."""
+    for button in table.buttons:
+        raw = button["attrs"].get("data-action") or button["form"].get("data-action")
+        if raw and json.loads(raw) == body:
+            form = button["form"]
+            break
+    else:
+        raise AssertionError(f"no button for {body}")
+    fields = {}
+    collecting = False
+    for parsed in table.forms_inputs:
+        if parsed["form"] is form:
+            collecting = True
+            fields[parsed["input"]["name"]] = parsed["input"].get("value", "")
+    assert collecting
+    return form["action"], fields
+
+
+def test_a_double_click_sends_one_action_and_a_refusal_shows_the_apis_sentence(ann, bob, playing):
+    client = web(ann)
+    _, table = page(client, f"/play/{playing}/")
+    version = ann.game(playing)["version"]
+    url, fields = form_data(table, {"type": "draw", "source": "deck"})
+    stale_url, stale = form_data(table, {"type": "draw", "source": "discard"})
+    first = client.post(url, fields)
+    second = client.post(url, fields)  # the same form again: one action only
+    assert first.status_code in (302, 303) and second.status_code in (302, 303)
+    after = ann.game(playing)
+    assert after["state"]["held"] == "9C"
+    events = ann.get(f"/api/games/{playing}/events/?after={version}").json()["events"]
+    assert len({e["type"] for e in events}) == len(events), events  # one draw, no repeat
+    # the page's older form now sends a stale version: the API's refusal, in words
+    api = ann.act(playing, {"type": "draw", "source": "discard", "expected_version": version})
+    assert api.status_code == 409
+    shown = client.post(stale_url, stale, follow=True)
+    assert shown.status_code == 200
+    assert api.json()["detail"] in shown.content.decode()
+    assert ann.game(playing)["version"] == after["version"]  # nothing stored
