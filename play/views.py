@@ -31,6 +31,7 @@ from games.errors import ApplicationError, not_a_player
 from games.rules.engine import RulesError
 from games.serializers import GameCreateInputSerializer, parse_action
 from pablo.exceptions import exception_handler
+from pablo.throttling import ActionLimit
 
 from . import lobby, table
 from .recent import recent_events
@@ -178,6 +179,12 @@ def act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
         return _back(request, game.id, "The body must be a JSON object naming the action's type.")
     if not isinstance(body, dict):
         return _back(request, game.id, "The body must be a JSON object naming the action's type.")
+    # PABLO_THROTTLE_ACTIONS counts a user's actions however they are sent:
+    # over the limit nothing is done and the table says when to try again.
+    limit = ActionLimit()
+    if not limit.allow_request(request, None):
+        wait = int(limit.wait() or 1)
+        return _back(request, game.id, f"Too many actions at once; try again in {wait} seconds.")
     version = request.POST.get("version", "")
     if version.isdigit():
         body["expected_version"] = int(version)
