@@ -556,3 +556,34 @@ def test_a_double_click_sends_one_action_and_a_refusal_shows_the_apis_sentence(a
     assert shown.status_code == 200
     assert api.json()["detail"] in shown.content.decode()
     assert ann.game(playing)["version"] == after["version"]  # nothing stored
+
+
+def test_actions_from_the_table_count_against_the_users_action_limit(settings, ann, bob):
+    """API.md Throttling: PABLO_THROTTLE_ACTIONS counts a user's actions, however sent."""
+    from django.core.cache import caches
+
+    games = []
+    for _ in range(3):
+        game = create(ann, ruleset="pablo", seats=2, options={"start_seat": 0}, decks=[DECK])
+        bob.post(f"/api/games/{game['id']}/join/")
+        games.append(game["id"])
+    caches["throttle"].clear()
+    settings.PABLO_THROTTLE_ACTIONS = "2/min"
+    client = web(ann)
+    ann.ok(games[0], {"type": "look", "positions": [0, 1]})
+    url, fields = form_data(
+        Page(client.get(f"/play/{games[1]}/?sel=f0.0,f0.1").content.decode()),
+        {"type": "look", "positions": [0, 1]},
+    )
+    client.post(url, fields)
+    assert ann.game(games[1])["state"]["fields"]["0"][:2] == ["5H", "6H"]
+    response = ann.act(games[2], {"type": "look", "positions": [0, 1]})
+    assert response.status_code == 429 and response.json()["code"] == "throttled"
+    # and over the limit the table's form does nothing either
+    url, fields = form_data(
+        Page(client.get(f"/play/{games[2]}/?sel=f0.0,f0.1").content.decode()),
+        {"type": "look", "positions": [0, 1]},
+    )
+    client.post(url, fields)
+    assert ann.game(games[2])["state"]["fields"]["0"] == ["?", "?", "?", "?"]
+    caches["throttle"].clear()
