@@ -35,6 +35,7 @@ import functools
 import json
 import logging
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
@@ -42,6 +43,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import psycopg
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
@@ -347,9 +349,7 @@ def _store(game: Game, expected: int, rows: list[Event], *, locked: bool = True)
             ]
             for row in rows:
                 params += [row.seq, row.type, row.seat, json.dumps(row.data)]
-            with connection.cursor() as cursor:
-                cursor.execute(_cte_sql(len(rows)), params)
-                returned = cursor.fetchall()
+            returned = execute_prepared(_cte_sql(len(rows)), params)
             stored = len(returned)
             listening = bool(returned[0][0]) if returned else None
         else:
@@ -365,6 +365,38 @@ def _store(game: Game, expected: int, rows: list[Event], *, locked: bool = True)
     if stored != len(rows):
         raise errors.version_conflict()
     return listening
+
+
+def execute_prepared(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    """Run ``sql`` as a statement the server prepared once for this connection; its rows.
+
+    The append's CTE costs more to plan (~0.3 ms) than to run (~0.2 ms). Django's
+    cursors bind on the client and never prepare; this one binds on the server and
+    prepares at once (``prepare=True``). psycopg keeps the prepared statements per
+    connection, forgets them at every rollback and prepares them again. Django turns
+    psycopg's preparing off (``prepare_threshold`` None) unless the database's
+    ``OPTIONS`` name a threshold; where they do not, it is turned on here for the
+    statements that ask (Django's own cursors bind on the client and never prepare).
+    A deployment behind a pooler that cannot keep prepared statements sets
+    ``OPTIONS["prepare_threshold"] = None`` and statements here are then not prepared.
+    Errors are Django's (``IntegrityError``...) and the statement shows in
+    ``connection.queries`` when queries are logged, as with Django's cursors.
+    """
+    connection.ensure_connection()
+    connection.validate_thread_sharing()
+    raw = connection.connection
+    if raw.prepare_threshold is None and "prepare_threshold" not in connection.settings_dict.get(
+        "OPTIONS", {}
+    ):
+        raw.prepare_threshold = 2**31  # only what asks with prepare=True
+    started = time.monotonic()
+    try:
+        with connection.wrap_database_errors, psycopg.Cursor(raw) as cursor:
+            cursor.execute(sql, params, prepare=True)
+            return cursor.fetchall()
+    finally:
+        if connection.queries_logged:
+            connection.queries_log.append({"sql": sql, "time": f"{time.monotonic() - started:.3f}"})
 
 
 @functools.cache

@@ -70,3 +70,29 @@ def test_a_refusal_on_the_process_cache_is_confirmed_on_the_locked_row(require_p
     with pytest.raises(services.errors.Forbidden):
         services.game_act(game_id=game.id, user=users[2], command=body)
     assert Game.objects.get(pk=game.id).version == version
+
+
+def test_the_append_is_a_prepared_statement_that_survives_rollbacks(require_postgres, users):
+    from django.db import connection, transaction
+
+    game = start_skipbo(users)
+    for _ in range(2):
+        user, body = legal(game.id, users)
+        services.game_act(game_id=game.id, user=user, command=body)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any("INSERT INTO games_event" in sql for sql in prepared)
+    # A refused append (a stale expected version) rolls back; psycopg forgets its prepared
+    # statements with it, and the next append prepares and stores again.
+    user, body = legal(game.id, users)
+    version = Game.objects.get(pk=game.id).version
+    with pytest.raises(services.errors.Conflict), transaction.atomic():
+        stream = streams.lock(game.id)
+        stream.version -= 1
+        streams.append(stream, [streams.engine.Event("player_returned", {}, 0)])
+    assert Game.objects.get(pk=game.id).version == version
+    answer = services.game_act(game_id=game.id, user=user, command=body)
+    assert answer.data["version"] > version
+    seqs = list(Event.objects.filter(game=game).values_list("seq", flat=True))
+    assert seqs == list(range(1, answer.data["version"] + 1))
