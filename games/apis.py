@@ -19,6 +19,7 @@ from drf_spectacular.utils import (
     PolymorphicProxySerializer,
     extend_schema,
 )
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
@@ -70,7 +71,8 @@ class JsonApiView(APIView):
     """Bodies are JSON only (the project's default parser): anything else is a 400.
     Tokens are looked up through a short cache (``games.authentication``)."""
 
-    authentication_classes: list[Any] = [CachedTokenAuthentication]
+    # The web table's script calls the API with the browser's session (CSRF enforced).
+    authentication_classes: list[Any] = [CachedTokenAuthentication, SessionAuthentication]
 
 
 class PublicApiView(JsonApiView):

@@ -25,21 +25,27 @@ def email_text(body: dict[str, Any]) -> tuple[str, str]:
     where = f"{ruleset} game {game} (seat {body['seat']})"
     deadline = body.get("deadline")
     kind = body["event"]
+    # Links: the table (/play/{id}/) to act, the replay (/replays/{id}/) once it is over.
+    site = str(getattr(settings, "PABLO_SITE_URL", "http://localhost:8000")).rstrip("/")
+    table, replay = f"{site}/play/{game}/", f"{site}/replays/{game}/"
     if kind == YOUR_TURN:
         return (
             f"Your turn in {ruleset}",
             f"It is your turn in {where}.\nPlay before {deadline} (UTC); after that the "
-            "server plays for you.\n",
+            f"server plays for you.\nYour seat: {table}\n",
         )
     if kind == TURN_REMINDER:
         return (
             f"Reminder: your turn in {ruleset} ends soon",
             f"Most of your time for this turn in {where} has passed.\nPlay before "
-            f"{deadline} (UTC); after that the server plays for you.\n",
+            f"{deadline} (UTC); after that the server plays for you.\nYour seat: {table}\n",
         )
     if kind == GAME_ABORTED:
-        return (f"{ruleset} game aborted", f"The {where} was aborted: every player was absent.\n")
+        return (
+            f"{ruleset} game aborted",
+            f"The {where} was aborted: every player was absent.\nReplay: {replay}\n",
+        )
     result = body.get("result") or {}
     seat = body["seat"]
     verdict = "You won." if seat in result.get("winners", []) else "You did not win this time."
-    return (f"{ruleset} game over", f"The {where} is over. {verdict}\n")
+    return (f"{ruleset} game over", f"The {where} is over. {verdict}\nReplay: {replay}\n")

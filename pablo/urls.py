@@ -1,14 +1,14 @@
-"""URL configuration: the REST API under /api/, the replay viewer under /replays/."""
+"""URL configuration: the REST API under /api/, the replay viewer under /replays/,
+the web table (lobby, accounts, tables) at / (play.urls)."""
 
 from django.contrib import admin
 from django.urls import include, path, re_path
-from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from pablo.exceptions import not_found_view
 
 urlpatterns = [
-    path("", RedirectView.as_view(url="/replays/", permanent=False)),
+    path("", include("play.urls")),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),

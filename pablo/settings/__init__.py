@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI served by us: /api/docs/ works offline
     "games",
     "replays",
+    "play",
 ]
 
 MIDDLEWARE = [
@@ -114,6 +115,9 @@ STORAGES = {
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
+        # The web table's own script calls the API with the browser's session
+        # (and a CSRF header, which SessionAuthentication enforces).
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -163,6 +167,15 @@ EMAIL_BACKEND = env.str(
     "DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend"
 )
 DEFAULT_FROM_EMAIL = env.str("DJANGO_DEFAULT_FROM_EMAIL", default="pablo@localhost")
+
+# --------------------------------------------------------------------------- the web table
+# docs/table.md. PABLO_SITE_URL is the base of the links in notifications.
+PABLO_SITE_URL = env.str("PABLO_SITE_URL", default="http://localhost:8000").rstrip("/")
+LOGIN_URL = "/accounts/login/"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+# A form without a valid CSRF token on the table is shown as a refusal there.
+CSRF_FAILURE_VIEW = "play.views.csrf_failure"
 
 # API.md: stacked decks only where the operator allows them (the tests do).
 PABLO_ALLOW_STACKED_DECKS = env("PABLO_ALLOW_STACKED_DECKS")

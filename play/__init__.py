@@ -1,0 +1,1 @@
+"""The web table: lobby, accounts and the table pages (docs/table.md)."""

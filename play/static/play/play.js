@@ -1,0 +1,148 @@
+/* The table without reloads (docs/table.md). Without this script every control is a
+ * plain link or form and works the same way, only with a page load each time.
+ *
+ * - A click on an action button POSTs its data-action body to the REST API with the
+ *   version the page shows (expected_version), an Idempotency-Key fixed for that
+ *   button on that page (a double click sends one action), the session cookie and
+ *   a CSRF header. Then the table fragment is fetched again and swapped in.
+ * - A refusal is shown as the API's detail sentence above the table, then the
+ *   table is refreshed.
+ * - A click on a card changes the selection: the fragment for ?sel=... is fetched.
+ * - The event feed's long poll (wait=25) brings other players' moves.
+ * - The deadline counts down every second.
+ */
+(function () {
+  "use strict";
+  var root = document.getElementById("table");
+  if (!root) return;
+  var notice = document.getElementById("notice");
+  var gameId = root.dataset.game;
+  var busy = false;
+  var pollGen = 0;
+
+  function table() { return document.getElementById("table"); }
+  function version() { return parseInt(table().dataset.version, 10); }
+
+  function csrf() {
+    var m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    if (m) return decodeURIComponent(m[1]);
+    var input = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : "";
+  }
+
+  function say(text) {
+    notice.innerHTML = "";
+    if (!text) return;
+    var p = document.createElement("p");
+    p.className = "notice error";
+    p.textContent = text;
+    notice.appendChild(p);
+  }
+
+  function refresh(sel) {
+    if (sel === undefined) sel = table().dataset.sel || "";
+    var url = "/play/" + gameId + "/?partial=1" + (sel ? "&sel=" + encodeURIComponent(sel) : "");
+    return fetch(url, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+      .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.text(); })
+      .then(function (html) {
+        var holder = document.createElement("div");
+        holder.innerHTML = html;
+        var fresh = holder.querySelector("#table");
+        if (!fresh) return;
+        table().replaceWith(fresh);
+        var clean = "/play/" + gameId + "/" + (fresh.dataset.sel ? "?sel=" + fresh.dataset.sel : "");
+        if (location.pathname + location.search !== clean) history.replaceState(null, "", clean);
+        tick();
+      });
+  }
+
+  function send(button) {
+    if (busy) return;
+    var action;
+    try { action = JSON.parse(button.dataset.action); } catch (e) { return; }
+    busy = true;
+    var form = button.closest("form");
+    var keyInput = form && form.querySelector("input[name=key]");
+    var url, body;
+    if (action.type === "join") {
+      url = "/api/games/" + gameId + "/join/"; body = "{}";
+    } else if (action.type === "come_back") {
+      url = "/api/games/" + gameId + "/back/"; body = "{}";
+    } else {
+      url = "/api/games/" + gameId + "/actions/";
+      action.expected_version = version();
+      body = JSON.stringify(action);
+    }
+    var headers = { "Content-Type": "application/json", "X-CSRFToken": csrf(), "Accept": "application/json" };
+    if (keyInput) headers["Idempotency-Key"] = keyInput.value;
+    table().querySelectorAll("button[data-action]").forEach(function (b) { b.disabled = true; });
+    fetch(url, { method: "POST", credentials: "same-origin", headers: headers, body: body })
+      .then(function (r) {
+        return r.json().catch(function () { return {}; }).then(function (data) {
+          if (r.ok) { say(""); return; }
+          say(data.detail || ("The server refused (" + r.status + ")."));
+        });
+      })
+      .catch(function () { say("The server could not be reached; try again."); })
+      .then(function () { return refresh(""); })
+      .catch(function () {})
+      .then(function () { busy = false; });
+  }
+
+  document.addEventListener("click", function (ev) {
+    var t = ev.target;
+    if (!(t instanceof Element)) return;
+    var button = t.closest("#table button[data-action]");
+    if (button) { ev.preventDefault(); send(button); return; }
+    var link = t.closest("#table a[data-sel]");
+    if (link) {
+      ev.preventDefault();
+      if (busy) return;
+      refresh(link.dataset.sel).catch(function () { location.href = link.href; });
+    }
+  });
+  // a form submitted by the keyboard (Enter) goes the same way
+  document.addEventListener("submit", function (ev) {
+    var button = ev.target.querySelector && ev.target.querySelector("button[data-action]");
+    if (button && ev.target.closest("#table")) { ev.preventDefault(); send(button); }
+  });
+
+  function poll() {
+    var gen = ++pollGen;
+    var status = table().dataset.status;
+    if (status === "finished" || status === "aborted") return;
+    if (!table().dataset.signedIn) {  // the feed needs an account: look again now and then
+      setTimeout(function () { refresh().catch(function () {}).then(poll); }, 5000);
+      return;
+    }
+    var seen = version();
+    fetch("/api/games/" + gameId + "/events/?after=" + seen + "&wait=25",
+          { credentials: "same-origin", headers: { "Accept": "application/json" } })
+      .then(function (r) { return r.ok ? r.json() : Promise.reject(r.status); })
+      .then(function (data) {
+        if (gen !== pollGen) return;
+        if (data.version > version() && !busy) return refresh();
+      })
+      .then(function () { if (gen === pollGen) setTimeout(poll, 50); },
+            function () { if (gen === pollGen) setTimeout(poll, 3000); });
+  }
+
+  function fmt(seconds) {
+    if (seconds < 60) return seconds + " s";
+    var m = Math.floor(seconds / 60);
+    if (m < 60) return m + " min " + (seconds % 60) + " s";
+    var h = Math.floor(m / 60); m = m % 60;
+    if (h < 48) return h + " h " + m + " min";
+    var d = Math.floor(h / 24); h = h % 24;
+    return d + " days " + h + " h";
+  }
+  function tick() {
+    table().querySelectorAll("[data-deadline]").forEach(function (el) {
+      var left = Math.max(0, Math.round((Date.parse(el.dataset.deadline) - Date.now()) / 1000));
+      el.textContent = fmt(left) + " left";
+    });
+  }
+  setInterval(tick, 1000);
+  tick();
+  poll();
+})();

@@ -1,0 +1,36 @@
+"""Template tags of the table: inline SVG icons and clickable cards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+
+from play.table import card_link
+
+register = template.Library()
+
+_ICONS: dict[str, SafeString] = {}
+
+
+@register.simple_tag
+def icon(name: str) -> SafeString:
+    """An inline SVG icon (no glyph depends on an emoji or symbol font)."""
+    if name not in _ICONS:
+        _ICONS[name] = mark_safe(render_to_string("play/_icon.html", {"icon": name}).strip())
+    return _ICONS[name]
+
+
+@register.simple_tag
+def pick(selection: Any, html: Any) -> SafeString:
+    """``html`` (a card) as a link that picks it, when it can be picked now."""
+    if html is None or html == "":
+        html = EMPTY
+    return card_link(selection, html)
+
+
+EMPTY = mark_safe(
+    '<span class="card empty" role="img" aria-label="empty pile" title="empty pile"></span>'
+)

@@ -1,0 +1,21 @@
+"""The web table's paths (binding: /, /accounts/..., /play/{id}/)."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from . import views
+
+app_name = "play"
+
+urlpatterns = [
+    path("", views.lobby_view, name="lobby"),
+    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/token/", views.api_token, name="token"),
+    path("play/new/", views.create, name="create"),
+    path("play/<uuid:game_id>/", views.table_view, name="table"),
+    path("play/<uuid:game_id>/act/", views.act, name="act"),
+    path("play/<uuid:game_id>/join/", views.join, name="join"),
+    path("play/<uuid:game_id>/come-back/", views.come_back, name="come_back"),
+]

@@ -1,0 +1,465 @@
+"""Whole games at the web table in a real headless Chromium (system /usr/bin/chromium).
+
+One browser context per player (the second one phone-sized, 390 px): the first
+player signs up, starts the game from the lobby form (stacked decks, which the
+test settings allow, keep each game short and known in advance), the others log
+in and join from their lobby, and everybody plays to the end by clicking cards
+and buttons only. The test reads the database only to decide what to click (an
+oracle) and to wait for the version; every action goes through the pages.
+
+Checked on the way: every player's page follows each move without a reload
+(the long-poll), the HTML a seat sees names no card its API view hides, no
+sideways scroll at 390 px, buttons at least 44 px high, a double click sends one
+action, and the pages without JavaScript. Screenshots go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import pytest
+from django.conf import settings
+
+from games import selectors, services
+from games.models import Game
+
+ON_SQLITE = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(ON_SQLITE, reason="needs PostgreSQL: SQLite cannot flush the event table"),
+]
+
+NAMES = ["ann", "ben", "cara", "dan"]
+PASSWORD = "table-secret-1"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+CABO_DRAWS = ["4", "5", "6", "6", "5", "4", "3", "2", "1", "0", "1", "2", "3", "4", "5", "6"]
+CABO_DRAWS_2 = ["4", "5", "6", "6", "5", "4", "3", "3", "4", "6"]
+FRENCH_DRAWS = ["2D", "3D", "4D", "5D", "6D", "2H", "3H", "4H", "5H", "6H", "2S", "3S", "4S"]
+
+#: ruleset -> how a short, known game goes: seats, options, decks, who calls in which round.
+PLANS = {
+    # seat 1 ends round 1 with exactly 42 (10+10+10+Q): loses at once
+    "pablo": {
+        "seats": 2,
+        "options": {"forty_two": True},
+        "decks": [["AC", "2C", "3C", "4C", "10C", "10D", "10H", "QC", "5C", *FRENCH_DRAWS]],
+        "callers": {1: 0},
+    },
+    # seat 1 scores 40 a round: over 50 after round 2
+    "pablo-50": {
+        "seats": 2,
+        "options": {},
+        "decks": [["AC", "2C", "3C", "4C", "JC", "QC", "KC", "10C", "5C", *FRENCH_DRAWS]] * 2,
+        "callers": {1: 0, 2: 0},
+    },
+    # seat 1 calls with 40, not the lowest: 50 a round, 100 after round 2
+    "tamalou": {
+        "seats": 2,
+        "options": {},
+        "decks": [["AC", "2C", "3C", "4C", "JC", "QC", "KC", "10C", "5C", *FRENCH_DRAWS]] * 2,
+        "callers": {1: 1, 2: 1},
+    },
+    # round 1: ben's kamikaze (12 12 13 13) gives ann and cara 50; round 2: cara calls
+    # with 49, not the lowest: 50 + 54 > 100. Ann tries a (wrong) double replace.
+    "cabo": {
+        "seats": 3,
+        "options": {},
+        "decks": [
+            ["0", "1", "2", "3", "12", "12", "13", "13", "1", "2", "3", "4", "5", *CABO_DRAWS],
+            ["0", "1", "2", "3", "0", "1", "1", "2", "13", "13", "12", "11", "5", *CABO_DRAWS_2],
+        ],
+        "callers": {1: 0, 2: 2},
+        "multi_replace": (0, 2, [1, 2]),  # seat, round, positions
+    },
+    # ann cannot play at first and discards; ben neither; then ann draws the 1 and
+    # empties her stock: 1 from the hand, then 2..6 from the stock.
+    "skipbo": {
+        "seats": 2,
+        "options": {"stock_size": 5},
+        "decks": [
+            [
+                *["2", "3", "4", "5", "6", "12", "12", "12", "12", "12"],
+                *["9", "10", "11", "7", "7", "8", "8", "8", "8", "8", "1", "9", "9", "9", "9"],
+            ]
+        ],
+        "callers": {},
+    },
+}
+
+
+def canon(body: dict) -> str:
+    return json.dumps(body, separators=(",", ":"), sort_keys=True)
+
+
+class Player:
+    def __init__(self, chromium, live_url: str, name: str, viewport: dict, js: bool = True):
+        self.name = name
+        self.url = live_url
+        self.context = chromium.new_context(viewport=viewport, java_script_enabled=js)
+        self.page = self.context.new_page()
+        self.js = js
+        self.phone = viewport["width"] <= 400
+
+    def login(self) -> None:
+        p = self.page
+        p.goto(f"{self.url}/accounts/login/")
+        p.fill("#id_username", self.name)
+        p.fill("#id_password", PASSWORD)
+        p.click("form.stack button[type=submit]")
+        p.wait_for_url(f"{self.url}/")
+
+    def signup(self) -> None:
+        p = self.page
+        p.goto(f"{self.url}/")
+        p.click("a.btn:has-text('Sign up')")
+        p.fill("#id_username", self.name)
+        p.fill("#id_password1", PASSWORD)
+        p.fill("#id_password2", PASSWORD)
+        p.click("form.stack button[type=submit]")
+        p.wait_for_url(f"{self.url}/")
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def create_game(player: Player, ruleset: str, plan: dict) -> str:
+    p = player.page
+    form = f"form[data-ruleset='{ruleset}']"
+    summary = p.locator(f"details:has({form}) > summary")
+    if not p.locator(f"details:has({form})").get_attribute("open") is not None:
+        summary.click()
+    p.select_option(f"{form} select[name=seats]", str(plan["seats"]))
+    p.fill(f"{form} input[name=turn_amount]", "2")
+    p.select_option(f"{form} select[name=turn_unit]", "hours")
+    p.click(f"details:has({form}) details.more > summary")
+    p.fill(f"{form} input[name=opt_start_seat]", "0")
+    for name, value in plan["options"].items():
+        if value is True:
+            p.check(f"{form} input[name=opt_{name}]")
+        else:
+            p.fill(f"{form} input[name=opt_{name}]", str(value))
+    p.fill(f"{form} textarea[name=decks]", json.dumps(plan["decks"]))
+    p.click(f"{form} button[type=submit]")
+    p.wait_for_url(re.compile(r".*/play/[0-9a-f-]+/$"))
+    return p.url.rstrip("/").split("/")[-1]
+
+
+def join_from_lobby(player: Player, game_id: str) -> None:
+    p = player.page
+    p.goto(f"{player.url}/")
+    p.click(f"button[data-join='{game_id}']")
+    p.wait_for_url(f"**/play/{game_id}/")
+
+
+def refs_of(body: dict, seat: int) -> list[str]:
+    t = body["type"]
+    if t in ("look", "replace"):
+        return [f"f{seat}.{p}" for p in body["positions"]]
+    if t == "peek":
+        return [f"f{seat}.{body['position']}"]
+    if t == "spy":
+        return [f"f{body['seat']}.{body['position']}"]
+    if t == "swap":
+        return [f"f{seat}.{body['position']}", f"f{body['seat']}.{body['their_position']}"]
+    if t == "play":
+        src = {"hand": f"h:{body.get('card')}", "stock": "st"}.get(
+            body["from"], f"d{body.get('discard_pile')}"
+        )
+        return [src, f"b{body['pile']}"]
+    if t == "end":
+        return [f"h:{body['card']}", f"d{body['discard_pile']}"]
+    return []
+
+
+def choose(state: dict, seat: int, plan: dict) -> dict | None:
+    """The test's oracle: what this seat does now (from its own API view)."""
+    legal = state.get("legal_actions") or []
+    by_type: dict[str, list[dict]] = {}
+    for a in legal:
+        by_type.setdefault(a["type"], []).append(a)
+    if not legal:
+        return None
+    if "look" in by_type:
+        return {"type": "look", "positions": [0, 1]}
+    if "call" in by_type and plan["callers"].get(state.get("round")) == seat:
+        return {"type": "call"}
+    if "draw" in by_type:
+        return {"type": "draw", "source": "deck"}
+    multi = plan.get("multi_replace")
+    if "replace" in by_type and multi and multi[:2] == (seat, state.get("round")):
+        return {"type": "replace", "positions": multi[2]}
+    if "discard" in by_type:
+        return {"type": "discard"}
+    if "skip" in by_type:
+        return {"type": "skip"}
+    if "swap" in by_type:
+        a = by_type["swap"][0]
+        return {
+            "type": "swap",
+            "position": a["choices"]["position"][0],
+            "seat": a["seat"],
+            "their_position": a["choices"]["their_position"][0],
+        }
+    plays = by_type.get("play", [])
+    for source in ("stock", "hand", "discard"):
+        for a in plays:
+            if a["from"] == source:
+                return a
+    if "end" in by_type:
+        return by_type["end"][0]
+    return None
+
+
+def visible_codes(game: Game, user) -> set[str]:
+    """Every string the seat's API view and its event feed show (cards among them)."""
+    data = selectors.game_data(game=game, user=user)
+    out: set[str] = set()
+
+    def walk(v):
+        if isinstance(v, str):
+            out.add(v)
+        elif isinstance(v, dict):
+            for x in v.values():
+                walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+
+    walk(data["state"])
+    walk(selectors.event_views(game=game, seat=data["you"], after=0))
+    return out
+
+
+def check_page(player: Player, game: Game, user) -> None:
+    html = player.page.content()
+    shown = set(re.findall(r'data-code="([^"]+)"', html))
+    hidden = shown - visible_codes(game, user)
+    assert not hidden, f"{player.name} sees {hidden}"
+    if player.phone:
+        width = player.page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"sideways scroll on the phone: {width}px"
+        heights = player.page.evaluate(
+            "Array.from(document.querySelectorAll('#table button, #table .btn'))"
+            ".filter(b => b.offsetParent).map(b => b.getBoundingClientRect().height)"
+        )
+        assert all(h >= 43.5 for h in heights), heights
+
+
+def wait_version(players: list[Player], version: int) -> None:
+    for pl in players:
+        if pl.js:
+            try:
+                pl.page.wait_for_selector(f'#table[data-version="{version}"]', timeout=10_000)
+            except Exception:
+                seen = pl.page.get_attribute("#table", "data-version")
+                raise AssertionError(f"{pl.name}'s page stays at {seen}, not {version}") from None
+        else:
+            pl.page.goto(pl.page.url.split("?")[0])
+
+
+def perform(player: Player, body: dict, seat: int) -> None:
+    """Do ``body`` by clicking: the cards it needs, then its button."""
+    p = player.page
+    refs = refs_of(body, seat)
+    for i in range(len(refs)):
+        sel = ",".join(refs[: i + 1])
+        p.click(f"#table a.pick[data-sel='{sel}'] >> nth=0")
+        if player.js:
+            p.wait_for_selector(f'#table[data-sel="{sel}"]')
+        else:
+            p.wait_for_load_state()
+    button = p.locator(f"#table button[data-action='{canon(body)}']").first
+    button.click()
+
+
+def play_to_the_end(players, users, game_id, plan, ruleset, artifacts, max_actions=80) -> Game:
+    game = Game.objects.get(pk=game_id)
+    shots = False
+    for n in range(max_actions):
+        game.refresh_from_db()
+        wait_version(players, game.version)
+        for pl, u in zip(players, users, strict=True):
+            check_page(pl, game, u)
+        if game.status != "active":
+            return game
+        if n == 5 and not shots:
+            shots = True
+            players[0].page.screenshot(
+                path=str(artifacts / f"table-{ruleset}-desktop.png"), full_page=True
+            )
+            players[1].page.screenshot(
+                path=str(artifacts / f"table-{ruleset}-phone.png"), full_page=True
+            )
+        wishes = [
+            (seat, choose(selectors.game_data(game=game, user=u)["state"], seat, plan))
+            for seat, u in enumerate(users)
+        ]
+        wishes = [(s, b) for s, b in wishes if b is not None]
+        assert wishes, "nobody can act in an active game"
+        # a call right after one's turn comes before the next player's draw
+        seat, body = next(((s, b) for s, b in wishes if b["type"] == "call"), wishes[0])
+        before = game.version
+        perform(players[seat], body, seat)
+        deadline = time.monotonic() + 10
+        while Game.objects.get(pk=game_id).version == before:
+            assert time.monotonic() < deadline, f"{body} from {players[seat].name} did nothing"
+            time.sleep(0.02)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("ruleset", ["pablo", "pablo-50", "tamalou", "cabo", "skipbo"])
+def test_a_whole_game_by_clicking(live_server, chromium, artifacts, ruleset):
+    plan = PLANS[ruleset]
+    seats = plan["seats"]
+    users = [None] * seats
+    for name in NAMES[1:seats]:
+        services.user_register(username=name, password=PASSWORD)
+    players = [
+        Player(chromium, live_server.url, NAMES[i], PHONE if i == 1 else DESKTOP)
+        for i in range(seats)
+    ]
+    try:
+        players[0].signup()
+        if ruleset == "cabo":
+            players[0].page.screenshot(path=str(artifacts / "lobby-desktop.png"), full_page=True)
+        game_id = create_game(players[0], ruleset, plan)
+        for pl in players[1:]:
+            pl.login()
+            if ruleset == "cabo" and pl.phone:
+                pl.page.screenshot(path=str(artifacts / "lobby-phone.png"), full_page=True)
+                check_page(pl, Game.objects.get(pk=game_id), None)
+            join_from_lobby(pl, game_id)
+        from django.contrib.auth import get_user_model
+
+        users = [get_user_model().objects.get(username=n) for n in NAMES[:seats]]
+        players[0].page.evaluate("window.__sameDocument = true")
+        game = play_to_the_end(players, users, game_id, plan, ruleset, artifacts)
+        assert game.status == "finished"
+        # the first player's page followed the whole game without a reload
+        assert players[0].page.evaluate("window.__sameDocument === true")
+        for pl in players:
+            pl.page.wait_for_selector(f"#table .result a[href$='/replays/{game_id}/']")
+        players[0].page.screenshot(path=str(artifacts / f"table-{ruleset}-over.png"))
+        players[1].page.screenshot(path=str(artifacts / f"table-{ruleset}-over-phone.png"))
+    finally:
+        for pl in players:
+            pl.close()
+
+
+def _two_player_cabo(chromium, live_url, js=True):
+    ann = services.user_register(username="ann", password=PASSWORD)[0]
+    ben = services.user_register(username="ben", password=PASSWORD)[0]
+    game = services.game_create(
+        user=ann, ruleset="cabo", seats=2, options={"start_seat": 0}, decks=PLANS["cabo"]["decks"]
+    )
+    services.game_join(game_id=game.id, user=ben)
+    players = [
+        Player(chromium, live_url, "ann", DESKTOP, js),
+        Player(chromium, live_url, "ben", PHONE, js),
+    ]
+    for pl in players:
+        pl.login()
+        pl.page.goto(f"{live_url}/play/{game.id}/")
+    return game, [ann, ben], players
+
+
+def test_double_click_sends_one_action(live_server, chromium):
+    game, _users, players = _two_player_cabo(chromium, live_server.url)
+    try:
+        page = players[0].page
+        posts = []
+        page.on(
+            "request",
+            lambda r: posts.append(r.url) if r.method == "POST" and "/actions/" in r.url else None,
+        )
+        page.click("#table a.pick[data-sel='f0.0']")
+        page.wait_for_selector('#table[data-sel="f0.0"]')
+        page.click("#table a.pick[data-sel='f0.0,f0.1']")
+        look = '{"positions":[0,1],"type":"look"}'
+        game.refresh_from_db()
+        before = game.version
+        page.dblclick(f"#table button[data-action='{look}']")
+        deadline = time.monotonic() + 5
+        while game.version == before and time.monotonic() < deadline:
+            time.sleep(0.05)
+            game.refresh_from_db()
+        page.wait_for_selector(f'#table[data-version="{game.version}"]')
+        time.sleep(0.3)
+        assert len(posts) == 1
+        # ben's page shows ann's look without a reload
+        players[1].page.wait_for_selector(f'#table[data-version="{game.version}"]')
+        assert "ann looked at" in players[1].page.inner_text("#table .log")
+    finally:
+        for pl in players:
+            pl.close()
+
+
+def test_refusals_show_the_detail_on_the_table(live_server, chromium):
+    game, users, players = _two_player_cabo(chromium, live_server.url)
+    try:
+        page = players[0].page
+        # ben looks meanwhile: ann's page is now one version behind; her stale
+        # Look is refused with the API's sentence, then the table is refreshed
+        page.click("#table a.pick[data-sel='f0.0']")
+        page.wait_for_selector('#table[data-sel="f0.0"]')
+        page.click("#table a.pick[data-sel='f0.0,f0.1']")
+        page.wait_for_selector('#table[data-sel="f0.0,f0.1"]')
+        page.evaluate("window.__poll_off = true")
+        services.game_act(
+            game_id=game.id, user=users[1], command={"type": "look", "positions": [2, 3]}
+        )
+        stale = page.evaluate("document.getElementById('table').dataset.version")
+        if stale == str(game.version):  # the long poll was faster: make it stale by hand
+            page.evaluate("document.getElementById('table').dataset.version = '1'")
+        before = Game.objects.get(pk=game.id).version
+        page.click("#table button[data-action*='look']")
+        page.wait_for_selector("#notice .notice.error")
+        assert "reload it and decide again" in page.inner_text("#notice")
+        assert Game.objects.get(pk=game.id).version == before
+    finally:
+        for pl in players:
+            pl.close()
+
+
+def test_without_javascript(live_server, chromium, artifacts):
+    game, users, players = _two_player_cabo(chromium, live_server.url, js=False)
+    plan = {"callers": {}}
+    ann, ben = players
+    try:
+        # ben picks two cards (plain links) and leaves the page open
+        ben.page.click("#table a.pick[data-sel='f1.0']")
+        ben.page.click("#table a.pick[data-sel='f1.0,f1.1']")
+        assert ben.page.url.endswith("?sel=f1.0,f1.1")
+        # ann looks meanwhile (forms, POST-redirect-GET)
+        perform(ann, {"type": "look", "positions": [0, 1]}, 0)
+        ann.page.wait_for_load_state()
+        assert ann.page.url.endswith(f"/play/{game.id}/")
+        # ben's Look comes from an old page: refused with the API's sentence, nothing stored
+        before = Game.objects.get(pk=game.id).version
+        ben.page.click("#table button[data-action*='look']")
+        ben.page.wait_for_load_state()
+        assert "reload it and decide again" in ben.page.inner_text("#notice")
+        assert Game.objects.get(pk=game.id).version == before
+        for _ in range(6):
+            game.refresh_from_db()
+            wait_version(players, game.version)
+            for pl, u in zip(players, users, strict=True):
+                check_page(pl, game, u)
+            wishes = [
+                (seat, choose(selectors.game_data(game=game, user=u)["state"], seat, plan))
+                for seat, u in enumerate(users)
+            ]
+            seat, body = next((s, b) for s, b in wishes if b is not None)
+            before = game.version
+            perform(players[seat], body, seat)
+            players[seat].page.wait_for_load_state()
+            assert Game.objects.get(pk=game.id).version > before
+        ann.page.screenshot(path=str(artifacts / "table-nojs.png"), full_page=True)
+    finally:
+        for pl in players:
+            pl.close()

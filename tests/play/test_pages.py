@@ -1,0 +1,155 @@
+"""The web table's pages through Django's test client (no browser)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.test import Client
+
+from games import selectors, services
+from games.models import Event
+
+pytestmark = pytest.mark.django_db
+
+
+def user(name):
+    u, _ = services.user_register(username=name, password="secret-pw")
+    return u
+
+
+def client_for(u):
+    c = Client()
+    c.force_login(u)
+    return c
+
+
+def test_signed_out_lobby_and_accounts():
+    c = Client()
+    page = c.get("/").content.decode()
+    assert "Sign up" in page and "Log in" in page
+    r = c.post(
+        "/accounts/signup/",
+        {"username": "ann", "password1": "xx-secret-77", "password2": "xx-secret-77"},
+    )
+    assert r.status_code == 302
+    assert "Start a game" in c.get("/").content.decode()
+    # the same account works for the API
+    token = services.user_token(request=None, username="ann", password="xx-secret-77")
+    assert token
+    assert token in c.post("/accounts/token/").content.decode()
+    c.post("/accounts/logout/")
+    r = c.post("/accounts/login/", {"username": "ann", "password": "xx-secret-77"})
+    assert r.status_code == 302
+
+
+def test_create_join_and_play_without_javascript():
+    ann, ben = user("ann"), user("ben")
+    a, b = client_for(ann), client_for(ben)
+    r = a.post(
+        "/play/new/",
+        {
+            "ruleset": "cabo",
+            "seats": "2",
+            "turn_amount": "2",
+            "turn_unit": "hours",
+            "opt_start_seat": "0",
+            "opt_memory": '"assisted"',
+            "opt_max_timeouts": "3",
+        },
+    )
+    assert r.status_code == 302, r.content
+    url = r["Location"]
+    game_id = url.split("/")[2]
+    assert "Join" in b.get("/").content.decode()
+    r = b.post(f"/play/{game_id}/join/")
+    assert r.status_code == 302
+    page = a.get(url).content.decode()
+    assert "Click two of your cards" in page
+    # pick two cards by links, then Look
+    page = a.get(url + "?sel=f0.0,f0.2").content.decode()
+    m = re.search(r'data-action="([^"]*look[^"]*)"', page)
+    assert m
+    action = m.group(1).replace("&quot;", '"')
+    version = selectors.game_get(game_id).version
+    r = a.post(f"/play/{game_id}/act/", {"action": action, "version": version, "key": "k1"})
+    assert r.status_code == 302
+    assert selectors.game_get(game_id).version > version
+    # the same key again stores nothing
+    v2 = selectors.game_get(game_id).version
+    a.post(f"/play/{game_id}/act/", {"action": action, "version": version, "key": "k1"})
+    assert selectors.game_get(game_id).version == v2
+    # stale form: refused, detail shown, nothing stored
+    stale = {"action": action, "version": version, "key": "k2"}
+    r = a.post(f"/play/{game_id}/act/", stale, follow=True)
+    assert f"The game is at version {v2}, not {version}" in r.content.decode()
+    assert selectors.game_get(game_id).version == v2
+    assert r.status_code == 200
+
+
+LOOK = {"action": '{"type":"look","positions":[0,1]}'}
+
+
+def test_forged_posts_are_refused_on_the_table():
+    ann, ben, cara = user("ann"), user("ben"), user("cara")
+    game = services.game_create(user=ann, ruleset="cabo", seats=2, options={"start_seat": 0})
+    services.game_join(game_id=game.id, user=ben)
+    count = Event.objects.filter(game=game).count()
+    c = client_for(cara)
+    r = c.post(f"/play/{game.id}/act/", LOOK, follow=True)
+    assert "You are not a player of this game." in r.content.decode()
+    r = c.post(f"/play/{game.id}/act/", {"action": "{nonsense"}, follow=True)
+    assert r.status_code == 200
+    csrf = Client(enforce_csrf_checks=True)
+    csrf.force_login(ann)
+    r = csrf.post(f"/play/{game.id}/act/", LOOK, follow=True)
+    assert r.status_code == 200 and "CSRF" in r.content.decode()
+    assert Event.objects.filter(game=game).count() == count
+
+
+def test_api_takes_the_session_with_csrf():
+    ann = user("ann")
+    c = Client(enforce_csrf_checks=True)
+    c.force_login(ann)
+    body = json.dumps({"ruleset": "cabo", "seats": 2})
+    r = c.post("/api/games/", body, content_type="application/json")
+    assert r.status_code == 403
+    c.get("/")
+    token = c.cookies["csrftoken"].value
+    r = c.post(
+        "/api/games/",
+        json.dumps({"ruleset": "cabo", "seats": 2}),
+        content_type="application/json",
+        HTTP_X_CSRFTOKEN=token,
+    )
+    assert r.status_code == 201
+
+
+def test_visitors_see_the_public_table_and_waiting_games_offer_join():
+    ann, ben, cara = user("ann"), user("ben"), user("cara")
+    game = services.game_create(user=ann, ruleset="cabo", seats=2, options={"start_seat": 0})
+    page = client_for(ben).get(f"/play/{game.id}/").content.decode()
+    assert "Join this game" in page and '"type":"join"' in page
+    assert "Join this game" not in client_for(ann).get(f"/play/{game.id}/").content.decode()
+    services.game_join(game_id=game.id, user=ben)
+    for c in (Client(), client_for(cara)):
+        page = c.get(f"/play/{game.id}/").content.decode()
+        assert "data-action" not in page and "data-code" not in page.split("Discard")[0]
+    r = Client().post(f"/play/{game.id}/act/", LOOK, follow=True)
+    assert "not signed in" in r.content.decode()
+
+
+def test_come_back_when_not_absent_is_refused_with_the_detail():
+    ann, ben = user("ann"), user("ben")
+    game = services.game_create(user=ann, ruleset="cabo", seats=2, options={"start_seat": 0})
+    services.game_join(game_id=game.id, user=ben)
+    version = selectors.game_get(game.id).version
+    r = client_for(ann).post(f"/play/{game.id}/come-back/", follow=True)
+    assert r.status_code == 200
+    assert 'class="notice error"' in r.content.decode()
+    assert selectors.game_get(game.id).version == version
+
+
+def test_unknown_table_is_a_404():
+    assert Client().get("/play/00000000-0000-0000-0000-000000000000/").status_code == 404
