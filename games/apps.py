@@ -8,4 +8,5 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # Connects the events_appended receiver (deadline fast path, notifications) and
         # registers the tasks, which the work modules enqueue by name (games.queue).
-        from . import notification_signal, tasks  # noqa: F401
+        # bots (issue #11): the events_appended receiver that enqueues bot moves, and their tasks
+        from . import bot_turns, notification_signal, tasks, tasks_bots  # noqa: F401  # noqa: F401

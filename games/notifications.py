@@ -31,6 +31,8 @@ from django.db import transaction
 from django.db.models.functions import Now
 from django.utils import timezone
 
+from pablo import outbox
+
 from . import streams
 from .models import Game, NotificationSettings, Seat, TurnReminder
 from .notification_mail import (
@@ -41,7 +43,6 @@ from .notification_mail import (
     YOUR_TURN,
     email_text,
 )
-from .queue import enqueue
 from .rules import engine
 from .webhooks import canonical, post_webhook
 
@@ -72,7 +73,9 @@ def notify_later(job: dict[str, Any], *, listening: bool | None = None) -> None:
 
 def _enqueue(job: dict[str, Any]) -> None:
     try:
-        enqueue("games.notify_game", kwargs=job)
+        # outbox (#13): a broker that is away delays the message, never loses it;
+        # claimed, so the task is done exactly once.
+        outbox.send("games.notify_game", kwargs=job, claim=True)
     except Exception:
         log.warning("notification for game %s v%s not enqueued", job["game_id"], job["version"])
 
@@ -219,7 +222,7 @@ def _fan_out(game: Game, seats: list[int], payload: dict[str, Any]) -> int:
     def send() -> None:
         for task, args in jobs:
             try:
-                enqueue(task, args)
+                outbox.send(task, args=args)  # outbox (#13): late, never lost
             except Exception:
                 log.warning("delivery %s for game %s not enqueued", task, game.id)
 

@@ -18,6 +18,8 @@ from django.db import close_old_connections, connection
 from django.db.models import QuerySet
 
 from games import errors, fairness, streams
+from games.bots import bot_level
+from games.bots import levels as bot_levels
 from games.errors import Conflict
 from games.models import Event, FairDraw, Game, Seat
 from games.rules import engine
@@ -105,6 +107,7 @@ def game_data(
                 "username": name,
                 "score": state.scores[seat],
                 "absent": state.absent[seat],
+                "bot": bot_level(name),  # bots (issue #11)
             }
             for seat, name in enumerate(state.players)
             if name is not None
@@ -167,7 +170,10 @@ def game_summary(*, game: Game, user: Any) -> JSON:
         "seats": game.seats,
         "options": game.options,
         "turn_timeout": game.turn_timeout,
-        "players": [{"seat": s.seat, "username": s.user.username} for s in seats],
+        "players": [
+            {"seat": s.seat, "username": s.user.username, "bot": bot_level(s.user.username)}
+            for s in seats
+        ],
         "you": next((s.seat for s in seats if s.user_id == user_id), None),
         "result": game.result,
         "created_at": iso(game.created_at),
@@ -262,6 +268,7 @@ def ruleset_list() -> list[JSON]:
             "name": ruleset.name,
             "min_players": ruleset.min_players,
             "max_players": ruleset.max_players_any,
+            "bot_levels": bot_levels(),  # bots (issue #11)
             "options": {
                 name: option.describe() for name, option in engine.all_options(ruleset).items()
             },

@@ -153,6 +153,9 @@ class RulesetSerializer(serializers.Serializer):
     name = serializers.CharField()
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField(help_text="The largest over all options.")
+    bot_levels = serializers.ListField(
+        child=serializers.CharField(), help_text="Bot levels for `bots` and `stand_in`."
+    )
     options = serializers.DictField(
         child=serializers.DictField(),
         help_text='Per option: {"type", "default", and "enum", "minimum", "maximum", '
@@ -177,6 +180,13 @@ class GameCreateInputSerializer(serializers.Serializer):
         allow_null=True,
         help_text="Stacked decks for testing: one list of card codes per round, top first "
         "(only where the server allows them).",
+    )
+    bots = serializers.ListField(
+        child=serializers.JSONField(),
+        required=False,
+        allow_null=True,
+        help_text='Seats taken by bots at once: [{"seat": n >= 1, "level": "random" | '
+        '"basic"}]. A game whose other seats are all bots starts at once.',
     )
     seed = StrictCharField(  # fair deals (#12)
         max_length=64,
@@ -241,6 +251,7 @@ class PlayerSerializer(serializers.Serializer):
     username = serializers.CharField()
     score = serializers.IntegerField(help_text="The game total.")
     absent = serializers.BooleanField()
+    bot = serializers.CharField(allow_null=True, help_text="The bot's level; null for a person.")
 
 
 class GameSerializer(serializers.Serializer):
@@ -268,6 +279,7 @@ class GameSerializer(serializers.Serializer):
 class SeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     username = serializers.CharField()
+    bot = serializers.CharField(allow_null=True, help_text="The bot's level; null for a person.")
 
 
 class GameSummarySerializer(serializers.Serializer):

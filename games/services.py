@@ -28,6 +28,8 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from games import errors, fairness, selectors, streams
+from games.bots import LEVELS as BOT_LEVELS
+from games.bots import bot_name
 from games.chance import DeckChance
 from games.commands import (  # the bounds too, for callers that read them here
     DEFAULT_TURN_TIMEOUT,
@@ -111,6 +113,65 @@ def _fair_flush(game: Game) -> None:
 # --- end fair deals ---------------------------------------------------------------------
 
 
+# --- bots (issue #11): seats taken by bots at creation (the rest: games/bot_turns.py) -----
+
+
+def _check_bots(bots: Any, seats: Any) -> list[tuple[int, str]]:
+    """``bots`` of ``POST /api/games/`` as (seat, level) pairs; 400 naming the field."""
+    if bots is None:
+        return []
+    if not isinstance(bots, list):
+        raise ApplicationError("bots: must be a list of {seat, level}.", "invalid_bots")
+    out: list[tuple[int, str]] = []
+    for i, item in enumerate(bots):
+        if not isinstance(item, dict) or set(item) - {"seat", "level"}:
+            raise ApplicationError(f"bots[{i}]: must be {{seat, level}}.", "invalid_bots")
+        seat = item.get("seat")
+        level = item.get("level", "basic")
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise ApplicationError(f"bots[{i}].seat: must be an integer.", "invalid_bots")
+        if seat < 1 or (isinstance(seats, int) and seat >= seats):
+            raise ApplicationError(
+                f"bots[{i}].seat: must be from 1 to seats - 1 (seat 0 is yours).", "invalid_bots"
+            )
+        if level not in BOT_LEVELS:
+            raise ApplicationError(
+                f"bots[{i}].level: must be one of {', '.join(BOT_LEVELS)}.", "invalid_bots"
+            )
+        if any(seat == s for s, _ in out):
+            raise ApplicationError(f"bots[{i}].seat: seat {seat} is named twice.", "invalid_bots")
+        out.append((seat, level))
+    return out
+
+
+def _bot_user(level: str, seat: int) -> Any:
+    users = get_user_model()
+    user, created = users.objects.get_or_create(username=bot_name(level, seat))
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
+
+
+def _add_bots(game: Game, state: engine.State, bots: list[tuple[int, str]]) -> engine.State:
+    """Join each bot at its seat (inside ``game_create``'s transaction); the new state."""
+    seeds = getattr(game, "player_seeds", None)
+    if seeds is not None:
+        # Fair deals: a bot's seed is "" and, like a person's, is stored before the join
+        # that may start the game (and draw).
+        game.player_seeds = {**seeds, **{str(seat): "" for seat, _ in bots}}
+        game.save(update_fields=["player_seeds"])
+    for seat, level in sorted(bots):
+        _bot_user(level, seat)
+        events = engine.join(state, bot_name(level, seat), _context(game), seat=seat, bot=level)
+        state = streams.append(streams.Stream(game, state), events).state.copy()
+        _fair_flush(game)
+    return state
+
+
+# --- end bots ---------------------------------------------------------------------------
+
+
 # --------------------------------------------------------------------------- accounts
 
 
@@ -168,10 +229,16 @@ def game_create(
     turn_timeout: int = DEFAULT_TURN_TIMEOUT,
     options: JSON | None = None,
     decks: list[list[str]] | None = None,
+    bots: list[JSON] | None = None,
     seed: str = "",
 ) -> Game:
-    """A new game with ``user`` in seat 0 (starts at once if it has one seat)."""
+    """A new game with ``user`` in seat 0 (starts at once if it has one seat).
+
+    ``bots``: ``[{"seat", "level"}]`` seats taken by bots at once (games/bot_turns.py).
+    """
     check_turn_timeout(turn_timeout)
+    # --- bots (issue #11): validated before anything is written
+    bot_seats = _check_bots(bots, seats)
     events = engine.create(
         ruleset,
         seats=seats,
@@ -194,7 +261,9 @@ def game_create(
         server_seed=None if decks else new_server_seed(),
         player_seeds=None if decks else {"0": seed},
     )
-    streams.start(game, events)
+    started = streams.start(game, events)
+    if bot_seats:  # --- bots (issue #11)
+        _add_bots(game, started.state.copy(), bot_seats)
     return game
 
 

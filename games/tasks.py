@@ -25,6 +25,8 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 
+from pablo import outbox
+
 from . import deadlines, notification_mail, notifications, webhooks
 
 log = logging.getLogger(__name__)
@@ -53,8 +55,11 @@ def send_due_reminders() -> int:
 
 
 @shared_task(name="games.notify_game", ignore_result=True)
-def notify_game(**kwargs: Any) -> int:
-    return notifications.notify_game(**kwargs)
+def notify_game(outbox_id: int | None = None, **kwargs: Any) -> int:
+    # outbox (#13): exactly once -- the work commits together with the claim of its
+    # message; a task killed midway is republished by the outbox flush.
+    with outbox.claimed(outbox_id) as mine:
+        return notifications.notify_game(**kwargs) if mine else 0
 
 
 @shared_task(

@@ -23,22 +23,53 @@ if (exec 3<>"/dev/tcp/${host:-127.0.0.1}/${BIND##*:}") 2>/dev/null; then
     exit 1
 fi
 
-mkdir -p var
+VAR=${PABLO_VAR_DIR:-var}  # logs, the local key (and the embedded database, broker)
+mkdir -p "$VAR"
+# A local secret key, made once and kept (sessions survive restarts); production
+# sets DJANGO_SECRET_KEY itself (without it and without debug the service refuses to start).
+if [ -z "${DJANGO_SECRET_KEY:-}" ]; then
+    if [ ! -s "$VAR/secret_key" ]; then
+        (umask 077; .venv/bin/python -c 'import secrets; print(secrets.token_urlsafe(50))' >"$VAR/secret_key")
+    fi
+    DJANGO_SECRET_KEY=$(cat "$VAR/secret_key")
+    export DJANGO_SECRET_KEY
+fi
 .venv/bin/python manage.py migrate --noinput -v0
 .venv/bin/python manage.py collectstatic --noinput -v0
 # A new user sees the replay viewer at once: demo games when there are none.
-.venv/bin/python manage.py demo --if-empty || echo "(demo games could not be created)"
+# PABLO_DEMO=0 skips them.
+if [ "${PABLO_DEMO:-1}" != 0 ]; then
+    .venv/bin/python manage.py demo --if-empty || echo "(demo games could not be created)"
+fi
 
-gunicorn_args=(--bind "$BIND" --workers 2 --access-logfile -)  # threads etc.: gunicorn.conf.py
+# threads etc.: gunicorn.conf.py. A stop waits at most 5 s for requests in flight (long polls).
+gunicorn_args=(--bind "$BIND" --workers 2 --access-logfile - --graceful-timeout 5)
 # gunicorn >= 25 opens a control socket in ~/.gunicorn/, shared by every checkout.
 if .venv/bin/gunicorn --help 2>/dev/null | grep -q -- --no-control-socket; then
     gunicorn_args+=(--no-control-socket)
 fi
 
 pids=()
+# Stop all three within STOP_SECONDS (default 8), as service managers expect after
+# SIGTERM: ask nicely (gunicorn finishes its requests, the worker its tasks), then
+# SIGKILL whatever is left, children included. Killing is safe: tasks are
+# acknowledged late and idempotent, so an interrupted one runs again later.
+descendants() { local c; for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do echo "$c"; descendants "$c"; done; }
+alive() { local p; for p in "$@"; do kill -0 "$p" 2>/dev/null && return 0; done; return 1; }
 stop() {
-    trap - INT TERM EXIT
-    kill "${pids[@]}" 2>/dev/null || true
+    # Deaf to further signals from now on: a service manager signals the whole group,
+    # and make passes its own on; a second SIGTERM must not cut this function short.
+    trap '' INT TERM
+    trap - EXIT
+    local all=() p
+    for p in "${pids[@]}"; do all+=("$p" $(descendants "$p")); done
+    kill -TERM "${pids[@]}" 2>/dev/null || true
+    local ticks=$((${STOP_SECONDS:-8} * 10))
+    while [ $ticks -gt 0 ] && alive "${all[@]}"; do sleep 0.1; ticks=$((ticks - 1)); done
+    if alive "${all[@]}"; then
+        echo "still running after ${STOP_SECONDS:-8} s: killing" >&2
+        kill -KILL "${all[@]}" 2>/dev/null || true
+    fi
     wait 2>/dev/null || true
     exit "$1"
 }
@@ -46,19 +77,22 @@ trap 'echo " stopping ..."; stop 0' INT TERM
 trap 'stop 1' EXIT
 
 loglevel=${CELERY_LOGLEVEL:-WARNING}
-.venv/bin/celery -A pablo worker --loglevel="$loglevel" --concurrency=2 >var/worker.log 2>&1 &
+# Threads, not forked children: a SIGTERM to the whole group would reach forked pool
+# children directly, and the worker then hangs in "Warm shutdown" waiting for them.
+.venv/bin/celery -A pablo worker --loglevel="$loglevel" --pool=threads --concurrency=2 \
+    >"$VAR/worker.log" 2>&1 &
 pids+=($!)
-.venv/bin/celery -A pablo beat --loglevel="$loglevel" >var/beat.log 2>&1 &
+.venv/bin/celery -A pablo beat --loglevel="$loglevel" >"$VAR/beat.log" 2>&1 &
 pids+=($!)
-.venv/bin/gunicorn pablo.wsgi "${gunicorn_args[@]}" >var/web.log 2>&1 &
+.venv/bin/gunicorn pablo.wsgi "${gunicorn_args[@]}" >"$VAR/web.log" 2>&1 &
 pids+=($!)
 
 echo "Pablo is running at http://$BIND/"
 echo "  replays:  http://$BIND/replays/"
 echo "  API docs: http://$BIND/api/docs/"
-echo "  logs:     var/web.log var/worker.log var/beat.log   (Ctrl-C stops everything)"
+echo "  logs:     $VAR/web.log $VAR/worker.log $VAR/beat.log   (Ctrl-C stops everything)"
 # Returns when one of them stops by itself (or a signal interrupts it: the trap exits).
 wait -n "${pids[@]}" || true
-echo "a process stopped by itself; see the logs in var/ -- stopping the others" >&2
-tail -n 5 var/web.log var/worker.log var/beat.log >&2 || true
+echo "a process stopped by itself; see the logs in $VAR/ -- stopping the others" >&2
+tail -n 5 "$VAR/web.log" "$VAR/worker.log" "$VAR/beat.log" >&2 || true
 exit 1

@@ -24,6 +24,7 @@ def _settings(tmp_path: Path, **env: str) -> list[str]:
         pytest.skip("a .env file beside manage.py would fill in the variables")
     clean = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL")}
     clean.update(DJANGO_SETTINGS_MODULE="pablo.settings", PABLO_VAR_DIR=str(tmp_path), **env)
+    clean.setdefault("DJANGO_SECRET_KEY", "k" * 50)  # without it (and debug) settings refuse
     out = subprocess.run(
         [sys.executable, "-c", SHOW], cwd=ROOT, env=clean, capture_output=True, text=True
     )

@@ -210,6 +210,14 @@ COMMON_OPTIONS: dict[str, Option] = {
     "max_timeouts": Option(
         "integer", 3, "Consecutive timeouts after which a player is marked absent.", minimum=1
     ),
+    # The bot levels are games.bots.LEVELS (tests/bots checks that they agree).
+    "stand_in": Option(
+        "string",
+        "rules",
+        "Who plays an absent player's turns: rules (the automatic action of a timeout) "
+        "or a bot level.",
+        choices=("rules", "random", "basic"),
+    ),
 }
 
 
@@ -579,8 +587,14 @@ def create(
     ]
 
 
-def join(state: State, username: str, ctx: Context) -> list[Event]:
-    """The events of ``username`` taking the lowest free seat (and a full game starting)."""
+def join(
+    state: State, username: str, ctx: Context, *, seat: int | None = None, bot: str | None = None
+) -> list[Event]:
+    """The events of ``username`` taking the lowest free seat (and a full game starting).
+
+    ``seat``: that seat instead (bots at creation); ``bot``: the bot's level,
+    recorded in the event (``player_joined`` data ``"bot"``).
+    """
     if state.status != "waiting":
         raise NotAllowed("This game has already started.", "game_not_waiting")
     if username in state.players:
@@ -588,8 +602,13 @@ def join(state: State, username: str, ctx: Context) -> list[Event]:
     free = [s for s, name in enumerate(state.players) if name is None]
     if not free:
         raise NotAllowed("This game is full.", "game_full")
-    seat = free[0]
-    events = [Event("player_joined", {"seat": seat, "username": username}, seat)]
+    if seat is not None and seat not in free:
+        raise NotAllowed(f"Seat {seat} is taken.", "seat_taken")
+    seat = free[0] if seat is None else seat
+    data: JSON = {"seat": seat, "username": username}
+    if bot is not None:
+        data["bot"] = bot
+    events = [Event("player_joined", data, seat)]
     if len(free) == 1:
         work = state.copy()
         events.append(Event("game_started", {}))
@@ -601,8 +620,14 @@ def join(state: State, username: str, ctx: Context) -> list[Event]:
     return events
 
 
-def act(state: State, seat: int, command: JSON, ctx: Context) -> list[Event]:
-    """The events of ``seat`` doing ``command`` (a shape-checked API action body)."""
+def act(
+    state: State, seat: int, command: JSON, ctx: Context, *, stand_in: bool = False
+) -> list[Event]:
+    """The events of ``seat`` doing ``command`` (a shape-checked API action body).
+
+    ``stand_in``: a bot plays the turn of an absent player (option ``stand_in``):
+    the player stays absent (no ``player_returned``).
+    """
     # The shape checks that need the game (the API checked the rest): 400 before 409.
     target = command.get("seat")
     if isinstance(target, int) and not 0 <= target < state.seats:
@@ -611,16 +636,30 @@ def act(state: State, seat: int, command: JSON, ctx: Context) -> list[Event]:
         raise Malformed("give_position: Only with another player's card.")
     if state.status != "active":
         raise NotAllowed(f"The game is {state.status}, not active.", "game_not_active")
+    return act_in_place(state.copy(), seat, command, ctx, stand_in=stand_in)
+
+
+def act_in_place(
+    state: State, seat: int, command: JSON, ctx: Context, *, stand_in: bool = False
+) -> list[Event]:
+    """``act`` evolving ``state`` itself by the events it returns (no copy).
+
+    For callers that own their state and want the next one without a second
+    copy and fold (the bots' simulations, games/bots/play.py). After a
+    refusal ``state`` may hold a ``player_returned`` mark: pass a copy if that
+    matters (``act`` does).
+    """
+    if state.status != "active":
+        raise NotAllowed(f"The game is {state.status}, not active.", "game_not_active")
     ruleset = get_ruleset(state.ruleset)
-    work = state.copy()
     events: list[Event] = []
-    if work.absent[seat] or work.timeouts[seat]:
+    if not stand_in and (state.absent[seat] or state.timeouts[seat]):
         events.append(Event("player_returned", {}, seat))
-        _apply_all(work, events)
-    decided = ruleset.decide(work, seat, command, ctx)
-    _apply_all(work, decided)
+        _apply_all(state, events)
+    decided = ruleset.decide(state, seat, command, ctx)
+    _apply_all(state, decided)
     events += decided
-    events += _follow_up(work, ctx)
+    events += _follow_up(state, ctx)
     return events
 
 
@@ -690,6 +729,10 @@ def _follow_up(work: State, ctx: Context) -> list[Event]:
             step = [Event("deadline_set", {"key": key, "deadline": iso(deadline), "seats": actors})]
             _apply_all(work, step)
             events += step
+        # With a bot as stand-in (option ``stand_in``) the absent player's turns wait
+        # for that bot (games/bot_turns.py); the deadline still backs it up.
+        if work.options.get("stand_in", "rules") != "rules":
+            return events
         away = [s for s in actors if work.absent[s]]
         if not away:
             return events

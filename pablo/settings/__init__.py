@@ -6,9 +6,12 @@ Celery's file-system broker in ``var/broker/``, so no server is needed. Set
 ``DATABASE_URL`` and ``CELERY_BROKER_URL`` for PostgreSQL and Redis.
 """
 
+import os
+import secrets
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = Path(environ.Env().str("PABLO_VAR_DIR", default=str(BASE_DIR / "var")))
@@ -23,10 +26,48 @@ env = environ.Env(
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 DEBUG = env("DJANGO_DEBUG")
-# Production must set DJANGO_SECRET_KEY; the fallback exists only so that the
-# embedded default and the tests run from a fresh clone with nothing set.
-SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="") or "insecure-local-only-" + "x" * 40
 ALLOWED_HOSTS = env("DJANGO_ALLOWED_HOSTS")
+
+
+def _secret_key() -> str:
+    """``DJANGO_SECRET_KEY``; without it a debug run keeps a local key in ``VAR_DIR``.
+
+    Without debug and without a key the service refuses to start: a server
+    with a guessable key signs sessions and password-reset links anyone can
+    forge. (The test settings bring their own key.)
+    """
+    key = env.str("DJANGO_SECRET_KEY", default="")
+    if key:
+        return key
+    if os.environ.get("DJANGO_SETTINGS_MODULE") == "pablo.settings.test":
+        return "tests-only-key-" + "k" * 50  # pablo.settings.test imports this package first
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY is not set: set it to a long random string (for example the "
+            "output of `python -c 'import secrets; print(secrets.token_urlsafe(50))'`), "
+            "or set DJANGO_DEBUG=1 for a local run, which keeps a key in "
+            f"{VAR_DIR / 'secret_key'}."
+        )
+    return local_secret_key(VAR_DIR / "secret_key")
+
+
+def local_secret_key(path: Path) -> str:
+    """The key kept in ``path``, made (readable by its owner only) on first use."""
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    key = secrets.token_urlsafe(50)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process made it first
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as out:
+        out.write(key + "\n")
+    return key
+
+
+SECRET_KEY = _secret_key()
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -43,10 +84,12 @@ INSTALLED_APPS = [
     "games",
     "replays",
     "play",
+    "pablo.apps.PabloConfig",  # site-wide receivers (throttling)
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "pablo.unavailable.DatabaseUnavailableMiddleware",  # 503 while the database is away
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "pablo.middleware.ApiTrailingSlashMiddleware",  # before CommonMiddleware's redirect
@@ -91,6 +134,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"].setdefault("transaction_mode", "IMMEDIATE")
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", 60)
+    # A persistent connection is checked before a request reuses it: after a
+    # PostgreSQL restart the stale one is replaced instead of failing the request.
+    DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -195,6 +241,8 @@ LOGGING = {
 # Redis's visibility timeout (1 hour), so no message is delivered twice for
 # being held too long; multi-day deadlines are never ETA tasks.
 PABLO_SWEEP_SECONDS = env.float("PABLO_SWEEP_SECONDS", default=1.0)
+# Bots act about this many seconds after they may (games/bot_turns.py).
+PABLO_BOT_DELAY = env.float("PABLO_BOT_DELAY", default=1.0)
 PABLO_SWEEP_BATCH = env.int("PABLO_SWEEP_BATCH", default=50)
 PABLO_SWEEP_BUDGET = env.float("PABLO_SWEEP_BUDGET", default=30.0)
 PABLO_FAST_PATH_SECONDS = env.float("PABLO_FAST_PATH_SECONDS", default=300.0)
@@ -214,13 +262,35 @@ CELERY_BEAT_SCHEDULE = {
         # A sweep queued while the workers were down is worthless later.
         "options": {"expires": max(5.0, 5 * PABLO_SWEEP_SECONDS)},
     },
+    # bots (issue #11): re-enqueue bots that games wait for (a killed worker)
+    "bots-catch-up": {
+        "task": "games.bots_catch_up",
+        "schedule": PABLO_SWEEP_SECONDS,
+        "options": {"expires": max(5.0, 5 * PABLO_SWEEP_SECONDS)},
+    },
     "send-due-reminders": {
         "task": "games.send_due_reminders",
         "schedule": PABLO_SWEEP_SECONDS,
         "options": {"expires": max(5.0, 5 * PABLO_SWEEP_SECONDS)},
     },
 }
+# The outbox (pablo/outbox.py): messages the broker refused are kept in the
+# database and published by this beat task once it is back.
+PABLO_OUTBOX_SECONDS = env.float("PABLO_OUTBOX_SECONDS", default=2.0)
+# A claimed message (a notification) not claimed by its task this long after it
+# was published is published again (its worker was killed, or the message lost).
+PABLO_OUTBOX_GRACE = env.float("PABLO_OUTBOX_GRACE", default=30.0)
+PABLO_CLAIM_PAUSE = env.float("PABLO_CLAIM_PAUSE", default=0.0)  # crash tests only
+CELERY_BEAT_SCHEDULE["flush-outbox"] = {
+    "task": "pablo.flush_outbox",
+    "schedule": PABLO_OUTBOX_SECONDS,
+    "options": {"expires": max(10.0, 5 * PABLO_OUTBOX_SECONDS)},
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Remote control (celery inspect/control) off by default: its reply queue is torn
+# down and rebuilt when Redis restarts, and the worker could stop consuming after
+# the reconnection (tests/faults/test_redis_outage.py). Nothing here uses it.
+CELERY_WORKER_ENABLE_REMOTE_CONTROL = env.bool("CELERY_WORKER_ENABLE_REMOTE_CONTROL", default=False)
 # Deliveries (webhooks, e-mail) have their own queue, so that a slow receiver
 # can be kept away from the deadline sweep by running dedicated workers
 # (`celery -A pablo worker -Q celery` / `-Q notifications`); a plain
@@ -251,3 +321,66 @@ CACHES = {
 }
 CACHES["replays"].setdefault("TIMEOUT", None)
 CACHES["replays"].setdefault("OPTIONS", {}).setdefault("MAX_ENTRIES", 1000)
+
+
+# --------------------------------------------------------------------------- throttling
+# API.md "Throttling"; the code is pablo/throttling.py, the operator's view
+# docs/operations.md. Rates in DRF's format (N/s, N/min, N/hour, N/day); an
+# empty value turns that limit off. The counters live in the "throttle" cache,
+# which every worker process shares: Redis when one is configured
+# (PABLO_CACHE_URL, else the broker's Redis), else files under VAR_DIR (shared
+# by the processes of one machine) -- never a per-process dict.
+PABLO_THROTTLE_LOGIN_FAILURES = env.str("PABLO_THROTTLE_LOGIN_FAILURES", default="10/hour") or None
+PABLO_THROTTLE_AUTH = env.str("PABLO_THROTTLE_AUTH", default="60/min") or None
+PABLO_THROTTLE_ACTIONS = env.str("PABLO_THROTTLE_ACTIONS", default="120/min") or None
+# How many reverse proxies stand in front of gunicorn: the client's address is
+# then read from X-Forwarded-For that many hops back (0: REMOTE_ADDR only, so a
+# client cannot choose its own address).
+PABLO_TRUSTED_PROXIES = env.int("PABLO_TRUSTED_PROXIES", default=0)
+REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = ["pablo.throttling.ApiThrottle"]
+REST_FRAMEWORK["NUM_PROXIES"] = PABLO_TRUSTED_PROXIES
+
+
+def _throttle_cache() -> dict:
+    url = env.str("PABLO_CACHE_URL", default="")
+    if not url and CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+        url = CELERY_BROKER_URL  # the broker's server and database; keys are prefixed
+    if url:
+        config = env.cache_url_config(url)
+        if config["BACKEND"] == "django_redis.cache.RedisCache":  # environ's default
+            config["BACKEND"] = "django.core.cache.backends.redis.RedisCache"
+        config.setdefault("OPTIONS", {})
+        if config["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+            # A Redis that is away must not hang a request (pablo.throttling fails open).
+            config["OPTIONS"].update(socket_connect_timeout=0.5, socket_timeout=0.5)
+    else:
+        config = {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache" / "throttle"),
+        }
+    config["KEY_PREFIX"] = "pablo-throttle"
+    config["TIMEOUT"] = 86400
+    return config
+
+
+CACHES["throttle"] = _throttle_cache()
+
+# --------------------------------------------------------------------------- HTTPS
+# Production behind a reverse proxy that terminates TLS (docs/operations.md):
+# DJANGO_HTTPS=1 turns on every setting below at once; each can be set alone.
+HTTPS = env.bool("DJANGO_HTTPS", default=False)
+SECURE_PROXY_SSL_HEADER = (
+    tuple(env.list("DJANGO_SECURE_PROXY_SSL_HEADER", default=["HTTP_X_FORWARDED_PROTO", "https"]))
+    if env.bool("DJANGO_BEHIND_PROXY", default=HTTPS)
+    else None
+)
+SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=HTTPS)
+SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=31_536_000 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=HTTPS)
+SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=HTTPS)
+SESSION_COOKIE_SECURE = env.bool("DJANGO_SESSION_COOKIE_SECURE", default=HTTPS)
+CSRF_COOKIE_SECURE = env.bool("DJANGO_CSRF_COOKIE_SECURE", default=HTTPS)
+CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"

@@ -1,5 +1,7 @@
 """Test settings: the base settings plus stacked decks and fast hashing."""
 
+import os
+
 from . import *  # noqa: F403
 
 PABLO_ALLOW_STACKED_DECKS = True
@@ -13,3 +15,11 @@ WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
 # Webhook tests deliver to a receiver on 127.0.0.1.
 PABLO_WEBHOOK_ALLOW_PRIVATE = True
+# Throttles stay out of the suite's way (it registers and acts far faster than
+# any person); the throttle tests (tests/faults/test_throttling.py) turn them on.
+PABLO_THROTTLE_LOGIN_FAILURES = PABLO_THROTTLE_AUTH = PABLO_THROTTLE_ACTIONS = None
+if not os.environ.get("PABLO_TEST_KEEP_THROTTLE_CACHE"):
+    CACHES["throttle"] = {  # noqa: F405
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "pablo-tests-throttle",
+    }

@@ -116,7 +116,7 @@ def test_rulesets_are_public(anon):
     assert response.status_code == 200
     by_id = {r["id"]: r for r in response.json()}
     skipbo = by_id["skipbo"]
-    assert set(skipbo) == {"id", "name", "min_players", "max_players", "options"}
+    assert set(skipbo) == {"id", "name", "min_players", "max_players", "options", "bot_levels"}
     assert (skipbo["min_players"], skipbo["max_players"]) == (2, 6)
     # The common options are there with their descriptions.
     assert skipbo["options"]["memory"]["type"] == "string"

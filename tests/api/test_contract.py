@@ -110,7 +110,15 @@ def test_rulesets_players_ranges_and_option_descriptions(anon):
         "skipbo": (2, 6),
     }
     for ruleset in by_id.values():
-        assert set(ruleset) == {"id", "name", "min_players", "max_players", "options"}
+        assert set(ruleset) == {
+            "id",
+            "name",
+            "min_players",
+            "max_players",
+            "options",
+            "bot_levels",
+        }
+        assert {"random", "basic"} <= set(ruleset["bot_levels"])  # API.md "Bots"
         assert isinstance(ruleset["name"], str) and ruleset["name"]
         assert {"start_seat", "memory", "max_timeouts"} <= set(ruleset["options"])
         for option in ruleset["options"].values():
@@ -304,8 +312,8 @@ def test_game_object_fields_for_players_and_strangers(ann, bob, cid, pablo):
         assert game["you"] == you
         assert set(game["state"]) >= FAMILY_STATE_KEYS
         assert game["players"] == [
-            {"seat": 0, "username": "ann", "score": 0, "absent": False},
-            {"seat": 1, "username": "bob", "score": 0, "absent": False},
+            {"seat": 0, "username": "ann", "score": 0, "absent": False, "bot": None},
+            {"seat": 1, "username": "bob", "score": 0, "absent": False, "bot": None},
         ]
     # version is the seq of the last event.
     feed = cid.get(f"/api/games/{pablo}/events/").json()

@@ -24,9 +24,15 @@ def test_create_answers_the_game_with_state_null_while_waiting(ann):
         "status": "waiting",
         "version": 2,  # game_created + player_joined(0)
         "seats": 3,
-        "options": {"stock_size": 10, "start_seat": None, "memory": "assisted", "max_timeouts": 3},
+        "options": {
+            "stock_size": 10,
+            "start_seat": None,
+            "memory": "assisted",
+            "max_timeouts": 3,
+            "stand_in": "rules",
+        },
         "turn_timeout": 86400,
-        "players": [{"seat": 0, "username": "ann", "score": 0, "absent": False}],
+        "players": [{"seat": 0, "username": "ann", "score": 0, "absent": False, "bot": None}],
         "you": 0,
         "state": None,
         "created_at": body["created_at"],
@@ -157,8 +163,8 @@ def test_join_starts_the_game_when_full(ann, bob):
     assert body["you"] == 1
     # Skip-Bo's score is the stock left (docs/skipbo.md): 5 each.
     assert body["players"] == [
-        {"seat": 0, "username": "ann", "score": 5, "absent": False},
-        {"seat": 1, "username": "bob", "score": 5, "absent": False},
+        {"seat": 0, "username": "ann", "score": 5, "absent": False, "bot": None},
+        {"seat": 1, "username": "bob", "score": 5, "absent": False, "bot": None},
     ]
     state = body["state"]
     assert state["turn"]["seat"] == 0
@@ -234,7 +240,7 @@ def test_list_filters_and_pagination(ann, bob, cid):
             "seats": 2,
             "options": waiting["options"],
             "turn_timeout": 86400,
-            "players": [{"seat": 0, "username": "ann"}],
+            "players": [{"seat": 0, "username": "ann", "bot": None}],
             "you": 0,
             "result": None,
             "created_at": waiting["created_at"],

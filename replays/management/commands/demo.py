@@ -1,8 +1,9 @@
 """``manage.py demo``: one finished game of each ruleset, for the replay viewer.
 
 The games are played through the services (``game_create`` / ``game_join`` /
-``game_act``) exactly as players would through the API, by random legal moves
-(``replays.autoplay``) until bots exist. ``--if-empty`` does nothing when a
+``game_act``) exactly as players would through the API; the moves are the
+bots' (``games.bots``): seat 0 plays like the ``basic`` bot, the others like
+the ``random`` one, so games are lively and end soon. ``--if-empty`` does nothing when a
 finished game is already there: ``scripts/run.sh`` calls it that way so that
 a new user sees the viewer at once.
 """
@@ -16,9 +17,10 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from games import selectors, services
+from games.bots import decide
+from games.bots.play import bot_view
 from games.models import Game
 from games.rules import engine
-from replays.autoplay import play
 
 PLAYERS = ["ann", "ben", "cara", "dan"]
 GAMES = [
@@ -31,7 +33,7 @@ GAMES = [
 
 
 class Command(BaseCommand):
-    help = "Create one finished game of each ruleset by random legal play (for the replay viewer)."
+    help = "Create one finished game of each ruleset, played by bots (for the replay viewer)."
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -77,22 +79,24 @@ def demo_game(ruleset, seats, options, users, rng, *, max_actions=20_000) -> Gam
 
     current = {"state": state()}
 
-    def view(seat):
-        return engine.view(current["state"], seat)
-
     def act(seat, command):
         try:
             services.game_act(game_id=game.id, user=users[seat], command=command)
         finally:
             current["state"] = state()
 
-    play(
-        seats=seats,
-        view=view,
-        act=act,
-        finished=lambda: current["state"].status != "active",
-        rng=rng,
-        max_actions=max_actions,
-    )
+    levels = ["basic"] + ["random"] * (seats - 1)
+    rules = engine.get_ruleset(ruleset)
+    for _ in range(max_actions):
+        now = current["state"]
+        if now.status != "active":
+            break
+        actors = rules.actors(now)
+        # out of turn first (throws, calls), then the seat the game waits for
+        for seat in [s for s in range(seats) if s not in actors] + list(actors):
+            body = decide(levels[seat], ruleset, bot_view(now, seat), seat, rng)
+            if body is not None:
+                act(seat, body)
+                break
     game.refresh_from_db()
     return game

@@ -1,0 +1,157 @@
+"""The pure bots: they only ever choose legal actions, and never from hidden cards."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from games.bots import decide, levels
+from games.bots.play import Unfinished, bot_view, play_game
+from games.chance import DeckChance
+from games.rules import engine
+
+FAMILY = ("pablo", "pablo-50", "tamalou", "cabo")
+RULESETS = (*FAMILY, "skipbo")
+
+
+def is_legal(state: engine.State, seat: int, body: dict, legal: list[dict]) -> bool:
+    """Is ``body`` one of ``legal`` (a complete body, or a template with its choices filled)?"""
+    for action in legal:
+        if action["type"] != body.get("type"):
+            continue
+        choices = action.get("choices") or {}
+        fixed = {k: v for k, v in action.items() if k != "choices"}
+        extra = set(body) - set(fixed) - set(choices)
+        if action["type"] == "throw" and extra == {"give_position"}:
+            # optional: one of the thrower's own cards, only with another's card
+            own = state.fields[seat]  # type: ignore[attr-defined]
+            give = body["give_position"]
+            if body["seat"] == seat or not (0 <= give < len(own)) or own[give] is None:
+                continue
+            extra = set()
+        if extra:
+            continue
+        if any(body.get(k) != v for k, v in fixed.items()):
+            continue
+        if all(body.get(name) in values for name, values in choices.items()):
+            return True
+    return False
+
+
+def legality_check(state: engine.State, seat: int, body: dict) -> None:
+    legal = engine.get_ruleset(state.ruleset).legal_actions(state, seat)
+    assert is_legal(state, seat, body, legal), (state.ruleset, seat, body, legal)
+
+
+def test_levels():
+    assert levels() == ["random", "basic"]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_bots_only_choose_legal_actions(ruleset):
+    """Hundreds of games per ruleset (thousands in all), every choice against legal_actions."""
+    options = {"stock_size": 5} if ruleset == "skipbo" else {}
+    mixes = [
+        ["random", "random"],
+        ["basic", "random"],
+        ["basic", "basic", "random"],
+        ["random", "basic", "basic", "random"],
+    ]
+    budget = time.monotonic() + 4.0  # per ruleset, so the whole test stays short
+    games = 0
+    seed = 0
+    while games < 2000 and (games < 100 or time.monotonic() < budget):
+        mix = mixes[seed % len(mixes)]
+        seed += 1
+        try:
+            outcome = play_game(
+                ruleset,
+                mix,
+                chance=DeckChance(random.Random(seed)),
+                rng=random.Random(-seed),
+                options=options,
+                check=legality_check,
+                max_actions=20_000,
+            )
+        except Unfinished:
+            continue  # random play may wander; every action up to here was checked
+        assert outcome.winners or outcome.losers  # pablo: when all lose, nobody wins
+        games += 1
+    assert games >= 100
+
+
+class Enough(Exception):
+    pass
+
+
+def _hidden_shuffled(state: engine.State, seat: int, rng: random.Random) -> engine.State:
+    """A copy of ``state`` whose cards unknown to ``seat`` are permuted among themselves."""
+    other = state.copy()
+    if state.ruleset == "skipbo":
+        hidden = [c for s, hand in enumerate(state.hands) if s != seat for c in hand]  # type: ignore[attr-defined]
+        hidden += [c for stock in state.stocks for c in stock[:-1]]  # type: ignore[attr-defined]
+        hidden += list(state.draw)  # type: ignore[attr-defined]
+        codes = list(state.deck)  # type: ignore[attr-defined]
+    else:
+        known = state.known[seat]  # type: ignore[attr-defined]
+        cards = [c for f in state.fields for c in f if c is not None]  # type: ignore[attr-defined]
+        hidden = [c for c in cards + list(state.draw) if c not in known]  # type: ignore[attr-defined]
+        if state.held is not None and state.held_from == "deck" and state.turn_seat != seat:  # type: ignore[attr-defined]
+            hidden.append(state.held)  # type: ignore[attr-defined]
+        codes = list(state.codes)  # type: ignore[attr-defined]
+    values = [codes[c] for c in hidden]
+    rng.shuffle(values)
+    for c, v in zip(hidden, values, strict=True):
+        codes[c] = v
+    if state.ruleset == "skipbo":
+        other.deck = codes  # type: ignore[attr-defined]
+    else:
+        other.codes = codes  # type: ignore[attr-defined]
+    return other
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_hidden_cards_do_not_change_a_decision(ruleset):
+    """Views of states that differ only in cards the seat never saw: the same decisions."""
+    options = {"stock_size": 30} if ruleset == "skipbo" else {}
+    compared = differed = 0
+    for seed in range(30):
+        steps: list[engine.State] = []
+
+        def keep(state: engine.State, seat: int, body: dict, steps: list = steps) -> None:
+            steps.append(state.copy())
+            if len(steps) >= 60:
+                raise Enough
+
+        with pytest.raises(Enough):
+            play_game(
+                ruleset,
+                ["basic", "basic"],
+                chance=DeckChance(random.Random(seed)),
+                rng=random.Random(seed),
+                options=options,
+                check=keep,
+            )
+        for state in steps[::7]:
+            for seat in range(state.seats):
+                twin = _hidden_shuffled(state, seat, random.Random(seed))
+                if twin.ruleset != "skipbo" and twin.codes != state.codes:  # type: ignore[attr-defined]
+                    differed += 1
+                if twin.ruleset == "skipbo" and twin.deck != state.deck:  # type: ignore[attr-defined]
+                    differed += 1
+                view, twin_view = bot_view(state, seat), bot_view(twin, seat)
+                assert view == twin_view
+                for level in levels():
+                    first = decide(level, ruleset, view, seat, random.Random(seed))
+                    again = decide(level, ruleset, twin_view, seat, random.Random(seed))
+                    assert first == again
+                compared += 1
+    assert compared > 100 and differed > compared // 2
+
+
+def test_stand_in_choices_are_the_bot_levels():
+    from games.rules.engine import COMMON_OPTIONS
+
+    assert COMMON_OPTIONS["stand_in"].choices == ("rules", *levels())

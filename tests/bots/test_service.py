@@ -1,0 +1,151 @@
+"""Bots in real games through the API and services (database; no worker: tasks called here)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games import bot_turns, selectors
+from games.models import Event, Game
+from games.rules import engine
+
+pytestmark = pytest.mark.django_db
+
+
+def create(player, **body):
+    return player.post("/api/games/", body, format="json")
+
+
+def test_rulesets_list_bot_levels(client):
+    for ruleset in client.get("/api/rulesets/").json():
+        assert ruleset["bot_levels"] == ["random", "basic"]
+        assert ruleset["options"]["stand_in"]["default"] == "rules"
+
+
+def test_skipbo_against_three_bots_starts_at_once(ann):
+    answer = create(
+        ann,
+        ruleset="skipbo",
+        seats=4,
+        bots=[{"seat": 1, "level": "basic"}, {"seat": 2, "level": "basic"}, {"seat": 3}],
+    )
+    assert answer.status_code == 201, answer.content
+    game = answer.json()
+    assert game["status"] == "active"
+    assert [p["bot"] for p in game["players"]] == [None, "basic", "basic", "basic"]
+    names = [p["username"] for p in game["players"]]
+    assert len(set(names)) == 4 and names[0] == "ann"
+    joined = Event.objects.filter(game_id=game["id"], type="player_joined").order_by("seq")
+    assert [e.data.get("bot") for e in joined] == [None, "basic", "basic", "basic"]
+    # fair deals: the bots' seeds are "" and were there before the start's draws
+    assert game["fairness"]["player_seeds"] == {"0": "", "1": "", "2": "", "3": ""}
+    listed = ann.get("/api/games/?mine=true").json()["results"][0]
+    assert [p["bot"] for p in listed["players"]] == [None, "basic", "basic", "basic"]
+
+
+def test_a_bot_seat_left_open_waits_for_a_person(ann, bob):
+    game = create(ann, ruleset="cabo", seats=3, bots=[{"seat": 2, "level": "random"}]).json()
+    assert game["status"] == "waiting"
+    joined = bob.post(f"/api/games/{game['id']}/join/").json()
+    assert joined["status"] == "active"
+    assert [(p["username"], p["bot"]) for p in joined["players"]] == [
+        ("ann", None),
+        ("bob", None),
+        ("random bot 2", "random"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "bots, field",
+    [
+        ([{"seat": 0, "level": "basic"}], "bots[0].seat"),
+        ([{"seat": 3, "level": "basic"}], "bots[0].seat"),
+        ([{"seat": "1", "level": "basic"}], "bots[0].seat"),
+        ([{"seat": 1, "level": "genius"}], "bots[0].level"),
+        ([{"seat": 1}, {"seat": 1}], "bots[1].seat"),
+        ([{"seat": 1, "colour": "red"}], "bots[0]"),
+        ("basic", "bots"),
+    ],
+)
+def test_bad_bots_are_refused_naming_the_field(ann, bots, field):
+    answer = create(ann, ruleset="cabo", seats=3, bots=bots)
+    assert answer.status_code == 400, answer.content
+    assert answer.json()["detail"].startswith(field)
+    assert not Game.objects.exists()
+
+
+def _game(game_id):
+    return Game.objects.get(id=game_id)
+
+
+def test_a_bots_stale_or_duplicate_action_stores_nothing(ann):
+    game = create(
+        ann,
+        ruleset="cabo",
+        seats=2,
+        bots=[{"seat": 1, "level": "basic"}],
+        options={"start_seat": 1},
+    ).json()
+    version = game["version"]
+    # ann looks; the bot must look too (setup phase)
+    ann.post(
+        f"/api/games/{game['id']}/actions/", {"type": "look", "positions": [0, 1]}, format="json"
+    )
+    now = _game(game["id"]).version
+    assert now == version + 1
+    # a task enqueued for the old version is stale: nothing
+    assert bot_turns.act(game_id=game["id"], seat=1, version=version) == 0
+    assert _game(game["id"]).version == now
+    # the current one acts once; its duplicate stores nothing
+    assert bot_turns.act(game_id=game["id"], seat=1, version=now) > 0
+    after = _game(game["id"]).version
+    assert bot_turns.act(game_id=game["id"], seat=1, version=now) == 0
+    assert _game(game["id"]).version == after
+    look = Event.objects.get(game_id=game["id"], type="looked", seat=1)
+    assert look.seq == now + 1
+    # a person's seat has no bot
+    assert bot_turns.act(game_id=game["id"], seat=0, version=after) == 0
+
+
+def test_stand_in_plays_an_absent_players_turns(ann, bob):
+    game = create(
+        ann,
+        ruleset="skipbo",
+        seats=2,
+        options={"start_seat": 0, "stand_in": "basic", "max_timeouts": 1, "stock_size": 10},
+        turn_timeout=60,
+    ).json()
+    gid = game["id"]
+    bob.post(f"/api/games/{gid}/join/")
+    row = _game(gid)
+    from games import services
+
+    # ann's turn times out once: she is absent (max_timeouts 1); the rules do not play on
+    services.game_timeout(game_id=gid, turn_key=row.turn_key)
+    state = selectors.game_state(game=_game(gid))
+    assert state.absent[0]
+    # bob plays his turn to its end
+    for _ in range(50):
+        state = selectors.game_state(game=_game(gid))
+        if state.turn_seat != 1:
+            break
+        legal = engine.get_ruleset("skipbo").legal_actions(state, 1)
+        body = next(a for a in legal if a["type"] == "end")
+        bob.post(f"/api/games/{gid}/actions/", body, format="json")
+    state = selectors.game_state(game=_game(gid))
+    assert state.turn_seat == 0 and state.absent[0]  # waits for the stand-in, not auto-played
+    assert bot_turns.due(state) == [0]
+    before = state.version
+    stored = bot_turns.act(game_id=gid, seat=0, version=before, rng=random.Random(1))
+    assert stored > 0
+    rows = Event.objects.filter(game_id=gid, seq__gt=before).order_by("seq")
+    assert rows[0].type in ("card_played", "card_discarded") and rows[0].seat == 0
+    assert "player_returned" not in [r.type for r in rows]
+    assert "turn_timed_out" not in [r.type for r in rows]
+    # ann takes her seat back as before
+    back = ann.post(f"/api/games/{gid}/back/")
+    assert back.status_code == 200, back.content
+    state = selectors.game_state(game=_game(gid))
+    assert not state.absent[0]
+    assert 0 not in bot_turns.bot_seats(state)

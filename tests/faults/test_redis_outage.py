@@ -1,0 +1,120 @@
+"""Redis stopped for 30 s while players act (docs/operations.md "Faults").
+
+gunicorn, a Celery worker and beat run on a private Redis and the test
+database; players have webhooks. While Redis is down: actions still succeed
+(nothing a request does after its commit may fail it), and a deadline falls
+due. Once Redis is back: the deadline is enforced, exactly once, and the
+"your turn" notification of the action taken during the outage is delivered
+(late, from the outbox -- not lost).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+
+from games import notifications, webhooks
+from pablo.models import OutboxMessage
+from tests.faults.servers import Redis, Service, call, database_url
+from tests.tasks.helpers import Receiver, timeouts_per_turn, wait_for
+
+pytestmark = [
+    pytest.mark.services,
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(300),
+]
+
+OUTAGE = 30.0
+
+
+@pytest.fixture
+def stack(require_postgres, tmp_path):
+    redis = Redis()
+    service = Service(tmp_path, database_url(), redis.url, PABLO_WEBHOOK_BACKOFF="0.2")
+    receiver = Receiver()
+    try:
+        yield redis, service, receiver
+    finally:
+        service.close()
+        redis.close()
+        receiver.close()
+        connection.close()
+
+
+def hooks(receiver: Receiver, game_id: str) -> list[dict]:
+    bodies = [json.loads(r["body"]) for r in list(receiver.requests)]
+    return [b for b in bodies if b["game_id"] == game_id and r_ok(b)]
+
+
+def r_ok(body: dict) -> bool:
+    return body.get("event") == notifications.YOUR_TURN
+
+
+def test_redis_stopped_for_30_s(stack):
+    redis, service, receiver = stack
+    base = service.web(workers=2, threads=4)
+    service.worker()
+    service.beat()
+    tokens = {}
+    for name in ("ann", "bob"):
+        status, _, data = call(
+            base, "POST", "/api/auth/register/", {"username": name, "password": "secret-pw"}
+        )
+        assert status == 201, data
+        tokens[name] = data["token"]
+        notifications.NotificationSettings.objects.create(
+            user=get_user_model().objects.get(username=name),
+            webhook_url=receiver.url,
+            webhook_secret=webhooks.new_secret(),
+        )
+
+    def new_game(timeout: int) -> dict:
+        body = {"ruleset": "skipbo", "seats": 2, "turn_timeout": timeout,
+                "options": {"start_seat": 0}}  # fmt: skip
+        status, _, game = call(base, "POST", "/api/games/", body, tokens["ann"])
+        assert status == 201, game
+        status, _, game = call(base, "POST", f"/api/games/{game['id']}/join/", None, tokens["bob"])
+        assert status == 200, game
+        return game
+
+    slow = new_game(3600)
+    wait_for(lambda: hooks(receiver, slow["id"]), 30)  # the broker works: ann was told
+    due = new_game(10)  # its first deadline falls inside the outage
+
+    redis.stop()
+    stopped = time.monotonic()
+    status, _, game = call(base, "GET", f"/api/games/{slow['id']}/", None, tokens["ann"])
+    assert status == 200
+    card = game["state"]["hand"][0]
+    status, _, answer = call(base, "POST", f"/api/games/{slow['id']}/actions/",
+                             {"type": "end", "card": card, "discard_pile": 0},
+                             tokens["ann"])  # fmt: skip
+    assert status == 201, answer  # the action succeeds with the broker away
+    acted_version = answer["version"]
+    for _ in range(5):  # reads too
+        assert call(base, "GET", f"/api/games/{slow['id']}/", None, tokens["bob"])[0] == 200
+    assert OutboxMessage.objects.exists()  # bob's notification waits in the outbox
+    time.sleep(max(0.0, OUTAGE - (time.monotonic() - stopped)))
+    redis.start()
+
+    def bob_told() -> bool:
+        return any(
+            b["seat"] == 1 and b["version"] == acted_version for b in hooks(receiver, slow["id"])
+        )
+
+    try:
+        wait_for(bob_told, 60, step=0.5)  # late, not lost
+    except AssertionError:
+        rows = list(OutboxMessage.objects.values())
+        raise AssertionError(f"outbox: {rows}\n{receiver.requests}\n{service.logs()}") from None
+    wait_for(lambda: timeouts_per_turn(due["id"]), 60, step=0.5)
+    time.sleep(2)  # room for a duplicate (sweeps, the fast path's ETA task)
+    service.close()
+    counts = timeouts_per_turn(due["id"])
+    assert counts and set(counts.values()) == {1}, counts
+    assert not OutboxMessage.objects.exists()
