@@ -306,21 +306,45 @@ if CELERY_BROKER_URL.startswith("filesystem"):
     for _folder in ("queue", "processed"):
         (VAR_DIR / "broker" / _folder).mkdir(parents=True, exist_ok=True)
 
-# --------------------------------------------------------------------------- replays
-# The replay viewer keeps each built replay (derived from a finished game's events,
-# which never change) in a cache that every worker process shares, so a game is
-# folded once, not once per worker (docs/viewer.md "Speed"). Default: files under
-# VAR_DIR; PABLO_REPLAY_CACHE_URL (a django-environ cache URL, e.g.
-# redis://127.0.0.1:6379/3) shares it between hosts. Entries are never stale: their
-# key names the game's version and the code that built them.
+# --------------------------------------------------------------------------- caches
+# Two caches, both shared by every process of the service (never a per-process
+# dict): "default" keeps derived data such as the replay viewer's built replays
+# (docs/viewer.md "Speed"; entries name the game's version and the code that
+# built them, so they are never stale), "throttle" the rate-limit counters
+# (pablo/throttling.py). Redis when one is configured (PABLO_CACHE_URL, a
+# django-environ cache URL, else the broker's Redis), else files under VAR_DIR
+# (shared by the processes of one machine). Each has its own key prefix.
+# A cache server that is away never fails a request: the viewer builds the
+# replay instead, the throttles let the request through (and log it).
+
+
+def _shared_cache(prefix: str, folder: str) -> dict:
+    url = env.str("PABLO_CACHE_URL", default="")
+    if not url and CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+        url = CELERY_BROKER_URL  # the broker's server and database; keys are prefixed
+    if url:
+        config = env.cache_url_config(url)
+        if config["BACKEND"] == "django_redis.cache.RedisCache":  # environ's default
+            config["BACKEND"] = "django.core.cache.backends.redis.RedisCache"
+        config.setdefault("OPTIONS", {})
+        if config["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+            # A Redis that is away must not hang a request.
+            config["OPTIONS"].update(socket_connect_timeout=0.5, socket_timeout=0.5)
+    else:
+        config = {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache" / folder),
+            "OPTIONS": {"MAX_ENTRIES": 1000},
+        }
+    config["KEY_PREFIX"] = prefix
+    config["TIMEOUT"] = 86400
+    return config
+
+
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "replays": env.cache_url(
-        "PABLO_REPLAY_CACHE_URL", default=f"filecache://{VAR_DIR / 'cache' / 'replays'}"
-    ),
+    "default": _shared_cache("pablo", "default"),
+    "throttle": _shared_cache("pablo-throttle", "throttle"),
 }
-CACHES["replays"].setdefault("TIMEOUT", None)
-CACHES["replays"].setdefault("OPTIONS", {}).setdefault("MAX_ENTRIES", 1000)
 
 
 # --------------------------------------------------------------------------- throttling
@@ -340,30 +364,6 @@ PABLO_TRUSTED_PROXIES = env.int("PABLO_TRUSTED_PROXIES", default=0)
 REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = ["pablo.throttling.ApiThrottle"]
 REST_FRAMEWORK["NUM_PROXIES"] = PABLO_TRUSTED_PROXIES
 
-
-def _throttle_cache() -> dict:
-    url = env.str("PABLO_CACHE_URL", default="")
-    if not url and CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
-        url = CELERY_BROKER_URL  # the broker's server and database; keys are prefixed
-    if url:
-        config = env.cache_url_config(url)
-        if config["BACKEND"] == "django_redis.cache.RedisCache":  # environ's default
-            config["BACKEND"] = "django.core.cache.backends.redis.RedisCache"
-        config.setdefault("OPTIONS", {})
-        if config["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
-            # A Redis that is away must not hang a request (pablo.throttling fails open).
-            config["OPTIONS"].update(socket_connect_timeout=0.5, socket_timeout=0.5)
-    else:
-        config = {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": str(VAR_DIR / "cache" / "throttle"),
-        }
-    config["KEY_PREFIX"] = "pablo-throttle"
-    config["TIMEOUT"] = 86400
-    return config
-
-
-CACHES["throttle"] = _throttle_cache()
 
 # --------------------------------------------------------------------------- HTTPS
 # Production behind a reverse proxy that terminates TLS (docs/operations.md):
