@@ -40,6 +40,7 @@ from urllib.parse import quote, urlparse
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pablo.settings")
+os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-" + "k" * 50)  # a throwaway key
 if os.environ.get("DATABASE_URL"):
     os.environ["PABLO_TEST_DB_NAME"] = "bench_pablo_deadlines"
 else:

@@ -53,6 +53,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pablo.settings")
+os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-" + "k" * 50)  # a throwaway key
 CHILD = "--child" in sys.argv
 if not CHILD:  # a child inherits its parent's: the same shared replay cache
     os.environ["PABLO_VAR_DIR"] = TEMP_DIR = tempfile.mkdtemp(prefix="pablo-bench-")
