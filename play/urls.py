@@ -10,7 +10,11 @@ app_name = "play"
 urlpatterns = [
     path("", views.lobby_view, name="lobby"),
     path("accounts/signup/", views.signup, name="signup"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path(
+        "accounts/login/",
+        views.throttled(failures=True)(auth_views.LoginView.as_view()),
+        name="login",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/token/", views.api_token, name="token"),
     path("play/new/", views.create, name="create"),
