@@ -23,7 +23,7 @@ import pytest
 from django.conf import settings
 
 from games import selectors, services
-from games.models import Game
+from games.models import Event, Game
 
 ON_SQLITE = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
 pytestmark = [
@@ -460,6 +460,57 @@ def test_without_javascript(live_server, chromium, artifacts):
             players[seat].page.wait_for_load_state()
             assert Game.objects.get(pk=game.id).version > before
         ann.page.screenshot(path=str(artifacts / "table-nojs.png"), full_page=True)
+    finally:
+        for pl in players:
+            pl.close()
+
+
+def test_a_throw_onto_anothers_card_gives_one_of_yours(live_server, chromium, artifacts):
+    """Give… under ben's matching card, then one of ann's cards, then the button."""
+    ann = services.user_register(username="ann", password=PASSWORD)[0]
+    ben = services.user_register(username="ben", password=PASSWORD)[0]
+    deck = ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "5D", "9D", "10D", "JD"]
+    game = services.game_create(
+        user=ann, ruleset="pablo", seats=2, options={"start_seat": 1}, decks=[deck]
+    )
+    services.game_join(game_id=game.id, user=ben)
+    for u in (ann, ben):
+        services.game_act(game_id=game.id, user=u, command={"type": "look", "positions": [0, 1]})
+    players = [
+        Player(chromium, live_server.url, "ann", DESKTOP),
+        Player(chromium, live_server.url, "ben", PHONE),
+    ]
+    try:
+        for pl in players:
+            pl.login()
+            pl.page.goto(f"{live_server.url}/play/{game.id}/")
+        page = players[0].page
+        page.screenshot(path=str(artifacts / "table-pablo-throws-desktop.png"), full_page=True)
+        page.click("#table a.give[data-sel='f1.0']")
+        page.wait_for_selector('#table[data-sel="f1.0"]')
+        assert "give in exchange" in page.inner_text("#table .hint")
+        page.click("#table a.pick[data-sel='f1.0,f0.3']")
+        page.wait_for_selector('#table[data-sel="f1.0,f0.3"]')
+        page.screenshot(path=str(artifacts / "table-pablo-give-desktop.png"), full_page=True)
+        body = {"type": "throw", "seat": 1, "position": 0, "onto": 1, "give_position": 3}
+        button = page.locator(f"#table button[data-action='{canon(body)}']")
+        assert button.inner_text().startswith("Throw ben's slot 0, giving your slot 3")
+        before = Game.objects.get(pk=game.id).version
+        button.click()
+        deadline = time.monotonic() + 10
+        while Game.objects.get(pk=game.id).version == before:
+            assert time.monotonic() < deadline, "the throw did nothing"
+            time.sleep(0.02)
+        thrown = Event.objects.get(game=game, type="thrown")
+        assert thrown.data["correct"] and thrown.data["given"]["code"] == "4C"
+        game.refresh_from_db()
+        wait_version(players, game.version)
+        for pl, u in zip(players, (ann, ben), strict=True):
+            check_page(pl, game, u)
+        assert "ann gave a card from their slot 3" in players[1].page.inner_text("#table .log")
+        players[1].page.screenshot(
+            path=str(artifacts / "table-pablo-give-phone.png"), full_page=True
+        )
     finally:
         for pl in players:
             pl.close()
