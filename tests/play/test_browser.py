@@ -514,3 +514,46 @@ def test_a_throw_onto_anothers_card_gives_one_of_yours(live_server, chromium, ar
     finally:
         for pl in players:
             pl.close()
+
+
+def test_an_absent_player_comes_back(live_server, chromium):
+    """ann misses the setup's deadline (max_timeouts 1): her table offers Come back."""
+    ann = services.user_register(username="ann", password=PASSWORD)[0]
+    ben = services.user_register(username="ben", password=PASSWORD)[0]
+    game = services.game_create(
+        user=ann, ruleset="cabo", seats=2, options={"start_seat": 1, "max_timeouts": 1}
+    )
+    services.game_join(game_id=game.id, user=ben)
+    services.game_act(game_id=game.id, user=ben, command={"type": "look", "positions": [0, 1]})
+    game.refresh_from_db()
+    assert services.game_timeout(game_id=game.id, turn_key=game.turn_key) > 0
+
+    def absent() -> bool:
+        data = selectors.game_data(game=Game.objects.get(pk=game.id), user=ann)
+        return bool(data["players"][0]["absent"])
+
+    assert absent()
+    player = Player(chromium, live_server.url, "ann", PHONE)
+    try:
+        player.login()
+        page = player.page
+        page.goto(f"{live_server.url}/play/{game.id}/")
+        assert "You were marked absent" in page.inner_text("#table")
+        page.evaluate("window.__sameDocument = true")
+        game.refresh_from_db()
+        check_page(player, game, ann)
+        before = game.version
+        page.click("#table button:has-text('Come back')")
+        deadline = time.monotonic() + 10
+        while absent():
+            assert time.monotonic() < deadline, "Come back did nothing"
+            time.sleep(0.02)
+        game.refresh_from_db()
+        assert game.version > before
+        page.wait_for_selector(f'#table[data-version="{game.version}"]')
+        assert page.locator("#table button:has-text('Come back')").count() == 0
+        assert "You were marked absent" not in page.inner_text("#table")
+        assert page.evaluate("window.__sameDocument === true")  # no reload
+        assert "ann is back" in page.inner_text("#table .log")
+    finally:
+        player.close()
