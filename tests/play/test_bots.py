@@ -18,7 +18,7 @@ from django.conf import settings as django_settings
 from games import selectors
 from games.bots import waits_for
 from games.models import Event, Game
-from tests.play.test_browser import DESKTOP, Player, check_page, choose, perform
+from tests.play.test_browser import PHONE, Player, check_page, choose, perform
 from tests.tasks.conftest import celery, redis_broker  # noqa: F401
 
 ON_SQLITE = django_settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
@@ -52,7 +52,7 @@ def test_skipbo_against_three_bots_from_the_lobby(
 ):
     settings.PABLO_BOT_DELAY = DELAY  # the countdown is set where the move is committed
     celery.worker(PABLO_BOT_DELAY=str(DELAY))
-    ann = Player(chromium, live_server.url, "ann", DESKTOP)
+    ann = Player(chromium, live_server.url, "ann", PHONE)  # the create form on a phone too
     try:
         ann.signup()
         p = ann.page
@@ -65,7 +65,13 @@ def test_skipbo_against_three_bots_from_the_lobby(
         p.click(f"details:has({form}) details.more > summary")
         p.fill(f"{form} input[name=opt_start_seat]", "1")
         p.fill(f"{form} textarea[name=decks]", json.dumps([DECK]))
-        p.screenshot(path=str(artifacts / "lobby-bots-desktop.png"), full_page=True)
+        p.screenshot(path=str(artifacts / "lobby-bots-phone.png"), full_page=True)
+        assert p.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        heights = p.evaluate(
+            f'Array.from(document.querySelectorAll("{form} select, {form} button"))'
+            ".map(b => b.getBoundingClientRect().height)"
+        )
+        assert all(h >= 43.5 for h in heights), heights
         p.click(f"{form} button[type=submit]")
         p.wait_for_url(re.compile(r".*/play/[0-9a-f-]+/$"))
         game_id = p.url.rstrip("/").split("/")[-1]
@@ -100,7 +106,7 @@ def test_skipbo_against_three_bots_from_the_lobby(
         assert game.status == "finished"
         p.wait_for_selector(f"#table .result a[href$='/replays/{game_id}/']")
         assert p.evaluate("window.__sameDocument === true")
-        p.screenshot(path=str(artifacts / "table-skipbo-bots-over.png"), full_page=True)
+        p.screenshot(path=str(artifacts / "table-skipbo-bots-over-phone.png"), full_page=True)
         rows = list(Event.objects.filter(game_id=game_id).order_by("seq"))
         assert "turn_timed_out" not in [r.type for r in rows]
         bot_moves = [r for r in rows if r.seat in (1, 2, 3) and r.type == "card_discarded"]

@@ -204,3 +204,14 @@ def test_a_throw_onto_anothers_card_can_give_one_of_yours_without_javascript():
     state = selectors.game_data(game=selectors.game_get(game.id), user=ann)["state"]
     assert state["fields"]["0"][3] is None
     assert state["fields"]["1"][0] is not None
+
+
+def test_skipbo_tables_show_no_round_and_family_tables_do():
+    ann, ben = user("ann"), user("ben")
+    pages = {}
+    for ruleset in ("skipbo", "cabo"):
+        game = services.game_create(user=ann, ruleset=ruleset, seats=2)
+        services.game_join(game_id=game.id, user=ben)
+        pages[ruleset] = client_for(ann).get(f"/play/{game.id}/").content.decode()
+    assert 'class="round"' not in pages["skipbo"] and "round 1" not in pages["skipbo"]
+    assert '<span class="round">round 1</span>' in pages["cabo"]
