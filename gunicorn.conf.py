@@ -5,7 +5,8 @@ polling, up to 30 s) holds its thread while it waits, so a handful of
 waiting clients must not take every worker. Each thread may keep one
 database connection (``CONN_MAX_AGE``): workers x threads stays well below
 PostgreSQL's default 100 connections. Override with GUNICORN_WORKERS /
-GUNICORN_THREADS, or on the command line.
+GUNICORN_THREADS, or on the command line; how to size them, measured with
+the crowd (bench/locust_crowd.sh): docs/operations.md.
 """
 
 import os

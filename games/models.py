@@ -121,6 +121,29 @@ class Event(models.Model):
         return f"{self.game_id}#{self.seq} {self.type}"
 
 
+class Snapshot(models.Model):
+    """A game's folded state at ``version``, pickled: a projection, never an event.
+
+    Kept so that loading a long game no process has in its cache folds at most
+    ``streams.SNAPSHOT_EVERY`` events instead of the whole stream. One row per
+    game (the latest), written by ``games.streams`` only; valid only for the rules
+    code that made it (``code``, a fingerprint of ``games/rules``), so a deploy
+    that changes the rules ignores older rows. Deleting any of them loses nothing:
+    the next load folds the events and writes it again.
+    """
+
+    game = models.OneToOneField(
+        Game, primary_key=True, on_delete=models.CASCADE, related_name="snapshot"
+    )
+    version = models.PositiveIntegerField()
+    code = models.CharField(max_length=32)
+    state = models.BinaryField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.game_id} at {self.version}"
+
+
 class IdempotentAnswer(models.Model):
     """The first successful answer to an action sent with an ``Idempotency-Key``."""
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from django.db import close_old_connections, connection
+from django.db import DatabaseError, close_old_connections, connection
 from django.db.models import QuerySet
 
 from games import errors, fairness, streams
@@ -220,22 +220,40 @@ def _current_version(game: Game) -> int:
     return Game.objects.filter(pk=game.pk).values_list("version", flat=True).get()
 
 
+def _poll_version(game: Game) -> int:
+    """The game's version, asked by a long poll between two of its sleeps.
+
+    The connection was used a moment ago, so it is not health-checked before each
+    poll: Django's check (``CONN_HEALTH_CHECKS``) is a query of its own, and with
+    many clients waiting it doubled the queries of the poll loop (found profiling
+    the crowd, bench/README.md). If the connection broke meanwhile (PostgreSQL
+    restarted), it is closed and the poll asked once more on a new one; a second
+    failure is the request's (503).
+    """
+    try:
+        return _current_version(game)
+    except DatabaseError:
+        if connection.in_atomic_block:
+            raise
+        close_old_connections()
+        return _current_version(game)
+
+
 def event_feed(*, game: Game, user: Any, after: int = 0, wait: float = 0) -> JSON:
     """``GET /api/games/{id}/events/``: the events after ``after``, redacted for ``user``.
 
     With ``wait`` > 0 and nothing new, polls the database every ``POLL_INTERVAL``
     seconds until a newer event exists or ``wait`` seconds have passed. Outside a
-    transaction each check sees the latest commit; between checks stale or broken
-    connections are closed as at the end of a request.
+    transaction each check sees the latest commit; a connection that broke while
+    waiting is replaced once (``_poll_version``). No transaction and no lock is
+    held while it sleeps.
     """
     version = game.version
     if version <= after and wait > 0:
         give_up = time.monotonic() + min(wait, MAX_WAIT)
         while version <= after and time.monotonic() < give_up:
             time.sleep(min(POLL_INTERVAL, max(0.0, give_up - time.monotonic())))
-            if not connection.in_atomic_block:
-                close_old_connections()
-            version = _current_version(game)
+            version = _poll_version(game)
         if version != game.version:
             game.refresh_from_db()
             version = game.version

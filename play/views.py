@@ -33,7 +33,7 @@ from games.errors import ApplicationError, not_a_player
 from games.rules.engine import RulesError
 from games.serializers import GameCreateInputSerializer, parse_action
 from pablo.exceptions import exception_handler
-from pablo.throttling import check_web_auth
+from pablo.throttling import ActionLimit, check_web_auth
 
 from . import lobby, table
 from .recent import recent_events
@@ -188,17 +188,14 @@ def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
     data = selectors.game_data(game=game, user=request.user)
     events = recent_events(game=game, seat=data["you"], count=RECENT_EVENTS)
     ctx = table.build(data, sel, events)
-    user = request.user
     ctx.update(
         game=data,
         game_id=data["id"],
         version=data["version"],
         status=data["status"],
-        can_join=(
-            data["status"] == "waiting"
-            and data["you"] is None
-            and getattr(user, "is_authenticated", False)
-        ),
+        # UI.md: a waiting game offers "Join" to every visitor; a signed-out
+        # one is sent to log in first and brought back to this table.
+        can_join=data["status"] == "waiting" and data["you"] is None,
         is_absent=any(p["you"] and p["absent"] for p in ctx["players"])
         and data["status"] == "active",
         key_prefix=f"{data['id'][:8]}-v{data['version']}",
@@ -226,6 +223,12 @@ def act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
         return _back(request, game.id, "The body must be a JSON object naming the action's type.")
     if not isinstance(body, dict):
         return _back(request, game.id, "The body must be a JSON object naming the action's type.")
+    # PABLO_THROTTLE_ACTIONS counts a user's actions however they are sent:
+    # over the limit nothing is done and the table says when to try again.
+    limit = ActionLimit()
+    if not limit.allow_request(request, None):
+        wait = int(limit.wait() or 1)
+        return _back(request, game.id, f"Too many actions at once; try again in {wait} seconds.")
     version = request.POST.get("version", "")
     if version.isdigit():
         body["expected_version"] = int(version)

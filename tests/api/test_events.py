@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import time
 
+import psycopg
 import pytest
+from django.db import connection
 
+from games import selectors
+from games.models import Game
 from tests.api.conftest import create
 
 pytestmark = pytest.mark.django_db
@@ -146,3 +150,21 @@ def test_waiting_game_state_is_null_and_feed_works(ann, bob):
     events = feed(bob, game["id"])["events"]
     assert [e["type"] for e in events] == ["game_created", "player_joined"]
     assert events[1]["data"] == {"seat": 0, "username": "ann"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_long_poll_replaces_a_connection_that_broke_while_it_waited(ann, quick_skipbo):
+    """PostgreSQL restarted (here: the backend killed) between two polls of a long poll."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL")
+    game = Game.objects.get(pk=quick_skipbo["id"])
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        [pid] = cursor.fetchone()
+    params = {k: v for k, v in connection.get_connection_params().items() if k != "context"}
+    with psycopg.connect(**params, autocommit=True) as other:
+        other.execute("SELECT pg_terminate_backend(%s)", [pid])
+    assert selectors._poll_version(game) == quick_skipbo["version"]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        assert cursor.fetchone()[0] != pid

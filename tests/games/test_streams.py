@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from games import selectors, services, streams
@@ -70,3 +72,109 @@ def test_a_refusal_on_the_process_cache_is_confirmed_on_the_locked_row(require_p
     with pytest.raises(services.errors.Forbidden):
         services.game_act(game_id=game.id, user=users[2], command=body)
     assert Game.objects.get(pk=game.id).version == version
+
+
+def test_the_append_is_a_prepared_statement_that_survives_rollbacks(require_postgres, users):
+    from django.db import connection, transaction
+
+    game = start_skipbo(users)
+    for _ in range(2):
+        user, body = legal(game.id, users)
+        services.game_act(game_id=game.id, user=user, command=body)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any("INSERT INTO games_event" in sql for sql in prepared)
+    # A refused append (a stale expected version) rolls back; psycopg forgets its prepared
+    # statements with it, and the next append prepares and stores again.
+    user, body = legal(game.id, users)
+    version = Game.objects.get(pk=game.id).version
+    with pytest.raises(services.errors.Conflict), transaction.atomic():
+        stream = streams.lock(game.id)
+        stream.version -= 1
+        streams.append(stream, [streams.engine.Event("player_returned", {}, 0)])
+    assert Game.objects.get(pk=game.id).version == version
+    answer = services.game_act(game_id=game.id, user=user, command=body)
+    assert answer.data["version"] > version
+    seqs = list(Event.objects.filter(game=game).values_list("seq", flat=True))
+    assert seqs == list(range(1, answer.data["version"] + 1))
+
+
+# --------------------------------------------------------------------------- snapshots
+
+
+PREFERENCE = ["look", "draw", "discard", "skip", "peek", "spy", "swap", "replace"]
+
+
+def long_game(users):
+    """A two-player Pablo game that goes on (nobody calls or throws)."""
+    game = services.game_create(user=users[0], ruleset="pablo", seats=2, options={"start_seat": 0})
+    services.game_join(game_id=game.id, user=users[1])
+    return game
+
+
+def play_until(game_id, users, version):
+    """Legal actions by a fixed preference until the game reaches ``version``."""
+    game = Game.objects.get(pk=game_id)
+    while game.version < version:
+        assert game.status == "active"
+        for user in users[:2]:
+            actions = selectors.game_data(game=game, user=user)["state"]["legal_actions"]
+            actions = [a for a in actions if a["type"] in PREFERENCE]
+            if actions:
+                actions.sort(key=lambda a: (PREFERENCE.index(a["type"]), a.get("source") != "deck"))
+                body = dict(actions[0])
+                for name, values in body.pop("choices", {}).items():
+                    body[name] = values[0]
+                services.game_act(game_id=game_id, user=user, command=body)
+                break
+        else:
+            raise AssertionError("nobody can act")
+        game = Game.objects.get(pk=game_id)
+    return game
+
+
+def full_fold(game):
+    rows = Event.objects.filter(game=game).order_by("seq")
+    return streams.engine.fold(streams.to_engine(row) for row in rows)
+
+
+def test_a_long_game_loads_from_its_snapshot_and_the_events_after_it(require_postgres, users):
+    from games.models import Snapshot
+
+    game = play_until(long_game(users).id, users, streams.SNAPSHOT_EVERY + 20)
+    snapshot = Snapshot.objects.get(game=game)  # the append that crossed 100 wrote it
+    assert snapshot.version >= streams.SNAPSHOT_EVERY
+    assert snapshot.code == streams.code_version()
+    assert snapshot.version < game.version
+    streams.clear_cache()
+    loaded = streams.state(game)
+    assert loaded == full_fold(game)
+    # The load started from the snapshot: a tampered one (same rules' code) shows through.
+    tampered = pickle.loads(bytes(snapshot.state))
+    tampered.options = {**tampered.options, "tampered": True}
+    Snapshot.objects.filter(game=game).update(state=pickle.dumps(tampered))
+    streams.clear_cache()
+    assert streams.state(game).options["tampered"] is True
+    # A snapshot of other rules' code is ignored.
+    Snapshot.objects.filter(game=game).update(code="other rules")
+    streams.clear_cache()
+    assert streams.state(game) == full_fold(game)  # ignored: folded from the start
+    # ... and that load folded more than SNAPSHOT_EVERY events: it kept a new snapshot.
+    snapshot = Snapshot.objects.get(game=game)
+    assert (snapshot.code, snapshot.version) == (streams.code_version(), game.version)
+    # An action on the loaded state stores the right events.
+    streams.clear_cache()
+    game = play_until(game.id, users, game.version + 1)
+    assert streams.state(game) == full_fold(game)
+
+
+def test_rebuilding_the_projection_drops_the_snapshot(require_postgres, users):
+    from games.models import Snapshot
+
+    game = play_until(long_game(users).id, users, streams.SNAPSHOT_EVERY + 1)
+    assert Snapshot.objects.filter(game=game).exists()
+    services.game_rebuild_projection(game_id=game.id)
+    assert not Snapshot.objects.filter(game=game).exists()
+    streams.clear_cache()
+    assert streams.state(Game.objects.get(pk=game.id)) == full_fold(game)
