@@ -55,6 +55,7 @@ class Choice:
     refs: tuple[str, ...]
     ordered: bool = False
     label: str = ""
+    gift: bool = False  # a throw onto another's card that gives one of yours
 
 
 @dataclass
@@ -111,6 +112,9 @@ def expand(
     choices: list[Choice] = []
     buttons: list[Button] = []
     throws: dict[str, Button] = {}
+    # the own occupied slots, which a throw onto another's card may give away
+    # (legal_actions lists a throw for each of them whenever throwing is open)
+    own = [a.get("position") for a in legal if a.get("type") == "throw" and a.get("seat") == you]
 
     def name(seat: Any) -> str:
         if seat == you:
@@ -176,6 +180,17 @@ def expand(
             throws[f"f{s}.{p}"] = Button(
                 f"Throw {name(s)} slot {p}", dict(action), "quiet", short="Throw"
             )
+            if you is not None and s != you:
+                for g in own:
+                    choices.append(
+                        Choice(
+                            {**action, "give_position": g},
+                            (f"f{s}.{p}", f"f{you}.{g}"),
+                            ordered=True,
+                            label=f"Throw {name(s)} slot {p}, giving your slot {g}",
+                            gift=True,
+                        )
+                    )
         elif t == "play":
             src = action.get("from")
             pile = action.get("pile")
@@ -357,6 +372,13 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
 
 
 def _hint(legal: list[JSON], selection: Selection, kind: str) -> str:
+    if len(selection.refs) == 1 and any(
+        c.gift and c.refs[0] == selection.refs[0] for c in selection.choices
+    ):
+        return (
+            "Click one of your cards to give in exchange if the throw is right, "
+            "or click the picked card again to put it back."
+        )
     types = {a.get("type") for a in legal if a.get("choices") or a.get("type") in ("play", "end")}
     if not types:
         return ""
@@ -383,18 +405,29 @@ def _family(
     ctx: JSON, state: JSON, selection: Selection, throws: dict[str, Button], kind: str
 ) -> None:
     fields = state.get("fields") or {}
+    # A throw that gives a card starts at the other player's card, through the
+    # "Give" link under it: with nothing picked yet, the card itself is a pick
+    # only for the other choices (spy, swap), so that in games where throwing
+    # is always open the opponents' cards are not all outlined all the time.
+    gifts = {c.refs[0] for c in selection.choices if c.gift}
+    plain = Selection([], [c for c in selection.choices if not c.gift])
     for p in ctx["players"]:
         slots = []
         for pos, code in enumerate(fields.get(str(p["seat"])) or []):
             ref = f"f{p['seat']}.{pos}"
             whose = "your" if p["you"] else f"{p['name']}'s"
-            pick = selection.pick(ref, f"{whose} slot {pos}")
+            label = f"{whose} slot {pos}"
+            pick = (plain if not selection.refs else selection).pick(ref, label)
+            give = None
+            if ref in gifts and not selection.refs:
+                give = Pick(ref, True, False, ref, f"Throw {label} and give one of your cards")
             slots.append(
                 {
                     "pos": pos,
                     "html": card_html(code, kind),
                     "pick": pick if (pick.selectable or pick.selected) else None,
                     "throw": throws.get(ref),
+                    "give": give,
                 }
             )
         p["slots"] = slots

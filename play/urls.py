@@ -3,16 +3,18 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from pablo.throttling import throttle_web_auth
-
 from . import views
 
 app_name = "play"
 
 urlpatterns = [
     path("", views.lobby_view, name="lobby"),
-    path("accounts/signup/", throttle_web_auth(views.signup), name="signup"),
-    path("accounts/login/", throttle_web_auth(auth_views.LoginView.as_view()), name="login"),
+    path("accounts/signup/", views.signup, name="signup"),
+    path(
+        "accounts/login/",
+        views.throttled(failures=True)(auth_views.LoginView.as_view()),
+        name="login",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/token/", views.api_token, name="token"),
     path("play/new/", views.create, name="create"),

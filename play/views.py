@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from django.conf import settings
@@ -31,7 +33,7 @@ from games.errors import ApplicationError, not_a_player
 from games.rules.engine import RulesError
 from games.serializers import GameCreateInputSerializer, parse_action
 from pablo.exceptions import exception_handler
-from pablo.throttling import ActionLimit
+from pablo.throttling import ActionLimit, check_web_auth
 
 from . import lobby, table
 from .recent import recent_events
@@ -65,6 +67,48 @@ def _game_or_404(game_id: Any) -> Any:
 # --------------------------------------------------------------------------- accounts
 
 
+View = Callable[..., HttpResponse]
+
+
+def throttled(failures: bool) -> Callable[[View], View]:
+    """Throttle a log-in or sign-up view like the API's auth (``pablo.throttling``).
+
+    Every POST counts against ``PABLO_THROTTLE_AUTH`` for the client address;
+    with ``failures`` (the log-in) a username that failed too often from this
+    address is refused even with the right password until the wait is over
+    (the failures themselves are counted by ``authenticate``'s signal). A
+    refusal is a page a person can read, status 429 with ``Retry-After``.
+    """
+
+    def wrap(view: View) -> View:
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method == "POST":
+                name = request.POST.get("username") if failures else None
+                wait = check_web_auth(request, name or None)
+                if wait is not None:
+                    return too_many(request, wait)
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return wrap
+
+
+def too_many(request: HttpRequest, wait: int) -> HttpResponse:
+    """The 429 page of a throttled log-in or sign-up (HTML, with ``Retry-After``)."""
+    response = render(
+        request,
+        "play/throttled.html",
+        {"wait": table.human_seconds(wait), "seconds": wait, "next": _safe_next(request)},
+        status=429,
+    )
+    response["Retry-After"] = str(wait)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@throttled(failures=False)
 def signup(request: HttpRequest) -> HttpResponse:
     """Django's ``UserCreationForm``; the account is made as the API makes it."""
     form = UserCreationForm(request.POST or None)

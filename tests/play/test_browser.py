@@ -3,7 +3,8 @@
 One browser context per player (the second one phone-sized, 390 px): the first
 player signs up, starts the game from the lobby form (stacked decks, which the
 test settings allow, keep each game short and known in advance), the others log
-in and join from their lobby, and everybody plays to the end by clicking cards
+in (in cabo, the 3-player game of the web table's "done when": sign up) and join
+from their lobby, and everybody plays to the end by clicking cards
 and buttons only. The test reads the database only to decide what to click (an
 oracle) and to wait for the version; every action goes through the pages.
 
@@ -23,7 +24,7 @@ import pytest
 from django.conf import settings
 
 from games import selectors, services
-from games.models import Game
+from games.models import Event, Game
 
 ON_SQLITE = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
 pytestmark = [
@@ -317,8 +318,14 @@ def test_a_whole_game_by_clicking(live_server, chromium, artifacts, ruleset):
     plan = PLANS[ruleset]
     seats = plan["seats"]
     users = [None] * seats
-    for name in NAMES[1:seats]:
-        services.user_register(username=name, password=PASSWORD)
+    # cabo is the "done when" of the web table: a newcomer signs up, starts a
+    # 3-player game from the lobby, two friends sign up in their own browsers
+    # (one on a phone) and join from the lobby. The others' friends log in to
+    # accounts made through the API.
+    newcomers = ruleset == "cabo"
+    if not newcomers:
+        for name in NAMES[1:seats]:
+            services.user_register(username=name, password=PASSWORD)
     players = [
         Player(chromium, live_server.url, NAMES[i], PHONE if i == 1 else DESKTOP)
         for i in range(seats)
@@ -329,7 +336,10 @@ def test_a_whole_game_by_clicking(live_server, chromium, artifacts, ruleset):
             players[0].page.screenshot(path=str(artifacts / "lobby-desktop.png"), full_page=True)
         game_id = create_game(players[0], ruleset, plan)
         for pl in players[1:]:
-            pl.login()
+            if newcomers:
+                pl.signup()
+            else:
+                pl.login()
             if ruleset == "cabo" and pl.phone:
                 pl.page.screenshot(path=str(artifacts / "lobby-phone.png"), full_page=True)
                 check_page(pl, Game.objects.get(pk=game_id), None)
@@ -463,3 +473,97 @@ def test_without_javascript(live_server, chromium, artifacts):
     finally:
         for pl in players:
             pl.close()
+
+
+def test_a_throw_onto_anothers_card_gives_one_of_yours(live_server, chromium, artifacts):
+    """Give… under ben's matching card, then one of ann's cards, then the button."""
+    ann = services.user_register(username="ann", password=PASSWORD)[0]
+    ben = services.user_register(username="ben", password=PASSWORD)[0]
+    deck = ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "5D", "9D", "10D", "JD"]
+    game = services.game_create(
+        user=ann, ruleset="pablo", seats=2, options={"start_seat": 1}, decks=[deck]
+    )
+    services.game_join(game_id=game.id, user=ben)
+    for u in (ann, ben):
+        services.game_act(game_id=game.id, user=u, command={"type": "look", "positions": [0, 1]})
+    players = [
+        Player(chromium, live_server.url, "ann", DESKTOP),
+        Player(chromium, live_server.url, "ben", PHONE),
+    ]
+    try:
+        for pl in players:
+            pl.login()
+            pl.page.goto(f"{live_server.url}/play/{game.id}/")
+        page = players[0].page
+        page.screenshot(path=str(artifacts / "table-pablo-throws-desktop.png"), full_page=True)
+        page.click("#table a.give[data-sel='f1.0']")
+        page.wait_for_selector('#table[data-sel="f1.0"]')
+        assert "give in exchange" in page.inner_text("#table .hint")
+        page.click("#table a.pick[data-sel='f1.0,f0.3']")
+        page.wait_for_selector('#table[data-sel="f1.0,f0.3"]')
+        page.screenshot(path=str(artifacts / "table-pablo-give-desktop.png"), full_page=True)
+        body = {"type": "throw", "seat": 1, "position": 0, "onto": 1, "give_position": 3}
+        button = page.locator(f"#table button[data-action='{canon(body)}']")
+        assert button.inner_text().startswith("Throw ben's slot 0, giving your slot 3")
+        before = Game.objects.get(pk=game.id).version
+        button.click()
+        deadline = time.monotonic() + 10
+        while Game.objects.get(pk=game.id).version == before:
+            assert time.monotonic() < deadline, "the throw did nothing"
+            time.sleep(0.02)
+        thrown = Event.objects.get(game=game, type="thrown")
+        assert thrown.data["correct"] and thrown.data["given"]["code"] == "4C"
+        game.refresh_from_db()
+        wait_version(players, game.version)
+        for pl, u in zip(players, (ann, ben), strict=True):
+            check_page(pl, game, u)
+        assert "ann gave a card from their slot 3" in players[1].page.inner_text("#table .log")
+        players[1].page.screenshot(
+            path=str(artifacts / "table-pablo-give-phone.png"), full_page=True
+        )
+    finally:
+        for pl in players:
+            pl.close()
+
+
+def test_an_absent_player_comes_back(live_server, chromium):
+    """ann misses the setup's deadline (max_timeouts 1): her table offers Come back."""
+    ann = services.user_register(username="ann", password=PASSWORD)[0]
+    ben = services.user_register(username="ben", password=PASSWORD)[0]
+    game = services.game_create(
+        user=ann, ruleset="cabo", seats=2, options={"start_seat": 1, "max_timeouts": 1}
+    )
+    services.game_join(game_id=game.id, user=ben)
+    services.game_act(game_id=game.id, user=ben, command={"type": "look", "positions": [0, 1]})
+    game.refresh_from_db()
+    assert services.game_timeout(game_id=game.id, turn_key=game.turn_key) > 0
+
+    def absent() -> bool:
+        data = selectors.game_data(game=Game.objects.get(pk=game.id), user=ann)
+        return bool(data["players"][0]["absent"])
+
+    assert absent()
+    player = Player(chromium, live_server.url, "ann", PHONE)
+    try:
+        player.login()
+        page = player.page
+        page.goto(f"{live_server.url}/play/{game.id}/")
+        assert "You were marked absent" in page.inner_text("#table")
+        page.evaluate("window.__sameDocument = true")
+        game.refresh_from_db()
+        check_page(player, game, ann)
+        before = game.version
+        page.click("#table button:has-text('Come back')")
+        deadline = time.monotonic() + 10
+        while absent():
+            assert time.monotonic() < deadline, "Come back did nothing"
+            time.sleep(0.02)
+        game.refresh_from_db()
+        assert game.version > before
+        page.wait_for_selector(f'#table[data-version="{game.version}"]')
+        assert page.locator("#table button:has-text('Come back')").count() == 0
+        assert "You were marked absent" not in page.inner_text("#table")
+        assert page.evaluate("window.__sameDocument === true")  # no reload
+        assert "ann is back" in page.inner_text("#table .log")
+    finally:
+        player.close()

@@ -153,3 +153,65 @@ def test_come_back_when_not_absent_is_refused_with_the_detail():
 
 def test_unknown_table_is_a_404():
     assert Client().get("/play/00000000-0000-0000-0000-000000000000/").status_code == 404
+
+
+def _pablo_after_the_looks():
+    """ann AC 2C 3C 4C, ben 5C 6C 7C 8C, the 5D face up: ann may throw ben's 5C."""
+    ann, ben = user("ann"), user("ben")
+    deck = ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "5D", "9D", "10D", "JD"]
+    game = services.game_create(
+        user=ann, ruleset="pablo", seats=2, options={"start_seat": 1}, decks=[deck]
+    )
+    services.game_join(game_id=game.id, user=ben)
+    for u in (ann, ben):
+        services.game_act(game_id=game.id, user=u, command={"type": "look", "positions": [0, 1]})
+    return game, ann, ben
+
+
+def test_a_throw_onto_anothers_card_can_give_one_of_yours_without_javascript():
+    game, ann, _ben = _pablo_after_the_looks()
+    a = client_for(ann)
+    url = f"/play/{game.id}/"
+    page = a.get(url).content.decode()
+    # the plain throw is a button under ben's card; "Give…" starts the choice
+    assert '"give_position"' not in page
+    assert 'href="?sel=f1.0" data-sel="f1.0" aria-label="Throw ben&#x27;s slot 0 and give' in page
+    assert 'class="pick" href="?sel=f1.0"' not in page  # ben's card is no pick by itself
+    # after ben's card, each of ann's cards is a pick; then the complete button
+    page = a.get(url + "?sel=f1.0").content.decode()
+    assert "Click one of your cards to give in exchange" in page
+    for pos in range(4):
+        assert f'href="?sel=f1.0,f0.{pos}"' in page
+    page = a.get(url + "?sel=f1.0,f0.3").content.decode()
+    m = re.search(r'data-action="([^"]*give_position[^"]*)"', page)
+    assert m, page
+    action = m.group(1).replace("&quot;", '"')
+    assert json.loads(action) == {
+        "type": "throw",
+        "seat": 1,
+        "position": 0,
+        "onto": 1,
+        "give_position": 3,
+    }
+    assert "Throw ben&#x27;s slot 0, giving your slot 3" in page
+    version = selectors.game_get(game.id).version
+    r = a.post(f"/play/{game.id}/act/", {"action": action, "version": version, "key": "g1"})
+    assert r.status_code == 302
+    thrown = Event.objects.get(game=game, type="thrown")
+    assert thrown.data["correct"] and thrown.data["give_position"] == 3
+    assert thrown.data["given"]["code"] == "4C"
+    # ben's slot 0 now holds a face-down card he was given; ann's slot 3 is empty
+    state = selectors.game_data(game=selectors.game_get(game.id), user=ann)["state"]
+    assert state["fields"]["0"][3] is None
+    assert state["fields"]["1"][0] is not None
+
+
+def test_skipbo_tables_show_no_round_and_family_tables_do():
+    ann, ben = user("ann"), user("ben")
+    pages = {}
+    for ruleset in ("skipbo", "cabo"):
+        game = services.game_create(user=ann, ruleset=ruleset, seats=2)
+        services.game_join(game_id=game.id, user=ben)
+        pages[ruleset] = client_for(ann).get(f"/play/{game.id}/").content.decode()
+    assert 'class="round"' not in pages["skipbo"] and "round 1" not in pages["skipbo"]
+    assert '<span class="round">round 1</span>' in pages["cabo"]
