@@ -35,16 +35,9 @@ from django.utils.safestring import SafeString
 from games.rules import engine
 from replays.cards import card_html, card_short, kind_of
 from replays.describe import CALL_WORD, describe
+from replays.frames import STAGE_WORDS
 
 JSON = dict[str, Any]
-
-STAGE_WORDS = {
-    "look": "looking at two cards",
-    "draw": "to draw",
-    "hold": "holding a card",
-    "power": "using a power",
-    "play": "playing",
-}
 
 
 @dataclass
