@@ -88,6 +88,7 @@ pids+=($!)
 pids+=($!)
 
 echo "Pablo is running at http://$BIND/"
+echo "  play:     http://$BIND/   (sign up, start a game, play at the table)"
 echo "  replays:  http://$BIND/replays/"
 echo "  API docs: http://$BIND/api/docs/"
 echo "  logs:     $VAR/web.log $VAR/worker.log $VAR/beat.log   (Ctrl-C stops everything)"
