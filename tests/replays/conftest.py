@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser import CHROMIUM, CHROMIUM_ARGS
 from tests.replays.games import engine_game, store
 
 NAMES = ["ann", "ben", "cara", "dan"]
@@ -37,19 +38,6 @@ def stored():
         return game, t
 
     return make
-
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @pytest.fixture(scope="session")
