@@ -147,14 +147,16 @@ def _family_candidates(
         return None
     basic = basic_choice(ruleset, view, seat)
     if basic is not None and basic.get("type") == "throw":
-        return None
+        if not wide:
+            return None
+        basic = None  # the analysis weighs the turn's own actions
     if not waits_for(legal):
         # Out of turn: a call after one's own turn (throws are basic's).
         if "call" in types:
             return _dedupe([basic, {"type": "call"}, None])
         return None
     stage = (view.get("turn") or {}).get("stage")
-    out: list[JSON | None] = [basic]
+    out: list[JSON | None] = [] if basic is None else [basic]
     if stage == "draw":
         out += [{"type": "draw", "source": a["source"]} for a in legal if a["type"] == "draw"]
         if "call" in types:
