@@ -29,11 +29,14 @@ Where RULES.md / API.md leave room, the scenario tests decide (or accept either)
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import pytest
 
+from games import rules
 from games.rules import Malformed, NotAllowed, RulesError
 from tests.rules.table import Table
 
@@ -219,8 +222,6 @@ def expand(action: JSON) -> list[JSON]:
 
 def check_legal(t: Table) -> int:
     """Every action a view offers is accepted by the engine (tried, nothing stored)."""
-    from games import rules
-
     tried = 0
     for seat in range(t.state.seats):
         for action in t.view(seat)["legal_actions"]:
@@ -232,9 +233,6 @@ def check_legal(t: Table) -> int:
 
 def codes_seen(t: Table, seat: int | None, pattern: str) -> set[str]:
     """Every card code (matching ``pattern``) in the event views of ``seat``."""
-    import json
-    import re
-
     text = json.dumps(t.event_views(seat))
     return set(re.findall(pattern, text))
 

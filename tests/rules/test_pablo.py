@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from games import rules
+from games.rules import Malformed
 from tests.rules.helpers import (
     FRENCH_CODE,
     action_types,
@@ -124,8 +126,6 @@ def test_two_jokers_option():
 
 
 def test_option_validation():
-    from games import rules
-    from games.rules import Malformed
 
     for options in (
         {"jokers": 3},

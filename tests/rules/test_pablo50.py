@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from games import rules
+from games.rules import Malformed
 from tests.rules.helpers import (
     FRENCH_CODE,
     assert_hidden,
@@ -418,8 +420,6 @@ def test_without_advanced_a_queen_brings_no_card():
 
 
 def test_advanced_option_validation():
-    from games import rules
-    from games.rules import Malformed
 
     for options in ({"advanced": "yes"}, {"jokers": 2}, {"forty_two": True}):
         with pytest.raises(Malformed) as caught:
