@@ -11,7 +11,8 @@ without importing anything, this fails on:
   the models are loaded;
 * ``games -> pablo``: pablo/ is the HTTP and settings glue around games/;
 * ``play <-> replays``: the table and the viewer share what they both draw
-  through tabletop/, never through each other;
+  through tabletop/, never through each other; and neither tabletop/ nor
+  games/ imports a page;
 * ``games.models`` from play/, replays/ or tabletop/: they read through
   ``games.selectors`` and write through ``games.services``;
 * anything impure in ``games.rules`` or ``games.bots``: they import only each
@@ -295,6 +296,13 @@ def test_games_never_imports_pablo():
 
 def test_play_and_replays_never_import_each_other():
     assert _edges("play", "replays") + _edges("replays", "play") == []
+
+
+def test_the_layers_below_never_import_the_pages():
+    """tabletop/ is what the pages share and games/ what they use: neither imports a page."""
+    below = [("tabletop", page) for page in ("play", "replays")]
+    below += [("games", page) for page in ("play", "replays", "tabletop")]
+    assert [edge for source, target in below for edge in _edges(source, target)] == []
 
 
 def test_the_pages_never_import_the_models():
