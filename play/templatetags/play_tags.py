@@ -6,9 +6,10 @@ from typing import Any
 
 from django import template
 from django.template.loader import render_to_string
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from play.table import card_link
+from play.selection import Pick
 
 register = template.Library()
 
@@ -29,6 +30,21 @@ def pick(selection: Any, html: Any) -> SafeString:
     if html is None or html == "":
         html = EMPTY
     return card_link(selection, html)
+
+
+def card_link(pick: Pick | None, html: SafeString) -> SafeString:
+    """``html`` inside a link that picks (or unpicks) the card: ``?sel=`` the selection after."""
+    if pick is None:
+        return html
+    return format_html(
+        '<a class="pick{}" href="?sel={}" data-sel="{}" aria-label="{}" aria-pressed="{}">{}</a>',
+        " picked" if pick.selected else "",
+        pick.sel,
+        pick.sel,
+        pick.label,
+        "true" if pick.selected else "false",
+        html,
+    )
 
 
 EMPTY = mark_safe(

@@ -1,4 +1,4 @@
-"""The replay and its cache (replays/selectors.py), checked against a plain fold of the
+"""The replay and its cache (replays/steps.py), checked against a plain fold of the
 events (engine.fold) and the rulesets' own views."""
 
 from __future__ import annotations
@@ -9,10 +9,11 @@ from django.core.cache import cache
 from games.models import Event as EventRow
 from games.rules import engine
 from games.rules.engine import Event
-from replays import describe as words
-from replays import selectors
-from replays.cards import kind_of
-from replays.selectors import CHECKPOINT, build_replay, game_replay, load_events
+from games.selectors import game_events
+from replays import steps as selectors
+from replays.steps import CHECKPOINT, build_replay, game_replay
+from tabletop import describe as words
+from tabletop.layouts import kind_of
 from tests.replays.games import engine_game
 
 RULESETS = ["pablo", "pablo-50", "tamalou", "cabo", "skipbo"]
@@ -105,7 +106,7 @@ db = pytest.mark.django_db
 def test_load_events_gives_the_stored_stream(stored):
     game, t = stored("skipbo", 2, options={"stock_size": 5})
     rows = EventRow.objects.filter(game=game).order_by("seq").values_list("type", "data", "seat")
-    loaded = load_events(game)
+    loaded = game_events(game)
     assert loaded == [Event(kind, data, seat) for kind, data, seat in rows]
     assert len(loaded) == len(t.events)
 
@@ -152,7 +153,7 @@ def test_a_game_that_ends_has_its_replay_built_at_once(db, django_capture_on_com
     from django.contrib.auth import get_user_model
 
     from games import services
-    from replays import selectors as replay_selectors
+    from replays import steps as replay_selectors
 
     users = [get_user_model().objects.create_user(username=n, password="pw") for n in "ab"]
     # Skip-Bo, stock 5: seat 0's stock is 1..5 (top first) and wins by playing it out.

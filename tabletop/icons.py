@@ -3,7 +3,7 @@
 Headless browsers on servers and many phones have no emoji font, so characters
 such as ⏮ or 🏆 come out as empty boxes. Every icon here is a small SVG path
 drawn in ``currentColor`` at the size of the text around it (``.icon`` in
-``static/replays/replay.css``). ``icon(name)`` is decorative (hidden from
+``static/tabletop/site.css``). ``icon(name)`` is decorative (hidden from
 screen readers: the link or button around it carries the words);
 ``icon(name, label="…")`` stands for a word and says it.
 
