@@ -188,3 +188,26 @@ def test_a_game_that_ends_has_its_replay_built_at_once(db, django_capture_on_com
         assert built == [str(game.id)]  # built once, by the action that ended the game
         replay_selectors.game_replay(game)
         assert built == [str(game.id)]  # the first page is served from the cache
+
+
+def test_a_seat_sees_what_it_knew_even_in_a_game_that_hid_it_on_screen():
+    """``memory: strict`` hides shown cards on the players' screens; the replay through a
+    seat's eyes shows what that seat knew (the rules' ``knowledge_view``), the same as in
+    the same game played with ``memory: assisted``."""
+    strict = engine_game("pablo", 3, seed=7, options={"memory": "strict"})
+    assisted = engine_game("pablo", 3, seed=7, options={"memory": "assisted"})
+    assert [e.type for e in strict.events] == [e.type for e in assisted.events]
+    shown = build_replay("s", len(strict.events), strict.events)
+    same = build_replay("a", len(assisted.events), assisted.events)
+    hidden_on_screen = 0
+    for step in shown.steps:
+        for seat in range(3):
+            table, _, _ = selectors.table_views(shown, step, seat)
+            expected, _, _ = selectors.table_views(same, step, seat)
+            assert (table.get("fields"), table.get("held")) == (
+                expected.get("fields"),
+                expected.get("held"),
+            ), (step.number, seat)
+            screen = engine.view(shown.state_at(step), seat) or {}
+            hidden_on_screen += screen.get("fields") != table.get("fields")
+    assert hidden_on_screen  # the test would see a replay that showed the screen
