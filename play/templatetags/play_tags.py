@@ -1,27 +1,16 @@
-"""Template tags of the table: inline SVG icons and clickable cards."""
+"""Template tags of the table: clickable cards (icons and faces: ``{% load cards %}``, tabletop)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import template
-from django.template.loader import render_to_string
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from play.selection import Pick
 
 register = template.Library()
-
-_ICONS: dict[str, SafeString] = {}
-
-
-@register.simple_tag
-def icon(name: str) -> SafeString:
-    """An inline SVG icon (no glyph depends on an emoji or symbol font)."""
-    if name not in _ICONS:
-        _ICONS[name] = mark_safe(render_to_string("play/_icon.html", {"icon": name}).strip())
-    return _ICONS[name]
 
 
 @register.simple_tag
