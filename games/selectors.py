@@ -330,3 +330,12 @@ def replay_game(game_id: Any) -> Game | None:
 def rules_version() -> str:
     """The fingerprint of the rules' code (the stream's snapshots carry the same)."""
     return streams.code_version()
+
+
+# --------------------------------------------------------------------------- the account page
+
+
+def user_api_token(*, user: Any) -> str | None:
+    """The user's API token if one was ever issued (the web table's account page)."""
+    token = getattr(user, "auth_token", None)  # the one-to-one of DRF's Token, if any
+    return None if token is None else str(token.key)

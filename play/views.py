@@ -26,7 +26,6 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
-from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ValidationError
 
 from games import selectors, services
@@ -137,11 +136,10 @@ def _safe_next(request: HttpRequest) -> str:
 @login_required
 def api_token(request: HttpRequest) -> HttpResponse:
     """The user's API token (the same one ``POST /api/auth/token/`` gives)."""
-    token = None
     if request.method == "POST":
-        token, _ = Token.objects.get_or_create(user=request.user)
+        token = services.user_token_issue(user=request.user)
     else:
-        token = Token.objects.filter(user=request.user).first()
+        token = selectors.user_api_token(user=request.user)
     return render(request, "play/token.html", {"token": token})
 
 
