@@ -54,7 +54,7 @@ class Words:
         names: Sequence[str],
         kind: str,
         viewer: int | None,
-        ruleset: str = "",
+        ruleset: str,
     ) -> None:
         self.ruleset = ruleset
         self.event = event
@@ -115,9 +115,12 @@ def describe(
     kind: str,
     *,
     viewer: int | None = None,
-    ruleset: str = "",
+    ruleset: str,
 ) -> list[str]:
-    """The sentences of one event (usually one); ``[]`` merges it into the step before."""
+    """The sentences of one event (usually one); ``[]`` merges it into the step before.
+
+    ``ruleset`` names the game's words (the call's "Pablo" or "Cabo", its layout).
+    """
     w = Words(event, data, names, kind, viewer, ruleset)
     fn = DESCRIBE.get(event.type)
     if fn is None:
