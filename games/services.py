@@ -27,7 +27,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from games import errors, fairness, selectors, streams
+from games import errors, fairness, rules, selectors, streams
 from games.bots import LEVELS as BOT_LEVELS
 from games.bots import bot_name
 from games.chance import DeckChance
@@ -39,7 +39,6 @@ from games.commands import (  # the bounds too, for callers that read them here
 )
 from games.errors import ApplicationError
 from games.models import FairDraw, Game, IdempotentAnswer
-from games.rules import engine
 from games.rules.cards import missing_from
 
 JSON = dict[str, Any]
@@ -58,9 +57,9 @@ class ActionAnswer:
     replayed: bool = False
 
 
-def _context(game: Game) -> engine.Context:
+def _context(game: Game) -> rules.Context:
     chance = _fair_chance(game) or DeckChance(decks=game.stacked_decks)
-    return engine.Context(chance=chance, now=timezone.now())
+    return rules.Context(chance=chance, now=timezone.now())
 
 
 # --- fair deals (#12, games/fairness.py) ------------------------------------------------
@@ -153,7 +152,7 @@ def _bot_user(level: str, seat: int) -> Any:
     return user
 
 
-def _add_bots(game: Game, state: engine.State, bots: list[tuple[int, str]]) -> engine.State:
+def _add_bots(game: Game, state: rules.State, bots: list[tuple[int, str]]) -> rules.State:
     """Join each bot at its seat (inside ``game_create``'s transaction); the new state."""
     seeds = getattr(game, "player_seeds", None)
     if seeds is not None:
@@ -163,7 +162,7 @@ def _add_bots(game: Game, state: engine.State, bots: list[tuple[int, str]]) -> e
         game.save(update_fields=["player_seeds"])
     for seat, level in sorted(bots):
         _bot_user(level, seat)
-        events = engine.join(state, bot_name(level, seat), _context(game), seat=seat, bot=level)
+        events = rules.join(state, bot_name(level, seat), _context(game), seat=seat, bot=level)
         state = streams.append(streams.Stream(game, state), events).state.copy()
         _fair_flush(game)
     return state
@@ -239,7 +238,7 @@ def game_create(
     check_turn_timeout(turn_timeout)
     # --- bots (issue #11): validated before anything is written
     bot_seats = _check_bots(bots, seats)
-    events = engine.create(
+    events = rules.create(
         ruleset,
         seats=seats,
         options={} if options is None else options,
@@ -247,11 +246,11 @@ def game_create(
         creator=user.username,
     )
     header = events[0].data
-    rules = engine.get_ruleset(header["ruleset"])
+    rulebook = rules.get_ruleset(header["ruleset"])
     if decks:
-        _check_decks(rules, header["options"], decks)
+        _check_decks(rulebook, header["options"], decks)
     game = Game.objects.create(
-        ruleset=rules.id,
+        ruleset=rulebook.id,
         seats=header["seats"],
         options=header["options"],
         turn_timeout=header["turn_timeout"],
@@ -281,7 +280,7 @@ def game_join(*, game_id: Any, user: Any, seed: str = "") -> Game:
     joining = game.player_seeds is not None and state.status == "waiting" and free
     if joining and user.username not in state.players:
         game.player_seeds = {**game.player_seeds, str(free[0]): seed}
-    events = engine.join(state, user.username, _context(game))
+    events = rules.join(state, user.username, _context(game))
     if joining:
         game.save(update_fields=["player_seeds"])
     streams.append(stream, events)
@@ -293,7 +292,7 @@ def game_join(*, game_id: Any, user: Any, seed: str = "") -> Game:
 def game_come_back(*, game_id: Any, user: Any) -> Game:
     """An absent ``user`` is back: their turns are no longer played for them."""
     stream = streams.lock(game_id)
-    streams.append(stream, engine.come_back(stream.state, stream.seat(user)))
+    streams.append(stream, rules.come_back(stream.state, stream.seat(user)))
     return stream.game
 
 
@@ -321,7 +320,7 @@ def game_act(
     if stream is not None and not connection.in_atomic_block:
         try:
             return _act(stream, user, command, expected_version, None)
-        except (streams.Stale, ApplicationError, engine.RulesError):
+        except (streams.Stale, ApplicationError, rules.RulesError):
             pass
     return _act_locked(game_id, user, command, expected_version, idempotency_key)
 
@@ -345,7 +344,7 @@ def _act(
             return ActionAnswer(json.loads(bytes(stored.body)), replayed=True)
     if expected is not None and expected != stream.version:
         raise errors.version_conflict(stream.version, expected)
-    events = engine.act(stream.state, seat, command, _context(game))  # 400 / 409
+    events = rules.act(stream.state, seat, command, _context(game))  # 400 / 409
     draws = _fair_rows(game)
     if draws and not stream.locked:
         raise streams.Stale  # draws are stored in the events' transaction: under the lock
@@ -376,7 +375,7 @@ def game_timeout(*, game_id: Any, turn_key: str) -> int:
         return 0
     if stream.state.status != "active" or stream.state.turn_key != turn_key:
         return 0
-    events = engine.timeout(stream.state, turn_key, _context(stream.game))
+    events = rules.timeout(stream.state, turn_key, _context(stream.game))
     if events:
         streams.append(stream, events)
         _fair_flush(stream.game)
@@ -389,7 +388,7 @@ def game_timeout_many(*, games: Sequence[Game]) -> dict[Any, int]:
     deadline sweep): the number of events stored per game id (stale games left out)."""
     live = [g for g in games if g.status == Game.Status.ACTIVE and g.turn_key]
     stored = streams.append_many(
-        live, lambda game, state: engine.timeout(state, game.turn_key, _context(game))
+        live, lambda game, state: rules.timeout(state, game.turn_key, _context(game))
     )
     FairDraw.objects.bulk_create([d for g in live if g.id in stored for d in _fair_rows(g)])
     return stored

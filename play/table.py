@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.rules import engine
+from games import rules
 from tabletop.describe import STAGE_WORDS, describe
 from tabletop.layouts import layout
 
@@ -31,7 +31,7 @@ def recent_words(
 ) -> list[str]:
     out: list[str] = []
     for e in events:
-        event = engine.Event(type=e["type"], data=e["data"] or {}, seat=e["seat"])
+        event = rules.Event(type=e["type"], data=e["data"] or {}, seat=e["seat"])
         out += describe(event, e["data"] or {}, names, kind, viewer=you, ruleset=ruleset)
     return out
 

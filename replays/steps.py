@@ -16,11 +16,11 @@ costs one small cache read, a checkpoint or two unpickled, fewer than
 ``CHECKPOINT`` ``apply`` calls and a few ``view`` calls (docs/viewer.md
 "Speed", bench/bench_replay.py).
 
-Redaction stays in the rules: a seat's table is ``engine.view(state, seat)``
-(``engine.knowledge_view`` when the game's ``memory`` hides what the seat was
+Redaction stays in the rules: a seat's table is ``rules.view(state, seat)``
+(``rules.knowledge_view`` when the game's ``memory`` hides what the seat was
 shown: a replay shows what a seat *knew*), a seat's sentences are built from
-``engine.event_view(before, event, seat)``, and the all-face-up table is
-``engine.reveal(state)``.
+``rules.event_view(before, event, seat)``, and the all-face-up table is
+``rules.reveal(state)``.
 """
 
 from __future__ import annotations
@@ -38,9 +38,8 @@ from typing import Any, NamedTuple
 
 from django.core.cache import cache
 
-from games import selectors
-from games.rules import engine
-from games.rules.engine import Event, State
+from games import rules, selectors
+from games.rules import Event, State
 from tabletop import describe as words
 from tabletop.layouts import layout
 
@@ -121,14 +120,14 @@ class Replay:
         state, events = self.checkpoint(k)
         start = k * CHECKPOINT
         for event in events[max(1, start) - start : index + 1 - start]:
-            engine.apply(state, event)
+            rules.apply(state, event)
         return state
 
     def sentences(self, perspective: int | None, lo: int, hi: int) -> list[list[str]]:
         """What steps ``lo..hi`` say to ``perspective`` (None: everything).
 
         All cards: the words of the events' own data. A seat: the words of
-        ``engine.event_view`` of each event, folding from the state before the
+        ``rules.event_view`` of each event, folding from the state before the
         window, so a sentence never names a card the seat had not seen.
         """
         steps = self.steps[lo : hi + 1]
@@ -140,12 +139,12 @@ class Replay:
             while self.steps[number].event_index < i:
                 number += 1
             if event.type != "deadline_set":
-                data = event.data if state is None else engine.event_view(state, event, perspective)
+                data = event.data if state is None else rules.event_view(state, event, perspective)
                 said[number] += words.describe(
                     event, data, self.names, self.kind, viewer=perspective, ruleset=self.ruleset
                 )
             if state is not None:
-                engine.apply(state, event)
+                rules.apply(state, event)
         return [said[n] for n in range(lo, hi + 1)]
 
 
@@ -239,7 +238,7 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
     by_round = any(e.type in words.ROUND_END for e in events)
     intro = (words.describe_start(events[: start + 1], names, kind),)
 
-    state = engine.fold(events[:1])
+    state = rules.fold(events[:1])
     checkpoints = []
     steps: list[Step] = []
     jumps: list[tuple[int, str]] = []
@@ -247,7 +246,7 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
     round_no = 1
     for i, event in enumerate(events):
         if i:
-            engine.apply(state, event)
+            rules.apply(state, event)
         if i == 0 or (i + 1) % CHECKPOINT == 0:
             k = (i + 1) // CHECKPOINT
             # events as plain tuples: pickled in C, unlike the Event dataclass
@@ -314,12 +313,12 @@ def table_views(
     """
     state = replay.state_at(step)
     if perspective is not None:
-        return engine.knowledge_view(state, perspective) or {}, None, list(state.scores)
-    table = engine.reveal(state)
+        return rules.knowledge_view(state, perspective) or {}, None, list(state.scores)
+    table = rules.reveal(state)
     if table is None:
         raise LookupError(f"ruleset {replay.ruleset!r} cannot turn every card face up (reveal)")
     actor = step.actor
     if actor is None:
         actor = ((table.get("turn") or {}).get("seat")) if step.main is not None else None
-    actor_view = (engine.knowledge_view(state, actor) or {}) if actor is not None else None
+    actor_view = (rules.knowledge_view(state, actor) or {}) if actor is not None else None
     return table, actor_view, list(state.scores)

@@ -14,8 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from games import selectors
-from games.rules import engine
+from games import rules, selectors
 from tabletop.layouts import layout
 
 from . import chart
@@ -23,7 +22,7 @@ from .frames import frame
 from .steps import game_replay
 
 #: Display names, as the rulesets give them (``GET /api/rulesets/`` shows the same).
-RULESET_NAMES = {ruleset.id: ruleset.name for ruleset in engine.rulesets()}
+RULESET_NAMES = {ruleset.id: ruleset.name for ruleset in rules.rulesets()}
 
 PAGE_SIZE = 20
 WINDOW = 6  # steps listed on each side of the current one

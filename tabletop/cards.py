@@ -26,7 +26,7 @@ from functools import lru_cache
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from games.rules.family_presets import CABO
+from games.rules.family.presets import CABO
 
 from .icons import icon
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules import engine
-from games.rules.engine import Malformed
+from games import rules
+from games.rules import Malformed
 from tests.rules import helpers
 from tests.rules.helpers import (
     assert_hidden,
@@ -302,10 +302,10 @@ def test_start_player_is_the_previous_winner_ties_go_to_the_lower_game_total():
 def test_cabo_has_no_options_of_its_own():
     for options in ({"jokers": 2}, {"decks": 2}, {"advanced": True}):
         with pytest.raises(Malformed) as caught:
-            engine.create(R, seats=2, options=options, turn_timeout=60, creator="a")
+            rules.create(R, seats=2, options=options, turn_timeout=60, creator="a")
         assert caught.value.code == "invalid_option"
     with pytest.raises(Malformed):
-        engine.create(R, seats=9, options={}, turn_timeout=60, creator="a")
+        rules.create(R, seats=9, options={}, turn_timeout=60, creator="a")
 
 
 # --------------------------------------------------------------------------- timeouts, memory

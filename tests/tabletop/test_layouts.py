@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from games.rules import engine
-from games.rules.family_presets import CABO
+from games import rules
+from games.rules.family.presets import CABO
 from play import boards as table_boards
 from play import table
 from replays import frames
@@ -24,7 +24,7 @@ TEMPLATES = Path(settings.BASE_DIR) / "templates"
 
 
 def test_every_ruleset_of_the_rules_has_a_layout_and_no_layout_is_left_over():
-    assert set(LAYOUTS) == {r.id for r in engine.rulesets()}
+    assert set(LAYOUTS) == {r.id for r in rules.rulesets()}
 
 
 @pytest.mark.parametrize("ruleset", sorted(LAYOUTS))
