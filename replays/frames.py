@@ -41,7 +41,7 @@ def frame(replay: Replay, step: Step, perspective: int | None) -> JSON:
     }
     board = layout(replay.ruleset).board
     common.update(BOARDS[board](replay, table, actor_view, actor_name, perspective, actor))
-    common["template"] = f"replays/_{board}.html"
+    common["board"], common["template"] = board, f"replays/_{board}.html"
     for seat in common["seats"]:
         seat["total"] = totals[seat["seat"]] if seat["seat"] < len(totals) else 0
     return common
@@ -102,7 +102,6 @@ def _family(
     discard = table.get("discard") or {}
     top = discard.get("top")
     return {
-        "layout": "family",
         "seats": seats,
         "discard_top": card_html(top, kind) if top else None,
         "discard_count": discard.get("count", 0),
@@ -171,7 +170,7 @@ def _skipbo(
                 "winner": seat in (replay.result.get("winners") or []),
             }
         )
-    return {"layout": "skipbo", "seats": seats, "building": building}
+    return {"seats": seats, "building": building}
 
 
 Board = Callable[[Replay, JSON, JSON | None, str, int | None, int | None], JSON]
