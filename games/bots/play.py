@@ -10,7 +10,6 @@ The game is played by the one driver (``games.bots.driver``: ``drive`` with
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -51,15 +50,7 @@ def bot_view(state: rules.State, seat: int) -> JSON | None:
     bot remembers what a careful person at that seat would, whatever the
     game's ``memory`` option says for people's screens.
     """
-    if state.options.get("memory", "assisted") != "assisted":
-        state = _assisted(state)
-    return rules.view(state, seat)
-
-
-def _assisted(state: rules.State) -> rules.State:
-    shallow = copy.copy(state)
-    shallow.options = {**state.options, "memory": "assisted"}
-    return shallow
+    return rules.view(state, seat, memory="assisted")
 
 
 def chooser(level: str, ruleset_id: str) -> Chooser:

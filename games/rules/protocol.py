@@ -64,11 +64,21 @@ class Ruleset(Protocol):
         """Names the current turn (or setup phase); a change starts a new deadline."""
         ...
 
-    def view(self, state: State, seat: int | None, recent: Sequence[Event] = ()) -> JSON:
+    def view(
+        self,
+        state: State,
+        seat: int | None,
+        recent: Sequence[Event] = (),
+        *,
+        memory: str | None = None,
+    ) -> JSON:
         """The API ``state`` object as ``seat`` (None: a non-player) sees it.
 
         ``recent`` are the events the viewer's own action just produced
         (``memory: strict`` shows field cards only when they reveal them).
+        ``memory``: read the game as if its option were this (``"assisted"``:
+        every card the seat knows, for the bots and the replay viewer); None:
+        the game's own option.
         Includes ``legal_actions`` and ``turn.deadline``.
         """
         ...

@@ -358,7 +358,14 @@ class Skipbo:
 
     # ----------------------------------------------------------------- viewing
 
-    def view(self, state: State, seat: int | None, recent: Sequence[Event] = ()) -> JSON:
+    def view(
+        self,
+        state: State,
+        seat: int | None,
+        recent: Sequence[Event] = (),
+        *,
+        memory: str | None = None,  # Skip-Bo hides the same whatever one remembers
+    ) -> JSON:
         st = _skipbo(state)
         deck = st.deck
         seats = range(st.seats)

@@ -21,11 +21,17 @@ def event_view(before: State, event: Event, seat: int | None) -> JSON:
     return get_ruleset(before.ruleset).event_view(before, event, seat)
 
 
-def view(state: State, seat: int | None, recent: Sequence[Event] = ()) -> JSON | None:
-    """The API ``state`` object for ``seat``; None while the game waits for players."""
+def view(
+    state: State, seat: int | None, recent: Sequence[Event] = (), *, memory: str | None = None
+) -> JSON | None:
+    """The API ``state`` object for ``seat``; None while the game waits for players.
+
+    ``memory``: the ``memory`` option to read the game with (None: the game's own);
+    ``"assisted"`` is what a seat *knows* (the bots decide from it, replays show it).
+    """
     if state.status == "waiting":
         return None
-    return get_ruleset(state.ruleset).view(state, seat, recent)
+    return get_ruleset(state.ruleset).view(state, seat, recent, memory=memory)
 
 
 def reveal(state: State) -> JSON | None:

@@ -353,6 +353,22 @@ def test_strict_memory():
     assert field(t, 0, 0) == ["?"] * 4
 
 
+def test_a_strict_game_read_with_assisted_memory_shows_what_the_seat_knows():
+    """``view(..., memory="assisted")`` (the bots, the replay viewer) is the same game's
+    view with ``memory: assisted``; the game's own view stays strict."""
+    strict = table(R, [A, B], "0", DRAWS, options={"memory": "strict"})
+    assisted = table(R, [A, B], "0", DRAWS, options={"memory": "assisted"})
+    for t in (strict, assisted):
+        t.act(0, {"type": "look", "positions": [0, 3]})
+        t.act(1, {"type": "look", "positions": [0, 1]})
+        draw(t, 0)
+        replace(t, 0, 1)
+    for seat in (None, 0, 1):
+        assert rules.view(strict.state, seat, memory="assisted") == rules.view(assisted.state, seat)
+    assert strict.view(0)["fields"]["0"] == ["?"] * 4
+    assert rules.view(strict.state, 0, memory="assisted")["fields"]["0"] == ["1", "6", "?", "4"]
+
+
 #: any quoted number that is not a dict key (seat keys are "0", "1", ...)
 CABO_CODE = r'"(\d+)"(?!\s*:)'
 

@@ -79,8 +79,15 @@ class Family:
     def apply(self, state: State, event: Event) -> None:
         evolve.apply(self.preset, state, event)
 
-    def view(self, state: State, seat: int | None, recent: Sequence[Event] = ()) -> JSON:
-        return view.view(self.preset, state, seat, recent)
+    def view(
+        self,
+        state: State,
+        seat: int | None,
+        recent: Sequence[Event] = (),
+        *,
+        memory: str | None = None,
+    ) -> JSON:
+        return view.view(self.preset, state, seat, recent, memory=memory)
 
     def reveal(self, state: State) -> JSON:
         """Every card face up (the replay viewer)."""

@@ -16,14 +16,22 @@ from .presets import Preset
 from .state import SLOTS, as_family
 
 
-def view(preset: Preset, state: State, seat: int | None, recent: Sequence[Event] = ()) -> JSON:
+def view(
+    preset: Preset,
+    state: State,
+    seat: int | None,
+    recent: Sequence[Event] = (),
+    *,
+    memory: str | None = None,
+) -> JSON:
+    """The API ``state`` object as ``seat`` sees it (``memory``: None for the game's option)."""
     s = as_family(state)
     viewer = s.seats if seat is None else seat
     over = s.status in ("finished", "aborted")
     shown: set[int] | None
     if s.status == "finished":
         shown = None  # every card was turned face up at the end
-    elif s.options.get("memory") == "strict":
+    elif (memory or s.options.get("memory")) == "strict":
         shown = set()
         for event in recent:
             if event.type == "round_started":
