@@ -17,7 +17,7 @@ costs one small cache read, a checkpoint or two unpickled, fewer than
 "Speed", bench/bench_replay.py).
 
 Redaction stays in the rules: a seat's table is ``rules.view(state, seat)``
-(``rules.knowledge_view`` when the game's ``memory`` hides what the seat was
+(read with ``memory="assisted"`` when the game's ``memory`` hides what the seat was
 shown: a replay shows what a seat *knew*), a seat's sentences are built from
 ``rules.event_view(before, event, seat)``, and the all-face-up table is
 ``rules.reveal(state)``.
@@ -313,12 +313,12 @@ def table_views(
     """
     state = replay.state_at(step)
     if perspective is not None:
-        return rules.knowledge_view(state, perspective) or {}, None, list(state.scores)
+        return rules.view(state, perspective, memory="assisted") or {}, None, list(state.scores)
     table = rules.reveal(state)
     if table is None:
         raise LookupError(f"ruleset {replay.ruleset!r} cannot turn every card face up (reveal)")
     actor = step.actor
     if actor is None:
         actor = ((table.get("turn") or {}).get("seat")) if step.main is not None else None
-    actor_view = (rules.knowledge_view(state, actor) or {}) if actor is not None else None
+    actor_view = (rules.view(state, actor, memory="assisted") or {}) if actor is not None else None
     return table, actor_view, list(state.scores)

@@ -15,7 +15,7 @@ from .options import COMMON_OPTIONS, Option
 from .protocol import Ruleset
 from .registry import all_options, get_ruleset, rulesets, validate_options
 from .state import State
-from .visibility import event_view, knowledge_view, reveal, view
+from .visibility import event_view, reveal, view
 
 __all__ = [
     "ACTION_TYPES",
@@ -42,7 +42,6 @@ __all__ = [
     "get_ruleset",
     "iso",
     "join",
-    "knowledge_view",
     "reveal",
     "rulesets",
     "timeout",

@@ -6,7 +6,6 @@ Redaction happens here and nowhere else: in the rulesets' own ``view`` and
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 
 from .events import ENGINE_EVENTS, JSON, Event
@@ -49,17 +48,3 @@ def reveal(state: State) -> JSON | None:
         return None
     result: JSON = own(state)
     return result
-
-
-def knowledge_view(state: State, seat: int | None) -> JSON | None:
-    """What ``seat`` knows at ``state``: its ``view`` as under ``memory: assisted``.
-
-    Assisted memory shows every card the seat was shown, where it is now --
-    exactly what the seat's own redacted event feed lets one rebuild -- whatever
-    the game's ``memory`` option hides on people's screens. Bots decide from it,
-    and the replay viewer shows a seat's knowledge with it.
-    """
-    if state.options.get("memory", "assisted") != "assisted":
-        state = copy.copy(state)
-        state.options = {**state.options, "memory": "assisted"}
-    return view(state, seat)

@@ -191,8 +191,8 @@ def test_a_game_that_ends_has_its_replay_built_at_once(db, django_capture_on_com
 
 def test_a_seat_sees_what_it_knew_even_in_a_game_that_hid_it_on_screen():
     """``memory: strict`` hides shown cards on the players' screens; the replay through a
-    seat's eyes shows what that seat knew (the rules' ``knowledge_view``), the same as in
-    the same game played with ``memory: assisted``."""
+    seat's eyes shows what that seat knew (the rules' ``view`` with ``memory="assisted"``),
+    the same as in the same game played with ``memory: assisted``."""
     strict = engine_game("pablo", 3, seed=7, options={"memory": "strict"})
     assisted = engine_game("pablo", 3, seed=7, options={"memory": "assisted"})
     assert [e.type for e in strict.events] == [e.type for e in assisted.events]
