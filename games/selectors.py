@@ -292,3 +292,45 @@ def ruleset_list() -> list[JSON]:
         }
         for ruleset in rules.rulesets()
     ]
+
+
+# --------------------------------------------------------------------------- the replay viewer
+# (replays/: the list of finished games and one game's stream, folded there into steps)
+
+#: The games the viewer shows: over, so nothing in them is hidden any more.
+VIEWABLE = (Game.Status.FINISHED, Game.Status.ABORTED)
+
+
+def replay_list(*, ruleset: str = "", player: str = "") -> QuerySet[Game]:
+    """Finished and aborted games, newest first, filtered by ruleset and player username."""
+    games = Game.objects.filter(status__in=VIEWABLE).prefetch_related("seat_set__user")
+    if ruleset:
+        games = games.filter(ruleset=ruleset)
+    if player:
+        games = games.filter(seat_set__user__username__iexact=player).distinct()
+    return games.order_by("-finished_at", "-created_at")
+
+
+def replay_players() -> list[str]:
+    """Usernames that appear in a viewable game (the viewer's player filter)."""
+    seats = Seat.objects.filter(game__status__in=VIEWABLE, user__isnull=False)
+    return sorted(set(seats.values_list("user__username", flat=True)), key=str.lower)
+
+
+def replay_game(game_id: Any) -> Game | None:
+    """The game if it is finished or aborted; None for any other id (the viewer's 404)."""
+    return Game.objects.filter(id=game_id, status__in=VIEWABLE).first()
+
+
+def rules_version() -> str:
+    """The fingerprint of the rules' code (the stream's snapshots carry the same)."""
+    return streams.code_version()
+
+
+# --------------------------------------------------------------------------- the account page
+
+
+def user_api_token(*, user: Any) -> str | None:
+    """The user's API token if one was ever issued (the web table's account page)."""
+    token = getattr(user, "auth_token", None)  # the one-to-one of DRF's Token, if any
+    return None if token is None else str(token.key)

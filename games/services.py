@@ -398,3 +398,12 @@ def game_timeout_many(*, games: Sequence[Game]) -> dict[Any, int]:
 def game_rebuild_projection(*, game_id: Any) -> Game:
     """Recompute the ``Game`` projection and ``Seat`` rows from the events alone."""
     return streams.rebuild(game_id)
+
+
+# --------------------------------------------------------------------------- the account page
+
+
+def user_token_issue(*, user: Any) -> str:
+    """The signed-in user's API token, created on first use (the account page's button)."""
+    token, _ = Token.objects.get_or_create(user=user)
+    return str(token.key)

@@ -1,31 +1,31 @@
-"""Reads for the replay viewer: the list of finished games, and a game's steps.
+"""A finished game as steps the viewer can show, built from the game's stream.
 
 A *step* is a moment of the game the viewer can show (docs/viewer.md):
 
 * step 0 is the table right after the first deal -- everything before it
-  (creation, joins, the start seat, the deal) is summed up in one sentence;
+  (creation, joins, the deal) is summed up in one sentence;
 * every later event is one step, except those that merely end the step before
   (``describe.own_step``: ``deadline_set``, ``turn_started``, a Skip-Bo turn
   ending with its discard).
 
 A ``Replay`` is built once per ``(game id, version)`` -- a finished game never
-changes -- by one fold over the stream: the steps, and a checkpoint every
-``CHECKPOINT`` events. It is kept in Django's default cache (``settings.CACHES``,
-shared by the worker processes), so a step costs one small cache read, a
-checkpoint or two unpickled, fewer than ``CHECKPOINT`` ``apply`` calls and a
-few ``view`` calls (docs/viewer.md "Speed", bench/bench_replay.py).
+changes -- by one fold over the stream (``games.selectors.game_events``): the
+steps, and a checkpoint every ``CHECKPOINT`` events. It is kept in Django's
+default cache (``settings.CACHES``, shared by the worker processes), so a step
+costs one small cache read, a checkpoint or two unpickled, fewer than
+``CHECKPOINT`` ``apply`` calls and a few ``view`` calls (docs/viewer.md
+"Speed", bench/bench_replay.py).
 
-Redaction stays in the rules: a seat's table is ``rules.view(state, seat)``,
-a seat's sentences are built from ``rules.event_view(before, event, seat)``,
-and the all-face-up table is ``rules.reveal(state)`` where the ruleset
-provides it (otherwise the seats' views merged, so a card nobody knew stays
-face down).
+Redaction stays in the rules: a seat's table is ``rules.view(state, seat)``
+(read with ``memory="assisted"`` when the game's ``memory`` hides what the seat was
+shown: a replay shows what a seat *knew*), a seat's sentences are built from
+``rules.event_view(before, event, seat)``, and the all-face-up table is
+``rules.reveal(state)``.
 """
 
 from __future__ import annotations
 
 import contextlib
-import copy
 import functools
 import gc
 import hashlib
@@ -37,15 +37,11 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from django.core.cache import cache
-from django.db.models import Q, QuerySet
 
-from games import rules
-from games.models import Event as EventRow
-from games.models import Game
+from games import rules, selectors
 from games.rules import Event, State
-
-from . import describe as words
-from .cards import kind_of
+from tabletop import describe as words
+from tabletop.layouts import layout
 
 logger = logging.getLogger(__name__)
 
@@ -54,35 +50,6 @@ JSON = dict[str, Any]
 CHECKPOINT = 32
 #: How long a built replay stays in the cache (seconds); rebuilding one is cheap.
 CACHE_SECONDS = 24 * 3600
-VIEWABLE = (Game.Status.FINISHED, Game.Status.ABORTED)
-#: Display names, as the rulesets give them (``GET /api/rulesets/`` shows the same).
-RULESET_NAMES = {ruleset.id: ruleset.name for ruleset in rules.rulesets()}
-
-
-# --------------------------------------------------------------------------- the list
-
-
-def replay_list(*, ruleset: str = "", player: str = "") -> QuerySet[Game]:
-    """Finished and aborted games, newest first, filtered by ruleset and player username."""
-    games = Game.objects.filter(status__in=VIEWABLE).prefetch_related("seat_set__user")
-    if ruleset:
-        games = games.filter(ruleset=ruleset)
-    if player:
-        games = games.filter(Q(seat_set__user__username__iexact=player)).distinct()
-    return games.order_by("-finished_at", "-created_at")
-
-
-def replay_players() -> list[str]:
-    """Usernames that appear in a viewable game (the player filter's choices)."""
-    from django.contrib.auth import get_user_model
-
-    users = get_user_model().objects.filter(seats__game__status__in=VIEWABLE).distinct()
-    return sorted(users.values_list("username", flat=True), key=str.lower)
-
-
-def viewable_game(game_id: Any) -> Game | None:
-    """The game if it is finished or aborted; None otherwise (the viewer answers 404)."""
-    return Game.objects.filter(id=game_id, status__in=VIEWABLE).first()
 
 
 # --------------------------------------------------------------------------- the replay
@@ -115,7 +82,7 @@ class Replay:
     game_id: str
     version: int
     ruleset: str
-    kind: str  # of card codes (cards.kind_of)
+    kind: str  # of card codes (tabletop.layouts.kind_of)
     names: list[str]
     steps: list[Step]
     #: ``checkpoints[k]``: pickled ``(state after events[: max(1, k * CHECKPOINT)],
@@ -181,7 +148,7 @@ class Replay:
         return [said[n] for n in range(lo, hi + 1)]
 
 
-def game_replay(game: Game) -> Replay:
+def game_replay(game: Any) -> Replay:
     """The game's ``Replay``, from Django's default cache or built (and cached).
 
     A finished game never changes, so an entry needs no invalidation; its key
@@ -197,7 +164,7 @@ def game_replay(game: Game) -> Replay:
     if isinstance(replay, Replay):
         return replay
     with _collector_paused():
-        replay = build_replay(str(game.id), game.version, load_events(game))
+        replay = build_replay(str(game.id), game.version, selectors.game_events(game))
     try:
         cache.set(key, replay, timeout=CACHE_SECONDS)
     except Exception:  # the cache is an optimisation, never a reason to fail a page
@@ -224,18 +191,13 @@ def _collector_paused() -> Iterator[None]:
 
 @functools.cache
 def code_version() -> str:
-    """A fingerprint of the code a replay depends on: the rules and this package."""
-    paths = [*Path(rules.__file__).parent.rglob("*.py"), *Path(__file__).parent.glob("*.py")]
-    digest = hashlib.blake2b(digest_size=8)
+    """A fingerprint of the code a replay depends on: the rules (the stream's own
+    fingerprint, ``selectors.rules_version``), the viewer and the words it says."""
+    digest = hashlib.blake2b(selectors.rules_version().encode(), digest_size=8)
+    paths = [*Path(__file__).parent.glob("*.py"), *Path(words.__file__).parent.glob("*.py")]
     for path in sorted(paths):
         digest.update(path.read_bytes())
     return digest.hexdigest()
-
-
-def load_events(game: Game) -> list[Event]:
-    """The game's stream as engine events, in order."""
-    rows = EventRow.objects.filter(game=game).order_by("seq").values_list("type", "data", "seat")
-    return [Event(kind, data, seat) for kind, data, seat in rows]
 
 
 def _start_index(events: list[Event]) -> int:
@@ -268,8 +230,9 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
     totals change); for Skip-Bo a point per turn, the stock counts (its game totals).
     """
     ruleset = events[0].data["ruleset"]
-    kind = kind_of(ruleset)
-    skipbo = kind == "skipbo"
+    drawn = layout(ruleset)
+    kind = drawn.kind
+    by_turn = drawn.chart_axis == "turn"  # Skip-Bo: a point per turn, the stocks
     names = _names(events)
     start = _start_index(events)
     by_round = any(e.type in words.ROUND_END for e in events)
@@ -294,10 +257,10 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
         scores = tuple(state.scores)
         if i == start:  # step 0: the deal
             steps.append(Step(0, i, None, i + 1, None, 1, ("round",), intro=intro))
-            jumps.append((0, "Deal" if skipbo else "Round 1"))
-            totals.append(scores if skipbo else (0,) * len(names))
+            jumps.append((0, "Deal" if by_turn else "Round 1"))
+            totals.append(scores if by_turn else (0,) * len(names))
             continue
-        if skipbo:
+        if by_turn:
             point = event.type == "deadline_set"
         elif by_round:
             point = event.type in words.ROUND_END
@@ -330,22 +293,13 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
         steps=steps,
         checkpoints=checkpoints,
         totals_by_round=totals,
-        chart_axis="turn" if skipbo else "round",
+        chart_axis=drawn.chart_axis,
         jumps=jumps,
         result=state.result or {"winners": [], "losers": []},
     )
 
 
 # --------------------------------------------------------------------------- one frame
-
-
-def _assisted(state: State) -> State:
-    """The same state read with ``memory: assisted``: a replay shows what a seat *knew*."""
-    if state.options.get("memory", "assisted") == "assisted":
-        return state
-    shallow = copy.copy(state)
-    shallow.options = {**state.options, "memory": "assisted"}
-    return shallow
 
 
 def table_views(
@@ -357,44 +311,14 @@ def table_views(
     up; ``actor_view`` (only for ``None``) is what the acting seat saw then, to
     mark the cards they did not know.
     """
-    state = _assisted(replay.state_at(step))
+    state = replay.state_at(step)
     if perspective is not None:
-        return rules.view(state, perspective) or {}, None, list(state.scores)
+        return rules.view(state, perspective, memory="assisted") or {}, None, list(state.scores)
     table = rules.reveal(state)
-    seat_views: dict[int, JSON] = {}
-
-    def seat_view(s: int) -> JSON:
-        if s not in seat_views:
-            seat_views[s] = rules.view(state, s) or {}
-        return seat_views[s]
-
     if table is None:
-        table = _merge_views(state, seat_view)
+        raise LookupError(f"ruleset {replay.ruleset!r} cannot turn every card face up (reveal)")
     actor = step.actor
     if actor is None:
         actor = ((table.get("turn") or {}).get("seat")) if step.main is not None else None
-    return table, (seat_view(actor) if actor is not None else None), list(state.scores)
-
-
-def _merge_views(state: State, seat_view: Any) -> JSON:
-    """Fallback for a ruleset without ``reveal``: every card some seat knew, face up."""
-    merged = copy.deepcopy(rules.view(state, None) or {})
-    views = [seat_view(s) for s in range(state.seats)]
-    if "fields" in merged:
-        for key, slots in merged["fields"].items():
-            for pos, code in enumerate(slots):
-                if code != "?":
-                    continue
-                for v in views:
-                    theirs = (v.get("fields") or {}).get(key) or []
-                    if pos < len(theirs) and theirs[pos] not in ("?", None):
-                        slots[pos] = theirs[pos]
-                        break
-        if not merged.get("held"):
-            for v in views:
-                if v.get("held"):
-                    merged["held"] = v["held"]
-                    break
-    if "hand_counts" in merged:
-        merged["hands"] = {str(s): list(v.get("hand") or []) for s, v in enumerate(views)}
-    return merged
+    actor_view = (rules.view(state, actor, memory="assisted") or {}) if actor is not None else None
+    return table, actor_view, list(state.scores)

@@ -7,7 +7,7 @@
     {{ sentence|card_words }}                  "ann drew 7♣" with the suit drawn as SVG
     {% icon "trophy" %}  {% icon "next" label="Next step" %}
 
-``kind`` is ``replays.cards.kind_of(ruleset)``: french, cabo or skipbo.
+``kind`` is ``tabletop.layouts.kind_of(ruleset)``: french, cabo or skipbo.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from __future__ import annotations
 from django import template
 from django.utils.safestring import SafeString
 
-from replays import cards as faces
-from replays import icons
+from tabletop import cards as faces
+from tabletop import icons
 
 register = template.Library()
 

@@ -5,9 +5,9 @@ draw cards with ``card_html`` (in templates: ``{% load cards %}{% card code kind
 ``templatetags/cards.py``), and both print sentences that name cards ("7♥") with
 ``words_html``, which draws the suit signs as inline SVG.
 
-A card is drawn by CSS (``static/replays/replay.css``) from a ``<span>``; no
+A card is drawn by CSS (``static/tabletop/site.css``) from a ``<span>``; no
 images and no symbol font (suits and the joker's star are inline SVG,
-``replays.icons``), so it scales from phone width up and stays crisp on any
+``tabletop.icons``), so it scales from phone width up and stays crisp on any
 machine. Every card carries ``role="img"`` and an ``aria-label`` ("7 of
 hearts", "face-down card"), and a face-up card carries its code in
 ``data-code`` (the browser tests and the keyboard script read it). A face-down
@@ -15,7 +15,7 @@ card carries nothing that could name it.
 
 ``kind`` tells the three families of codes apart (``"7"`` is a Cabo 7 or a
 Skip-Bo 7): ``french`` (pablo, pablo-50, tamalou), ``cabo`` and ``skipbo``;
-``kind_of(ruleset)`` gives it.
+``tabletop.layouts.kind_of(ruleset)`` gives it.
 """
 
 from __future__ import annotations
@@ -26,24 +26,15 @@ from functools import lru_cache
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from .icons import icon
+from games.rules.family.presets import CABO
 
-KIND_BY_RULESET = {
-    "pablo": "french",
-    "pablo-50": "french",
-    "tamalou": "french",
-    "cabo": "cabo",
-    "skipbo": "skipbo",
-}
+from .icons import icon
 
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_NAME = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANK_NAME = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
-CABO_POWER = {7: "peek", 8: "peek", 9: "spy", 10: "spy", 11: "swap", 12: "swap"}
-
-
-def kind_of(ruleset: str) -> str:
-    return KIND_BY_RULESET.get(ruleset, "french")
+#: A Cabo card's power by value, as the rules give it (the face names it).
+CABO_POWER = {int(rank): kind for rank, (kind, _optional) in CABO.powers.items()}
 
 
 def card_name(code: str, kind: str) -> str:

@@ -19,13 +19,12 @@ from typing import Any
 from games.rules import Event
 
 from .cards import card_short
+from .layouts import layout
 
 JSON = dict[str, Any]
 
 #: Event types of the life cycle before play (summed up in step 0).
-PRE_PLAY = frozenset(
-    {"game_created", "player_joined", "game_started", "start_seat_drawn", "round_started"}
-)
+PRE_PLAY = frozenset({"game_created", "player_joined", "game_started", "round_started"})
 #: A new round is dealt (a jump target).
 ROUND_START = frozenset({"round_started"})
 #: A round's scores are booked (one point of the chart per such event).
@@ -35,7 +34,14 @@ MERGE_BACK = frozenset({"deadline_set", "turn_started"})
 #: A call ("Pablo", "Cabo"): a jump target.
 CALL = frozenset({"called"})
 
-CALL_WORD = {"pablo": "Pablo", "pablo-50": "Pablo", "tamalou": "Tamalou", "cabo": "Cabo"}
+#: The stage of a turn (``state.turn.stage``) in words: "Ann is to draw".
+STAGE_WORDS = {
+    "look": "looking at two cards",
+    "draw": "to draw",
+    "hold": "holding a card",
+    "power": "using a power",
+    "play": "playing",
+}
 
 
 class Words:
@@ -48,7 +54,7 @@ class Words:
         names: Sequence[str],
         kind: str,
         viewer: int | None,
-        ruleset: str = "",
+        ruleset: str,
     ) -> None:
         self.ruleset = ruleset
         self.event = event
@@ -109,9 +115,12 @@ def describe(
     kind: str,
     *,
     viewer: int | None = None,
-    ruleset: str = "",
+    ruleset: str,
 ) -> list[str]:
-    """The sentences of one event (usually one); ``[]`` merges it into the step before."""
+    """The sentences of one event (usually one); ``[]`` merges it into the step before.
+
+    ``ruleset`` names the game's words (the call's "Pablo" or "Cabo", its layout).
+    """
     w = Words(event, data, names, kind, viewer, ruleset)
     fn = DESCRIBE.get(event.type)
     if fn is None:
@@ -125,7 +134,7 @@ def own_step(event: Event) -> bool:
 
     Bookkeeping and the start of a turn (``MERGE_BACK``) end the step before, and
     so does an event whose words are empty because the event before said it (a
-    Skip-Bo turn ending with a discard). ``replays.selectors.build_replay`` numbers
+    Skip-Bo turn ending with a discard). ``replays.steps.build_replay`` numbers
     the steps with this rule without describing every event; it must agree with
     ``describe(event, event.data, ...) == []`` (tests/replays/test_describe.py).
     """
@@ -448,7 +457,7 @@ def _penalty(w: Words) -> str:
 
 @describes("called")
 def _called(w: Words) -> str:
-    return f"{w.actor} called {CALL_WORD.get(w.ruleset, 'Pablo')}"
+    return f"{w.actor} called {layout(w.ruleset).call_word}"
 
 
 ROUND_END_WORDS = {

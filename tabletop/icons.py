@@ -3,7 +3,7 @@
 Headless browsers on servers and many phones have no emoji font, so characters
 such as ⏮ or 🏆 come out as empty boxes. Every icon here is a small SVG path
 drawn in ``currentColor`` at the size of the text around it (``.icon`` in
-``static/replays/replay.css``). ``icon(name)`` is decorative (hidden from
+``static/tabletop/site.css``). ``icon(name)`` is decorative (hidden from
 screen readers: the link or button around it carries the words);
 ``icon(name, label="…")`` stands for a word and says it.
 
@@ -33,6 +33,10 @@ PATHS = {
     "megaphone": (
         '<path d="M1 6.2C1 5.5 1.5 5 2.2 5H5l7-3.5v13L5 11H4.6l1 3.5H3.4L2.3 11A1.3 1.3 0 0 1 1 '
         '9.8zM13.2 5.6a2.8 2.8 0 0 1 0 4.8z"/>'
+    ),
+    "clock": (
+        '<path d="M8 1a7 7 0 1 0 0 14A7 7 0 0 0 8 1zm0 1.8a5.2 5.2 0 1 1 0 10.4A5.2 5.2 0 0 1 8 '
+        '2.8zM7.1 4v4.6l3.4 2.1.9-1.5-2.5-1.5V4z"/>'
     ),
     "star": '<path d="M8 .8l2.1 5 5.4.4-4.1 3.5 1.3 5.3L8 12.2 3.3 15l1.3-5.3L.5 6.2l5.4-.4z"/>',
     # the four French suits

@@ -1,4 +1,4 @@
-"""The replay and its cache (replays/selectors.py), checked against a plain fold of the
+"""The replay and its cache (replays/steps.py), checked against a plain fold of the
 events (rules.fold) and the rulesets' own views."""
 
 from __future__ import annotations
@@ -9,10 +9,11 @@ from django.core.cache import cache
 from games import rules
 from games.models import Event as EventRow
 from games.rules import Event
-from replays import describe as words
-from replays import selectors
-from replays.cards import kind_of
-from replays.selectors import CHECKPOINT, build_replay, game_replay, load_events
+from games.selectors import game_events
+from replays import steps as selectors
+from replays.steps import CHECKPOINT, build_replay, game_replay
+from tabletop import describe as words
+from tabletop.layouts import kind_of
 from tests.factories import UserFactory
 from tests.replays.games import engine_game
 
@@ -106,7 +107,7 @@ db = pytest.mark.django_db
 def test_load_events_gives_the_stored_stream(stored):
     game, t = stored("skipbo", 2, options={"stock_size": 5})
     rows = EventRow.objects.filter(game=game).order_by("seq").values_list("type", "data", "seat")
-    loaded = load_events(game)
+    loaded = game_events(game)
     assert loaded == [Event(kind, data, seat) for kind, data, seat in rows]
     assert len(loaded) == len(t.events)
 
@@ -151,7 +152,7 @@ def test_a_game_that_ends_has_its_replay_built_at_once(db, django_capture_on_com
     from unittest import mock
 
     from games import services
-    from replays import selectors as replay_selectors
+    from replays import steps as replay_selectors
 
     users = [UserFactory(username=n, password="pw") for n in "ab"]
     # Skip-Bo, stock 5: seat 0's stock is 1..5 (top first) and wins by playing it out.
@@ -186,3 +187,26 @@ def test_a_game_that_ends_has_its_replay_built_at_once(db, django_capture_on_com
         assert built == [str(game.id)]  # built once, by the action that ended the game
         replay_selectors.game_replay(game)
         assert built == [str(game.id)]  # the first page is served from the cache
+
+
+def test_a_seat_sees_what_it_knew_even_in_a_game_that_hid_it_on_screen():
+    """``memory: strict`` hides shown cards on the players' screens; the replay through a
+    seat's eyes shows what that seat knew (the rules' ``view`` with ``memory="assisted"``),
+    the same as in the same game played with ``memory: assisted``."""
+    strict = engine_game("pablo", 3, seed=7, options={"memory": "strict"})
+    assisted = engine_game("pablo", 3, seed=7, options={"memory": "assisted"})
+    assert [e.type for e in strict.events] == [e.type for e in assisted.events]
+    shown = build_replay("s", len(strict.events), strict.events)
+    same = build_replay("a", len(assisted.events), assisted.events)
+    hidden_on_screen = 0
+    for step in shown.steps:
+        for seat in range(3):
+            table, _, _ = selectors.table_views(shown, step, seat)
+            expected, _, _ = selectors.table_views(same, step, seat)
+            assert (table.get("fields"), table.get("held")) == (
+                expected.get("fields"),
+                expected.get("held"),
+            ), (step.number, seat)
+            screen = rules.view(shown.state_at(step), seat) or {}
+            hidden_on_screen += screen.get("fields") != table.get("fields")
+    assert hidden_on_screen  # the test would see a replay that showed the screen
