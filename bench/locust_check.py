@@ -28,8 +28,9 @@ import django
 
 django.setup()
 
-from games import selectors  # noqa: E402
 from games.deadlines import parse_deadline  # noqa: E402
+
+from games import selectors  # noqa: E402
 from games.models import Event, Game  # noqa: E402
 from games.rules import engine  # noqa: E402
 

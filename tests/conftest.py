@@ -43,15 +43,16 @@ def _reachable(url: str, default_port: int) -> bool:
 
 @pytest.fixture(autouse=True)
 def _fresh_state_cache():
-    """The per-process fold cache (games.streams) starts empty for every test:
+    """The per-process fold cache (games.store) starts empty for every test:
     a state cached by one test's game must never serve another's database."""
-    from games import authentication, streams
+    from games import store
+    from games.api import auth
 
-    streams.clear_cache()
-    authentication.forget_all()
+    store.clear_cache()
+    auth.forget_all()
     yield
-    streams.clear_cache()
-    authentication.forget_all()
+    store.clear_cache()
+    auth.forget_all()
 
 
 @pytest.fixture

@@ -128,8 +128,8 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_the_plan_reads_the_project():
     graph, _ = _imports()
-    assert "games.streams" in graph["games.services"]
-    assert "games.streams" in graph["games.selectors"]
+    assert "games.store" in graph["games.services"]
+    assert "games.store" in graph["games.selectors"]
 
 
 def test_no_import_circle():

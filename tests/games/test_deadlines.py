@@ -15,11 +15,12 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import deadlines, services
+from games import services
 from games.errors import ApplicationError
 from games.models import Event, Game
 from games.rules import engine
 from games.rules.engine import RulesError
+from games.turns import deadlines
 from tests.tasks.helpers import clock, skipbo_game, state, timeouts_per_turn, types, user
 
 

@@ -8,13 +8,13 @@ from unittest import mock
 
 from django.contrib.auth import get_user_model
 
-from games import selectors, services, streams
+from games import selectors, services, store
 from games.models import Game
 from games.rules import engine
 
 
 def test_a_follower_of_the_feed_is_served_without_refolding(db, django_capture_on_commit_callbacks):
-    streams.clear_cache()
+    store.clear_cache()
     users = [get_user_model().objects.create_user(username=n, password="pw") for n in "ab"]
     with django_capture_on_commit_callbacks(execute=True):
         game = services.game_create(
@@ -45,5 +45,5 @@ def test_a_follower_of_the_feed_is_served_without_refolding(db, django_capture_o
     assert drawn and "code" not in drawn[0]["data"]  # seat 0's drawn card, hidden from seat 1
 
     # The same answer as a feed folded from scratch.
-    streams.clear_cache()
+    store.clear_cache()
     assert selectors.event_feed(game=game, user=users[1], after=seen) == feed

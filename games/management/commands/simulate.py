@@ -19,11 +19,11 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.bot_turns import play_stored_game
 from games.bots import LEVELS
 from games.bots.play import Unfinished, play_game
 from games.chance import DeckChance
 from games.rules import engine
+from games.turns.bots import play_stored_game
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
