@@ -8,11 +8,13 @@ skip (saying why) when the server is not there, and fail instead when
 
 from __future__ import annotations
 
+import importlib
 import os
 import socket
 
 import pytest
 from django.db import connection
+from django.db.backends.sqlite3.operations import DatabaseOperations as SQLiteOperations
 
 REQUIRE_SERVICES = os.environ.get("PABLO_REQUIRE_SERVICES") == "1"
 
@@ -67,3 +69,24 @@ def require_redis():
     if not url.startswith("redis") or not _reachable(url, 6379):
         _missing("Redis (set CELERY_BROKER_URL=redis://…)")
     return url
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _flush_events_on_sqlite_as_on_postgresql():
+    """PostgreSQL empties the test database with TRUNCATE, which the append-only trigger
+    of ``games_event`` does not see; SQLite's flush deletes rows, which it refuses (a
+    transactional test, even a skipped one, then errors in its teardown). On SQLite the
+    flush drops that trigger and makes it again (migration 0002's own statements), so
+    every test still runs against an append-only table."""
+    immutable = importlib.import_module("games.migrations.0002_event_immutable")
+    original = SQLiteOperations.sql_flush
+
+    def sql_flush(self, style, tables, **kwargs):
+        statements = original(self, style, tables, **kwargs)
+        if "games_event" not in tables or not statements:
+            return statements
+        return [*immutable.SQLITE_DROP, *statements, *immutable.SQLITE]
+
+    SQLiteOperations.sql_flush = sql_flush
+    yield
+    SQLiteOperations.sql_flush = original
