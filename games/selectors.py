@@ -3,7 +3,7 @@
 Read-only: a state comes from the game's stream (``games.store``, which owns
 the per-process cache of recent states); nothing here writes a model.
 
-Redaction happens only in the rules (``engine.view`` / ``engine.event_view``);
+Redaction happens only in the rules (``rules.view`` / ``rules.event_view``);
 this module decides *who* is looking (their seat, or None for a non-player).
 """
 
@@ -17,12 +17,11 @@ from typing import Any
 from django.db import DatabaseError, close_old_connections, connection
 from django.db.models import QuerySet
 
-from games import errors, fairness, store
+from games import errors, fairness, rules, store
 from games.bots import bot_level, waits_for
 from games.bots import levels as bot_levels
 from games.errors import Conflict
 from games.models import Event, FairDraw, Game, NotificationSettings, Seat
-from games.rules import engine
 
 JSON = dict[str, Any]
 
@@ -31,16 +30,16 @@ POLL_INTERVAL = 0.2
 MAX_WAIT = 30
 
 
-def to_engine(row: Event) -> engine.Event:
+def to_engine(row: Event) -> rules.Event:
     return store.to_engine(row)
 
 
-def game_events(game: Game, *, upto: int | None = None) -> list[engine.Event]:
+def game_events(game: Game, *, upto: int | None = None) -> list[rules.Event]:
     """The game's stream as engine events, in order (up to seq ``upto``)."""
     return store.events(game.id, upto=upto)
 
 
-def game_state(*, game: Game, version: int | None = None) -> engine.State:
+def game_state(*, game: Game, version: int | None = None) -> rules.State:
     """The folded state at ``version`` (default: the game's current version); a private copy."""
     return store.state(game, version)
 
@@ -48,7 +47,7 @@ def game_state(*, game: Game, version: int | None = None) -> engine.State:
 # --------------------------------------------------------------------------- bots
 
 
-def bot_seats(state: engine.State) -> dict[int, tuple[str, bool]]:
+def bot_seats(state: rules.State) -> dict[int, tuple[str, bool]]:
     """Seats a bot plays now: {seat: (level, as a stand-in)}."""
     out: dict[int, tuple[str, bool]] = {}
     stand_in = state.options.get("stand_in", "rules")
@@ -61,14 +60,14 @@ def bot_seats(state: engine.State) -> dict[int, tuple[str, bool]]:
     return out
 
 
-def bots_due(state: engine.State, *, waited_only: bool = False) -> list[int]:
+def bots_due(state: rules.State, *, waited_only: bool = False) -> list[int]:
     """The bot seats that may act now (``waited_only``: only those the game waits for)."""
     if state.status != "active":
         return []
-    rules = engine.get_ruleset(state.ruleset)
+    rulebook = rules.get_ruleset(state.ruleset)
     out = []
     for seat, (_level, stand_in) in bot_seats(state).items():
-        legal = rules.legal_actions(state, seat)
+        legal = rulebook.legal_actions(state, seat)
         if not legal:
             continue
         if (waited_only or stand_in) and not waits_for(legal):
@@ -81,7 +80,7 @@ def bots_due(state: engine.State, *, waited_only: bool = False) -> list[int]:
 
 
 def iso(moment: datetime | None) -> str | None:
-    return None if moment is None else engine.iso(moment)
+    return None if moment is None else rules.iso(moment)
 
 
 def game_get(game_id: Any) -> Game:
@@ -107,7 +106,7 @@ def seat_of(*, game: Game, user: Any) -> int | None:
     return Seat.objects.filter(game=game, user=user).values_list("seat", flat=True).first()
 
 
-def _viewer_seat(state: engine.State, user: Any) -> int | None:
+def _viewer_seat(state: rules.State, user: Any) -> int | None:
     username = getattr(user, "username", None)
     if username and username in state.players:
         return state.players.index(username)
@@ -118,8 +117,8 @@ def game_data(
     *,
     game: Game,
     user: Any,
-    state: engine.State | None = None,
-    recent: Sequence[engine.Event] = (),
+    state: rules.State | None = None,
+    recent: Sequence[rules.Event] = (),
 ) -> JSON:
     """The API's game object, with ``state`` as ``user`` sees it (docs/api.md)."""
     if state is None:
@@ -145,7 +144,7 @@ def game_data(
             if name is not None
         ],
         "you": you,
-        "state": engine.view(state, you, recent),
+        "state": rules.view(state, you, recent),
         "created_at": iso(game.created_at),
         "fairness": game_fairness(game=game, status=state.status),
     }
@@ -229,7 +228,7 @@ def event_views(
     if after >= upto:
         return []
     if after >= 1 and store.cached(game.id, after) is not None:
-        state: engine.State | None = game_state(game=game, version=after)
+        state: rules.State | None = game_state(game=game, version=after)
         rows = Event.objects.filter(game=game, seq__gt=after, seq__lte=upto)
     else:
         state = None
@@ -238,11 +237,11 @@ def event_views(
     for row in rows.order_by("seq"):
         event = to_engine(row)
         if state is None:  # game_created: nothing before it, nothing hidden in it
-            state = engine.fold([event])
+            state = rules.fold([event])
             data: JSON | None = dict(event.data) if row.seq > after else None
         else:
-            data = engine.event_view(state, event, seat) if row.seq > after else None
-            engine.apply(state, event)
+            data = rules.event_view(state, event, seat) if row.seq > after else None
+            rules.apply(state, event)
         if data is not None:
             out.append(event_data(row, data))
     return out
@@ -332,10 +331,10 @@ def ruleset_list() -> list[JSON]:
             "max_players": ruleset.max_players_any,
             "bot_levels": bot_levels(),  # bots (issue #11)
             "options": {
-                name: option.describe() for name, option in engine.all_options(ruleset).items()
+                name: option.describe() for name, option in rules.all_options(ruleset).items()
             },
         }
-        for ruleset in engine.rulesets()
+        for ruleset in rules.rulesets()
     ]
 
 

@@ -31,7 +31,7 @@ from django.contrib.auth import authenticate, get_user_model
 from django.db import IntegrityError, connection, transaction
 from rest_framework.authtoken.models import Token
 
-from games import errors, fairness, selectors, store
+from games import errors, fairness, rules, selectors, store
 from games.bots import bot_name, decide
 from games.bots.play import bot_view
 from games.commands import (  # the bounds too, for callers that read them here
@@ -43,7 +43,6 @@ from games.commands import (  # the bounds too, for callers that read them here
 from games.errors import ApplicationError
 from games.models import Game, IdempotentAnswer, NotificationSettings
 from games.notifications import webhooks
-from games.rules import engine
 from games.rules.cards import missing_from
 
 JSON = dict[str, Any]
@@ -73,7 +72,7 @@ def _bot_user(level: str, seat: int) -> Any:
     return user
 
 
-def _add_bots(game: Game, state: engine.State, bots: Sequence[Mapping[str, Any]]) -> None:
+def _add_bots(game: Game, state: rules.State, bots: Sequence[Mapping[str, Any]]) -> None:
     """Join each bot at its seat (inside ``game_create``'s transaction)."""
     seats = sorted((int(b["seat"]), str(b.get("level", "basic"))) for b in bots)
     seeds = getattr(game, "player_seeds", None)
@@ -85,7 +84,7 @@ def _add_bots(game: Game, state: engine.State, bots: Sequence[Mapping[str, Any]]
     for seat, level in seats:
         _bot_user(level, seat)
         stream = store.Stream(game, state)
-        events = engine.join(state, bot_name(level, seat), stream.context(), seat=seat, bot=level)
+        events = rules.join(state, bot_name(level, seat), stream.context(), seat=seat, bot=level)
         state = store.append(stream, events).state.copy()
 
 
@@ -126,17 +125,17 @@ def user_token(*, request: Any, username: str, password: str) -> str:
 # --------------------------------------------------------------------------- commands
 
 
-def _check_decks(rules: Any, options: JSON, decks: list[list[str]]) -> None:
+def _check_decks(rulebook: Any, options: JSON, decks: list[list[str]]) -> None:
     if not settings.PABLO_ALLOW_STACKED_DECKS:
         raise ApplicationError(
             "decks: stacked decks are disabled on this server.", "stacked_decks_disabled"
         )
-    full = rules.deck(options)
+    full = rulebook.deck(options)
     for index, deck in enumerate(decks):
         bad = missing_from(deck, full)
         if bad:
             raise ApplicationError(
-                f"decks[{index}]: not part of one {rules.id} deck with these options: "
+                f"decks[{index}]: not part of one {rulebook.id} deck with these options: "
                 f"{', '.join(bad)}.",
                 "invalid_deck",
             )
@@ -160,7 +159,7 @@ def game_create(
     the API's input serializer (``games.commands.check_bots``).
     """
     check_turn_timeout(turn_timeout)
-    events = engine.create(
+    events = rules.create(
         ruleset,
         seats=seats,
         options={} if options is None else options,
@@ -168,11 +167,11 @@ def game_create(
         creator=user.username,
     )
     header = events[0].data
-    rules = engine.get_ruleset(header["ruleset"])
+    rulebook = rules.get_ruleset(header["ruleset"])
     if decks:
-        _check_decks(rules, header["options"], decks)
+        _check_decks(rulebook, header["options"], decks)
     game = Game.objects.create(
-        ruleset=rules.id,
+        ruleset=rulebook.id,
         seats=header["seats"],
         options=header["options"],
         turn_timeout=header["turn_timeout"],
@@ -201,7 +200,7 @@ def game_join(*, game_id: Any, user: Any, seed: str = "") -> Game:
     joining = game.player_seeds is not None and state.status == "waiting" and free
     if joining and user.username not in state.players:
         game.player_seeds = {**game.player_seeds, str(free[0]): seed}
-    events = engine.join(state, user.username, stream.context())
+    events = rules.join(state, user.username, stream.context())
     if joining:
         game.save(update_fields=["player_seeds"])
     store.append(stream, events)
@@ -212,7 +211,7 @@ def game_join(*, game_id: Any, user: Any, seed: str = "") -> Game:
 def game_come_back(*, game_id: Any, user: Any) -> Game:
     """An absent ``user`` is back: their turns are no longer played for them."""
     stream = store.lock(game_id)
-    store.append(stream, engine.come_back(stream.state, stream.seat(user)))
+    store.append(stream, rules.come_back(stream.state, stream.seat(user)))
     return stream.game
 
 
@@ -240,7 +239,7 @@ def game_act(
     if stream is not None and not connection.in_atomic_block:
         try:
             return _act(stream, user, command, expected_version, None)
-        except (store.Stale, ApplicationError, engine.RulesError):
+        except (store.Stale, ApplicationError, rules.RulesError):
             pass
     return _act_locked(game_id, user, command, expected_version, idempotency_key)
 
@@ -264,7 +263,7 @@ def _act(
             return ActionAnswer(json.loads(bytes(stored.body)), replayed=True)
     if expected is not None and expected != stream.version:
         raise errors.version_conflict(stream.version, expected)
-    events = engine.act(stream.state, seat, command, stream.context())  # 400 / 409
+    events = rules.act(stream.state, seat, command, stream.context())  # 400 / 409
     # The store evolves the stream's state by the events once, redacting each for the
     # actor against the state just before it: that is the answer's ``events``.
     done = store.append(stream, events, viewer=seat, view=True)
@@ -306,8 +305,8 @@ def game_bot_act(*, game_id: Any, seat: int, version: int, rng: random.Random | 
     try:
         # In place: the stream's state is private, so the rules' new state is kept as it
         # is and the store does not apply the events again.
-        events = engine.act_in_place(state, seat, body, stream.context(), stand_in=stand_in)
-    except engine.RulesError as exc:
+        events = rules.act_in_place(state, seat, body, stream.context(), stand_in=stand_in)
+    except rules.RulesError as exc:
         log.warning("bot of game %s seat %s refused: %s (%s)", game_id, seat, exc.detail, body)
         return 0
     store.append(stream, events, after=state)
@@ -326,7 +325,7 @@ def game_timeout(*, game_id: Any, turn_key: str) -> int:
         return 0
     if stream.state.status != "active" or stream.state.turn_key != turn_key:
         return 0
-    events = engine.timeout(stream.state, turn_key, stream.context())
+    events = rules.timeout(stream.state, turn_key, stream.context())
     if events:
         store.append(stream, events)
     return len(events)
@@ -338,7 +337,7 @@ def game_timeout_many(*, games: Sequence[Game]) -> dict[Any, int]:
     deadline sweep): the number of events stored per game id (stale games left out)."""
     live = [g for g in games if g.status == Game.Status.ACTIVE and g.turn_key]
     return store.append_many(
-        live, lambda stream: engine.timeout(stream.state, stream.game.turn_key, stream.context())
+        live, lambda stream: rules.timeout(stream.state, stream.game.turn_key, stream.context())
     )
 
 

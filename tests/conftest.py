@@ -14,16 +14,11 @@ import socket
 
 import pytest
 from django.db import connection
-from django.db.backends.sqlite3.operations import DatabaseOperations as SQLiteOperations
 
-REQUIRE_SERVICES = os.environ.get("PABLO_REQUIRE_SERVICES") == "1"
+from tests.needs import missing
 
-
-def _missing(what: str) -> None:
-    message = f"needs {what}"
-    if REQUIRE_SERVICES:
-        pytest.fail(f"{message} (PABLO_REQUIRE_SERVICES=1)")
-    pytest.skip(message)
+#: The browser fixtures (``chromium``, ``page``, ``artifacts``), for every directory.
+pytest_plugins = ["tests.browser"]
 
 
 def redis_url() -> str:
@@ -60,14 +55,14 @@ def _fresh_state_cache():
 @pytest.fixture
 def require_postgres():
     if connection.vendor != "postgresql":
-        _missing("PostgreSQL (set DATABASE_URL=postgres://…)")
+        missing("PostgreSQL (set DATABASE_URL=postgres://…)")
 
 
 @pytest.fixture
 def require_redis():
     url = redis_url()
     if not url.startswith("redis") or not _reachable(url, 6379):
-        _missing("Redis (set CELERY_BROKER_URL=redis://…)")
+        missing("Redis (set CELERY_BROKER_URL=redis://…)")
     return url
 
 
@@ -78,8 +73,12 @@ def _flush_events_on_sqlite_as_on_postgresql():
     transactional test, even a skipped one, then errors in its teardown). On SQLite the
     flush drops that trigger and makes it again (migration 0002's own statements), so
     every test still runs against an append-only table."""
+    if connection.vendor != "sqlite":
+        yield
+        return
     immutable = importlib.import_module("games.migrations.0002_event_immutable")
-    original = SQLiteOperations.sql_flush
+    operations = type(connection.ops)
+    original = operations.sql_flush
 
     def sql_flush(self, style, tables, **kwargs):
         statements = original(self, style, tables, **kwargs)
@@ -87,6 +86,6 @@ def _flush_events_on_sqlite_as_on_postgresql():
             return statements
         return [*immutable.SQLITE_DROP, *statements, *immutable.SQLITE]
 
-    SQLiteOperations.sql_flush = sql_flush
+    operations.sql_flush = sql_flush
     yield
-    SQLiteOperations.sql_flush = original
+    operations.sql_flush = original

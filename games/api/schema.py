@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.rules import engine
+from games import rules
 
 
 class RegisterOutputSerializer(serializers.Serializer):
@@ -144,7 +144,7 @@ def event_types_description() -> str:
         "| `game_finished` | `{winners, losers}` |",
         "| `game_aborted` | `{reason}`: every player absent |",
     ]
-    for ruleset in engine.rulesets():
+    for ruleset in rules.rulesets():
         described = getattr(ruleset, "event_types", None)
         if described:
             lines += ["", f"`{ruleset.id}` events:", "", "| type | meaning |", "|---|---|"]

@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games import rules
 from games.bots import LEVELS as BOT_LEVELS
 from games.commands import (
     DEFAULT_TURN_TIMEOUT,
@@ -27,7 +28,6 @@ from games.commands import (
     Action,
 )
 from games.errors import ApplicationError
-from games.rules import engine
 from games.rules.skipbo import CODES as SKIPBO_CARDS
 from games.rules.skipbo import (
     PILES,  # building piles, and discard piles per player
@@ -357,7 +357,7 @@ ACTION_SERIALIZERS: dict[str, type[ActionSerializer]] = {
         EndActionSerializer,
     )
 }
-assert set(ACTION_SERIALIZERS) == engine.ACTION_TYPES
+assert set(ACTION_SERIALIZERS) == rules.ACTION_TYPES
 
 
 def parse_action(body: Any, idempotency_key: str | None = None) -> Action:

@@ -31,9 +31,8 @@ from django.db import transaction
 from django.db.models.functions import Now
 from django.utils import timezone
 
-from games import outbox, store
+from games import outbox, rules, store
 from games.models import Game, NotificationSettings, Seat, TurnReminder
-from games.rules import engine
 
 from .mail import (
     GAME_ABORTED,
@@ -182,7 +181,7 @@ def send_due_reminders(*, limit: int = 200) -> int:
                     "game_id": str(game.id),
                     "ruleset": game.ruleset,
                     "event": TURN_REMINDER,
-                    "deadline": engine.iso(game.deadline),
+                    "deadline": rules.iso(game.deadline),
                     "version": game.version,
                 }
                 if seats:
@@ -195,7 +194,7 @@ def send_due_reminders(*, limit: int = 200) -> int:
 def _still_to_act(game: Game, seats: list[int]) -> list[int]:
     """Those of ``seats`` the game still waits for (in a setup phase some have looked)."""
     state = store.state(game)
-    actors = set(engine.get_ruleset(game.ruleset).actors(state))
+    actors = set(rules.get_ruleset(game.ruleset).actors(state))
     return [s for s in seats if s in actors]
 
 

@@ -25,9 +25,8 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import errors
+from games import errors, rules
 from games.models import Event, FairDraw, Game, Seat
-from games.rules import engine
 
 from . import cache, snapshots, sql
 from .signals import events_appended
@@ -43,23 +42,23 @@ TERMINAL_EVENTS = ("game_finished", "game_aborted")
 @dataclass
 class Appended:
     #: The new state; shared with the cache once committed: read it, never change it.
-    state: engine.State
+    state: rules.State
     rows: list[Event]
     views: list[JSON]
 
 
-def start(game: Game, created: Sequence[engine.Event]) -> Appended:
+def start(game: Game, created: Sequence[rules.Event]) -> Appended:
     """The first events of a new game (``game`` just inserted at version 0)."""
-    stream = Stream(game, engine.fold(created))
+    stream = Stream(game, rules.fold(created))
     stream.version = 0
     return append(stream, created, after=stream.state)
 
 
 def append(
     stream: Stream,
-    new: Sequence[engine.Event],
+    new: Sequence[rules.Event],
     *,
-    after: engine.State | None = None,
+    after: rules.State | None = None,
     viewer: int | None = None,
     view: bool = False,
 ) -> Appended:
@@ -84,8 +83,8 @@ def append(
         folded = stream.state
         for event in new:
             if view:
-                seen.append(engine.event_view(folded, event, viewer))
-            engine.apply(folded, event)
+                seen.append(rules.event_view(folded, event, viewer))
+            rules.apply(folded, event)
     else:
         folded = after
     project(game, folded, now if any(r.type in TERMINAL_EVENTS for r in rows) else None)
@@ -110,7 +109,7 @@ def append(
     return Appended(folded, rows, [event_data(r, d) for r, d in zip(rows, seen, strict=False)])
 
 
-def project(game: Game, folded: engine.State, ended: datetime | None) -> None:
+def project(game: Game, folded: rules.State, ended: datetime | None) -> None:
     """Copy the folded state onto the game object (not saved)."""
     game.status = folded.status
     game.version = folded.version
@@ -130,7 +129,7 @@ def parse_deadline(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value.replace("Z", "+00:00"))
 
 
-def sync_seats(game: Game, folded: engine.State) -> None:
+def sync_seats(game: Game, folded: rules.State) -> None:
     """Make the ``Seat`` rows match the players of ``folded`` (joins only ever add)."""
     have = set(Seat.objects.filter(game=game).values_list("seat", flat=True))
     missing = {s: name for s, name in enumerate(folded.players) if name and s not in have}
@@ -145,7 +144,7 @@ def sync_seats(game: Game, folded: engine.State) -> None:
 
 def announce(
     game_id: uuid.UUID,
-    state: engine.State,
+    state: rules.State,
     rows: list[Event],
     *,
     listening: bool | None = None,
@@ -160,7 +159,7 @@ def announce(
 
 
 def _send(
-    game_id: uuid.UUID, state: engine.State, rows: list[Event], listening: bool | None
+    game_id: uuid.UUID, state: rules.State, rows: list[Event], listening: bool | None
 ) -> None:
     answers = events_appended.send_robust(
         sender=Game,
@@ -186,6 +185,6 @@ def event_data(row: Event, data: JSON) -> JSON:
         "seq": row.seq,
         "type": row.type,
         "seat": row.seat,
-        "at": None if row.created_at is None else engine.iso(row.created_at),
+        "at": None if row.created_at is None else rules.iso(row.created_at),
         "data": data,
     }

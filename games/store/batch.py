@@ -8,9 +8,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import errors
+from games import errors, rules
 from games.models import Event, FairDraw, Game, Snapshot
-from games.rules import engine
 
 from . import cache, load, sql
 from .append import TERMINAL_EVENTS, announce, project, sync_seats
@@ -20,7 +19,7 @@ logger = logging.getLogger(__name__)
 
 
 def append_many(
-    games: Sequence[Game], decide: Callable[[Stream], Sequence[engine.Event]]
+    games: Sequence[Game], decide: Callable[[Stream], Sequence[rules.Event]]
 ) -> dict[Any, int]:
     """For each locked game: fold its stream, ``decide(stream)`` -> new events; store all
     in a few statements (one read of every stream, one INSERT of the events, one of the
@@ -31,17 +30,17 @@ def append_many(
     on. Returns the number of events stored per game id (games given no
     events are left out).
     """
-    streams: dict[Any, list[engine.Event]] = {g.id: [] for g in games}
+    streams: dict[Any, list[rules.Event]] = {g.id: [] for g in games}
     if streams:
         query = Event.objects.filter(game_id__in=list(streams)).order_by("game_id", "seq")
         for game_id, kind, seat, data in query.values_list("game_id", "type", "seat", "data"):
-            streams[game_id].append(engine.Event(kind, data, seat))
+            streams[game_id].append(rules.Event(kind, data, seat))
     now = timezone.now()
-    done: list[tuple[Game, engine.State, list[Event]]] = []
+    done: list[tuple[Game, rules.State, list[Event]]] = []
     draws: list[FairDraw] = []
     for game in games:
         try:
-            stream = Stream(game, engine.fold(streams[game.id]))
+            stream = Stream(game, rules.fold(streams[game.id]))
             if stream.version != game.version:
                 raise RuntimeError(f"stream has {stream.version} events, row says {game.version}")
             new = decide(stream)
@@ -63,7 +62,7 @@ def append_many(
             for i, e in enumerate(new, start=1)
         ]
         for event in new:
-            engine.apply(folded, event)
+            rules.apply(folded, event)
         draws += stream.draws()
         done.append((game, folded, rows))
     if not done:
@@ -87,7 +86,7 @@ def rebuild(game_id: Any) -> Game:
         raise errors.not_found() from None
     Snapshot.objects.filter(game=game).delete()  # a projection too: made again when needed
     stream_rows = list(Event.objects.filter(game=game).order_by("seq"))
-    folded = engine.fold(load.to_engine(row) for row in stream_rows)
+    folded = rules.fold(load.to_engine(row) for row in stream_rows)
     ended = next((r.created_at for r in reversed(stream_rows) if r.type in TERMINAL_EVENTS), None)
     game.finished_at = None
     project(game, folded, ended)

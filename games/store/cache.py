@@ -17,19 +17,19 @@ from collections import OrderedDict
 
 from django.db import connection, transaction
 
+from games import rules
 from games.models import Game
-from games.rules import engine
 
 CACHE_GAMES = 512
 STATES_PER_GAME = 4
 
-_cache: OrderedDict[uuid.UUID, list[engine.State]] = OrderedDict()  # versions ascending
+_cache: OrderedDict[uuid.UUID, list[rules.State]] = OrderedDict()  # versions ascending
 #: The game rows (their header: decks, creation time...) of the cached games, as last written.
 _rows: dict[uuid.UUID, Game] = {}
 _lock = threading.Lock()
 
 
-def cached(game_id: uuid.UUID, upto: int | None = None) -> engine.State | None:
+def cached(game_id: uuid.UUID, upto: int | None = None) -> rules.State | None:
     """The newest cached state of the game at a version <= ``upto`` (None: any); shared."""
     with _lock:
         states = _cache.get(game_id)
@@ -42,7 +42,7 @@ def cached(game_id: uuid.UUID, upto: int | None = None) -> engine.State | None:
         return None
 
 
-def last_written(game_id: uuid.UUID) -> tuple[Game, engine.State] | None:
+def last_written(game_id: uuid.UUID) -> tuple[Game, rules.State] | None:
     """The row and state this process last wrote for the game, if they still agree
     (shared: copy before changing)."""
     with _lock:
@@ -54,7 +54,7 @@ def last_written(game_id: uuid.UUID) -> tuple[Game, engine.State] | None:
     return row, known
 
 
-def _put(game_id: uuid.UUID, state: engine.State) -> None:
+def _put(game_id: uuid.UUID, state: rules.State) -> None:
     with _lock:
         states = _cache.setdefault(game_id, [])
         if all(known.version != state.version for known in states):
@@ -68,7 +68,7 @@ def _put(game_id: uuid.UUID, state: engine.State) -> None:
 
 
 def remember(
-    game_id: uuid.UUID, state: engine.State, *, copy: bool = True, row: Game | None = None
+    game_id: uuid.UUID, state: rules.State, *, copy: bool = True, row: Game | None = None
 ) -> None:
     """Offer a state (and the row just written) to the cache: now outside a transaction,
     else once it commits."""

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import uuid
 
+from games import rules
 from games.models import Event, Game
-from games.rules import engine
 
 from . import cache, snapshots, sql
 
 
-def events(game_id: uuid.UUID, *, after: int = 0, upto: int | None = None) -> list[engine.Event]:
+def events(game_id: uuid.UUID, *, after: int = 0, upto: int | None = None) -> list[rules.Event]:
     """The stream's events ``after < seq <= upto`` as engine events, in order (no models)."""
     upto = 2**31 - 1 if upto is None else upto
     if after >= upto:
@@ -23,11 +23,11 @@ def events(game_id: uuid.UUID, *, after: int = 0, upto: int | None = None) -> li
     return sql.read_events(game_id, after, upto)
 
 
-def to_engine(row: Event) -> engine.Event:
-    return engine.Event(type=row.type, data=row.data, seat=row.seat)
+def to_engine(row: Event) -> rules.Event:
+    return rules.Event(type=row.type, data=row.data, seat=row.seat)
 
 
-def state(game: Game, version: int | None = None) -> engine.State:
+def state(game: Game, version: int | None = None) -> rules.State:
     """The folded state at ``version`` (default: the row's version); a private copy."""
     version = game.version if version is None else version
     known = cache.cached(game.id, version)
@@ -36,7 +36,7 @@ def state(game: Game, version: int | None = None) -> engine.State:
     if known is not None:
         folded = known.copy()
         for event in events(game.id, after=known.version, upto=version):
-            engine.apply(folded, event)
+            rules.apply(folded, event)
     else:
         folded, base = snapshots.load(game.id, version)
         if folded.version == version and version - base >= snapshots.SNAPSHOT_EVERY:
@@ -49,7 +49,7 @@ def state(game: Game, version: int | None = None) -> engine.State:
     return folded
 
 
-def state_at(game: Game, version: int) -> engine.State:
+def state_at(game: Game, version: int) -> rules.State:
     """The state at ``version``, kept in the cache as a starting point for later reads
     (the table's last moves start just before them); a private copy."""
     return state(game, version)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from django.db import DatabaseError, transaction
 
-from games.rules import engine
+from games import rules
 
 from . import sql
 
@@ -33,25 +33,25 @@ SNAPSHOT_EVERY = 100
 def code_version() -> str:
     """A fingerprint of the rules' code: a snapshot made by other rules is not used."""
     digest = hashlib.blake2b(digest_size=8)
-    for path in sorted(Path(engine.__file__).parent.rglob("*.py")):
+    for path in sorted(Path(rules.__file__).parent.rglob("*.py")):
         digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
-def load(game_id: uuid.UUID, upto: int) -> tuple[engine.State, int]:
+def load(game_id: uuid.UUID, upto: int) -> tuple[rules.State, int]:
     """The state at ``upto`` from the game's snapshot (if any, of these rules, not past
     ``upto``) and the events after it, read in one statement; and the snapshot's version
     (0: folded from the first event)."""
     base, blob, after = sql.read_from_snapshot(game_id, upto, code_version())
     if base is None or blob is None:
-        return engine.fold(after), 0
-    folded: engine.State = pickle.loads(bytes(blob))
+        return rules.fold(after), 0
+    folded: rules.State = pickle.loads(bytes(blob))
     for event in after:
-        engine.apply(folded, event)
+        rules.apply(folded, event)
     return folded, base
 
 
-def save(game_id: uuid.UUID, folded: engine.State) -> None:
+def save(game_id: uuid.UUID, folded: rules.State) -> None:
     """Keep ``folded`` as the game's snapshot (unless a newer one of these rules is kept).
 
     Never fails the caller: the snapshot is an optimisation (its own savepoint).

@@ -23,8 +23,8 @@ import psycopg
 from django.db import connection, transaction
 from django.utils import timezone
 
+from games import rules
 from games.models import Event, Game, Seat, Snapshot
-from games.rules import engine
 
 #: The projection's columns that the append writes.
 PROJECTED = ("status", "version", "turn_key", "deadline", "result", "finished_at", "updated_at")
@@ -42,11 +42,11 @@ _EVENTS = (
 )
 
 
-def _decoded(text: str | None) -> list[engine.Event]:
-    return [engine.Event(t, d, s) for t, s, d in json.loads(text)] if text else []
+def _decoded(text: str | None) -> list[rules.Event]:
+    return [rules.Event(t, d, s) for t, s, d in json.loads(text)] if text else []
 
 
-def read_events(game_id: uuid.UUID, after: int, upto: int) -> list[engine.Event]:
+def read_events(game_id: uuid.UUID, after: int, upto: int) -> list[rules.Event]:
     """The stream's events ``after < seq <= upto`` as engine events (no model objects)."""
     if postgres():
         with connection.cursor() as cursor:
@@ -54,7 +54,7 @@ def read_events(game_id: uuid.UUID, after: int, upto: int) -> list[engine.Event]
             (text,) = cursor.fetchone()
         return _decoded(text)
     rows = Event.objects.filter(game_id=game_id, seq__gt=after, seq__lte=upto).order_by("seq")
-    return [engine.Event(t, d, s) for t, s, d in rows.values_list("type", "seat", "data")]
+    return [rules.Event(t, d, s) for t, s, d in rows.values_list("type", "seat", "data")]
 
 
 _LOAD = """
@@ -69,7 +69,7 @@ LEFT JOIN games_snapshot s ON s.game_id = %s AND s.code = %s AND s.version <= %s
 
 def read_from_snapshot(
     game_id: uuid.UUID, upto: int, code: str
-) -> tuple[int | None, bytes | None, list[engine.Event]]:
+) -> tuple[int | None, bytes | None, list[rules.Event]]:
     """The game's snapshot of these rules (``code``) not past ``upto`` -- its version and
     pickled state, or None -- and the events after it up to ``upto``."""
     if postgres():

@@ -18,10 +18,9 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import errors, fairness
+from games import errors, fairness, rules
 from games.chance import DeckChance
 from games.models import FairDraw, Game
-from games.rules import engine
 
 from . import cache, load, sql
 
@@ -50,7 +49,7 @@ class Stream:
     """
 
     game: Game
-    state: engine.State
+    state: rules.State
     locked: bool = True
     #: The version the events of this transaction are appended after.
     version: int = field(init=False)
@@ -66,11 +65,11 @@ class Stream:
             raise errors.not_a_player()
         return self.state.players.index(username)
 
-    def context(self) -> engine.Context:
+    def context(self) -> rules.Context:
         """What the rules may use beside the state: the game's chance and the time."""
         game = self.game
         if game.server_seed is None:
-            return engine.Context(chance=DeckChance(decks=game.stacked_decks), now=timezone.now())
+            return rules.Context(chance=DeckChance(decks=game.stacked_decks), now=timezone.now())
 
         def history() -> fairness.History:
             draws = FairDraw.objects.filter(game=game)
@@ -86,7 +85,7 @@ class Stream:
             seeds=fairness.seeds_by_seat(game.player_seeds or {}, game.seats),
             history=history,
         )
-        return engine.Context(chance=self._fair, now=timezone.now())
+        return rules.Context(chance=self._fair, now=timezone.now())
 
     def draws(self) -> list[FairDraw]:
         """The fair draws made since ``context`` (once: they are handed to the append)."""

@@ -32,7 +32,7 @@ catches up on lost ones.
   second one costs one read. The turn deadline stays the last resort.
 * **Stand-ins.** With option ``stand_in`` = a bot level, an absent player's
   turns are not played at once by the automatic timeout action but by that bot,
-  through ``engine.act_in_place(..., stand_in=True)``: no ``player_returned``, the
+  through ``rules.act_in_place(..., stand_in=True)``: no ``player_returned``, the
   player stays absent until they act or come back themselves.
 """
 
@@ -47,11 +47,10 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import outbox, selectors, services
+from games import outbox, rules, selectors, services
 from games.bots import LEVELS, bot_name, decide
 from games.bots.play import bot_view
 from games.models import Game
-from games.rules import engine
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +61,7 @@ def delay() -> float:
     return float(getattr(settings, "PABLO_BOT_DELAY", 1.0))
 
 
-def has_bots(state: engine.State) -> bool:
+def has_bots(state: rules.State) -> bool:
     """Whether a bot may ever play in this game (cheap: no legal actions asked)."""
     return bool(selectors.bot_seats(state)) or state.options.get("stand_in", "rules") != "rules"
 
@@ -75,7 +74,7 @@ def schedule(game_id: Any, version: int, seats: list[int]) -> None:
             log.warning("bot task for game %s seat %s not enqueued; catch-up will", game_id, seat)
 
 
-def on_append(game_id: Any, state: engine.State) -> None:
+def on_append(game_id: Any, state: rules.State) -> None:
     """After a committed append: enqueue the bots that may act in ``state``."""
     if state.status != "active" or not has_bots(state):
         return
@@ -133,12 +132,12 @@ def play_stored_game(
         if game.status != Game.Status.ACTIVE:
             break
         state = selectors.game_state(game=game)
-        rules = engine.get_ruleset(ruleset)
-        actors = rules.actors(state)
+        rulebook = rules.get_ruleset(ruleset)
+        actors = rulebook.actors(state)
         order = [s for s in range(state.seats) if s not in actors] + list(actors)
         for seat in order:
             waited = seat in actors
-            if not waited and not rules.legal_actions(state, seat):
+            if not waited and not rulebook.legal_actions(state, seat):
                 continue
             if seat == 0:
                 body = decide(levels[0], ruleset, bot_view(state, 0), 0, rng)

@@ -6,9 +6,8 @@ import pickle
 
 import pytest
 
-from games import selectors, services, store
+from games import rules, selectors, services, store
 from games.models import Event, Game
-from games.rules import engine
 from games.store import cache
 from tests.games.conftest import start_skipbo
 
@@ -94,7 +93,7 @@ def test_the_append_is_a_prepared_statement_that_survives_rollbacks(require_post
     with pytest.raises(services.errors.Conflict), transaction.atomic():
         stream = store.lock(game.id)
         stream.version -= 1
-        store.append(stream, [engine.Event("player_returned", {}, 0)])
+        store.append(stream, [rules.Event("player_returned", {}, 0)])
     assert Game.objects.get(pk=game.id).version == version
     answer = services.game_act(game_id=game.id, user=user, command=body)
     assert answer.data["version"] > version
@@ -138,7 +137,7 @@ def play_until(game_id, users, version):
 
 def full_fold(game):
     rows = Event.objects.filter(game=game).order_by("seq")
-    return engine.fold(store.to_engine(row) for row in rows)
+    return rules.fold(store.to_engine(row) for row in rows)
 
 
 def test_a_long_game_loads_from_its_snapshot_and_the_events_after_it(require_postgres, users):
