@@ -63,9 +63,11 @@ class ActionAnswer:
     replayed: bool = False
 
 
-def _bot_user(level: str, seat: int) -> Any:
+def user_without_login(*, username: str) -> Any:
+    """The account ``username`` (created without a usable password if new): a bot's, or
+    the simulator's seat 0."""
     users = get_user_model()
-    user, created = users.objects.get_or_create(username=bot_name(level, seat))
+    user, created = users.objects.get_or_create(username=username)
     if created:
         user.set_unusable_password()
         user.save(update_fields=["password"])
@@ -82,7 +84,7 @@ def _add_bots(game: Game, state: rules.State, bots: Sequence[Mapping[str, Any]])
         game.player_seeds = {**seeds, **{str(seat): "" for seat, _ in seats}}
         game.save(update_fields=["player_seeds"])
     for seat, level in seats:
-        _bot_user(level, seat)
+        user_without_login(username=bot_name(level, seat))
         stream = store.Stream(game, state)
         events = rules.join(state, bot_name(level, seat), stream.context(), seat=seat, bot=level)
         state = store.append(stream, events).state.copy()
@@ -118,6 +120,12 @@ def user_token(*, request: Any, username: str, password: str) -> str:
         raise ApplicationError(
             "Unable to log in with the given username and password.", "invalid_credentials"
         )
+    token, _ = Token.objects.get_or_create(user=user)
+    return token.key
+
+
+def user_api_token(*, user: Any) -> str:
+    """The API token of a signed-in user (created on first use): the web table shows it."""
     token, _ = Token.objects.get_or_create(user=user)
     return token.key
 

@@ -37,6 +37,9 @@ logger = logging.getLogger(__name__)
 JSON = dict[str, Any]
 
 TERMINAL_EVENTS = ("game_finished", "game_aborted")
+#: The events someone is notified of: only an append holding one asks whether anyone
+#: in the game listens (games.notifications.receivers).
+NOTIFIED = ("deadline_set", *TERMINAL_EVENTS)
 
 
 @dataclass
@@ -90,7 +93,8 @@ def append(
     project(game, folded, now if any(r.type in TERMINAL_EVENTS for r in rows) else None)
     game.updated_at = now
     try:
-        stored, listening = sql.store(game, version, rows)
+        ask = any(r.type in NOTIFIED for r in rows)
+        stored, listening = sql.store(game, version, rows, ask=ask)
     except IntegrityError:
         stored, listening = -1, None
     if stored == 0 and not stream.locked:

@@ -9,7 +9,9 @@ Sent on ``transaction.on_commit`` (a rolled-back write never sends it), with:
 * ``state``: the game's state after them -- shared with the store's cache: read
   it, never change it -- so a receiver decides without reading the game;
 * ``listening``: True / False when the writer knows whether any player of the
-  game has a notification channel on (read with the append), else None.
+  game has a notification channel on (read by the append itself on PostgreSQL,
+  when the events hold one that is notified: a new turn, the game's end), else
+  None.
 
 Receivers run after the commit and are isolated (``send_robust``): a failing
 receiver is logged and never undoes or fails the write. With no transaction

@@ -126,7 +126,7 @@ WITH bumped AS (
     SET version = %s, status = %s, turn_key = %s, deadline = %s, result = %s::jsonb,
         finished_at = %s, updated_at = %s
     WHERE id = %s AND version = %s
-    RETURNING id, EXISTS ({listening}) AS listening
+    RETURNING id, {listening} AS listening
 )
 INSERT INTO games_event (game_id, seq, type, seat, data, created_at)
 SELECT bumped.id, v.seq, v.type, v.seat, v.data, %s
@@ -147,19 +147,24 @@ def _listening() -> tuple[str, tuple[Any, ...], int]:
 
 
 @functools.cache
-def _cte_sql(count: int) -> str:
+def _cte_sql(count: int, ask: bool) -> str:
     values = ", ".join(["(%s::integer, %s::varchar, %s::smallint, %s::jsonb)"] * count)
-    return _CTE.format(values=values, listening=_listening()[0])
+    listening = f"EXISTS ({_listening()[0]})" if ask else "NULL::boolean"
+    return _CTE.format(values=values, listening=listening)
 
 
-def store(game: Game, expected: int, rows: Sequence[Event]) -> tuple[int, bool | None]:
+def store(
+    game: Game, expected: int, rows: Sequence[Event], *, ask: bool = True
+) -> tuple[int, bool | None]:
     """Bump the row from ``expected`` to ``game``'s projection and insert ``rows``, or
     nothing: the number of rows stored (0: the row was not at ``expected``) and, on
-    PostgreSQL, whether any player listens to notifications (else None)."""
+    PostgreSQL when ``ask``, whether any player listens to notifications (else None)."""
     if postgres() and rows:
-        _, listening_params, mark = _listening()
-        listening = list(listening_params)
-        listening[mark] = game.id
+        listening: list[Any] = []
+        if ask:
+            _, listening_params, mark = _listening()
+            listening = list(listening_params)
+            listening[mark] = game.id
         params: list[Any] = [
             game.version,
             game.status,
@@ -175,7 +180,7 @@ def store(game: Game, expected: int, rows: Sequence[Event]) -> tuple[int, bool |
         ]
         for row in rows:
             params += [row.seq, row.type, row.seat, json.dumps(row.data)]
-        returned = execute_prepared(_cte_sql(len(rows)), params)
+        returned = execute_prepared(_cte_sql(len(rows), ask), params)
         return len(returned), (bool(returned[0][0]) if returned else None)
     # No savepoint: a clash ends the whole transaction anyway.
     with transaction.atomic(savepoint=False):

@@ -44,7 +44,6 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from games import outbox, rules, selectors, services
@@ -118,8 +117,7 @@ def play_stored_game(
     other seats are bots added at creation. Every move is an ordinary event
     (``manage.py simulate --store``).
     """
-    users = get_user_model()
-    person, _ = users.objects.get_or_create(username="simulator")
+    person = services.user_without_login(username="simulator")
     game = services.game_create(
         user=person,
         ruleset=ruleset,
