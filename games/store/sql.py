@@ -181,7 +181,7 @@ def store(
         for row in rows:
             params += [row.seq, row.type, row.seat, json.dumps(row.data)]
         returned = execute_prepared(_cte_sql(len(rows), ask), params)
-        return len(returned), (bool(returned[0][0]) if returned else None)
+        return len(returned), (bool(returned[0][0]) if returned and ask else None)
     # No savepoint: a clash ends the whole transaction anyway.
     with transaction.atomic(savepoint=False):
         fields = {name: getattr(game, name) for name in PROJECTED}
