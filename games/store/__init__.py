@@ -12,20 +12,20 @@ module             job
 ``load``           the events of a stream, the state at a version
 ``snapshots``      one pickled state per game, so a cold load folds few events
 ``stream``         a writer's hold on a game: ``lock``, ``latest``, its chance
-``append``         events + fair draws in one statement, projection, announcement
+``write``          ``append``: events + fair draws in one statement, projection, announcement
 ``batch``          many streams at once (deadline sweep), ``rebuild``
 ``sql``            every PostgreSQL / SQLite fork of the above, in one place
 ``signals``        ``events_appended``
 =================  ==========================================================
 """
 
-from .append import Appended, append, event_data, parse_deadline, start
 from .batch import append_many, rebuild
 from .cache import cached
 from .cache import clear as clear_cache
 from .load import events, state, to_engine
 from .snapshots import SNAPSHOT_EVERY, code_version
 from .stream import Stale, Stream, game_key, latest, lock
+from .write import Appended, append, event_data, parse_deadline, start
 
 __all__ = [
     "SNAPSHOT_EVERY",

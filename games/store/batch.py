@@ -12,8 +12,8 @@ from games import errors, rules
 from games.models import Event, FairDraw, Game, Snapshot
 
 from . import cache, load, sql
-from .append import TERMINAL_EVENTS, announce, project, sync_seats
 from .stream import Stream, game_key
+from .write import TERMINAL_EVENTS, announce, project, sync_seats
 
 logger = logging.getLogger(__name__)
 

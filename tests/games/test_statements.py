@@ -14,8 +14,9 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import selectors, services, store
+from games import rules, selectors, services, store
 from games.models import Game
+from games.store import write as store_write
 from tests.games.conftest import SKIPBO_QUICK
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -102,3 +103,22 @@ def test_a_listener_costs_the_notification_and_nothing_else(require_postgres, mo
     ran = _post(ann_client, game, {"type": "end", "card": "7", "discard_pile": 0})
     assert len(ran) == 1, ran  # whether anyone listens came back with the append
     assert [a[0] for a, _ in sent] == ["games.notify_game"]
+
+
+def test_a_bots_move_is_evolved_by_the_rules_alone(monkeypatch):
+    """The rules evolve the stream's private state in place; the store applies nothing
+    again (it would through ``rules.apply``)."""
+    ann, _ = _player("ann")
+    game = services.game_create(
+        user=ann, ruleset="cabo", seats=2, bots=[{"seat": 1, "level": "basic"}]
+    )
+    game = Game.objects.get(pk=game.id)
+    state = selectors.game_state(game=game)
+    assert 1 in selectors.bots_due(state)
+    applied = []
+    real = store_write.rules.apply
+    monkeypatch.setattr(store_write.rules, "apply", lambda s, e: applied.append(e) or real(s, e))
+    stored = services.game_bot_act(game_id=game.id, seat=1, version=game.version)
+    assert stored > 0 and applied == []
+    after = Game.objects.get(pk=game.id)
+    assert selectors.game_state(game=after) == rules.fold(selectors.game_events(after))
