@@ -29,9 +29,9 @@ from django.views.decorators.http import require_GET, require_POST
 from rest_framework.exceptions import ValidationError
 
 from games import selectors, services
+from games.api.serializers import GameCreateInputSerializer, parse_action
 from games.errors import ApplicationError, not_a_player
 from games.rules import RulesError
-from games.serializers import GameCreateInputSerializer, parse_action
 from pablo.exceptions import exception_handler
 from pablo.throttling import ActionLimit, check_web_auth
 
@@ -137,7 +137,7 @@ def _safe_next(request: HttpRequest) -> str:
 def api_token(request: HttpRequest) -> HttpResponse:
     """The user's API token (the same one ``POST /api/auth/token/`` gives)."""
     if request.method == "POST":
-        token = services.user_token_issue(user=request.user)
+        token = services.user_api_token(user=request.user)
     else:
         token = selectors.user_api_token(user=request.user)
     return render(request, "play/token.html", {"token": token})

@@ -2,7 +2,7 @@
 
 Without this the first request for a finished game loads and folds its whole
 stream. The receiver runs after the commit of the action that finished the game
-(``games.signals``), builds the replay once and puts it in Django's default
+(``games.store.signals``), builds the replay once and puts it in Django's default
 cache, which every gunicorn worker reads (docs/viewer.md "Speed"). It never
 fails the action: the cache is an optimisation.
 """

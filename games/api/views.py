@@ -3,9 +3,9 @@
 Each view turns its input into a typed command with an explicit serializer
 (``games.commands``), calls one service or selector, and renders the data it
 gets. Errors are raised as domain errors (``games.errors``) and mapped to
-``{"code", "detail"}`` and a status by ``pablo.exceptions.exception_handler``
-alone. The order of checks for an action: 404 unknown game, 403 not a player,
-400 malformed body, then 409 from the rules.
+``{"code", "detail"}`` and a status by the project's one exception handler
+(settings ``EXCEPTION_HANDLER``) alone. The order of checks for an action:
+404 unknown game, 403 not a player, 400 malformed body, then 409 from the rules.
 """
 
 from __future__ import annotations
@@ -28,25 +28,28 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services
-from games.authentication import CachedTokenAuthentication
 from games.errors import ApplicationError
-from games.serializers import (
-    ACTION_SERIALIZERS,
+
+from .auth import CachedTokenAuthentication
+from .schema import (
     ActionAnswerSerializer,
     ErrorSerializer,
-    EventFeedQuerySerializer,
     EventFeedSerializer,
-    GameCreateInputSerializer,
-    GameJoinInputSerializer,
-    GameListQuerySerializer,
     GamePageSerializer,
     GameSerializer,
-    RegisterInputSerializer,
     RegisterOutputSerializer,
     ReplaySerializer,
     RulesetSerializer,
-    TokenInputSerializer,
     TokenOutputSerializer,
+)
+from .serializers import (
+    ACTION_SERIALIZERS,
+    EventFeedQuerySerializer,
+    GameCreateInputSerializer,
+    GameJoinInputSerializer,
+    GameListQuerySerializer,
+    RegisterInputSerializer,
+    TokenInputSerializer,
     parse_action,
 )
 
@@ -69,7 +72,7 @@ GAME_ID = OpenApiParameter(
 
 class JsonApiView(APIView):
     """Bodies are JSON only (the project's default parser): anything else is a 400.
-    Tokens are looked up through a short cache (``games.authentication``)."""
+    Tokens are looked up through a short cache (``games.api.auth``)."""
 
     # The web table's script calls the API with the browser's session (CSRF enforced).
     authentication_classes: list[Any] = [CachedTokenAuthentication, SessionAuthentication]

@@ -1,6 +1,6 @@
 """Notifications: "your turn", "80 % of your time has passed", "the game ended".
 
-The jobs: the receiver of committed appends (``games.notification_signal``)
+The jobs: the receiver of committed appends (``receivers``)
 hands a ``notify_game`` job here (``notify_later``), enqueued only if anyone
 in the game listens; the deadline sweep collects its batch's jobs
 (``batched``) and looks their listeners up at once.
@@ -13,7 +13,7 @@ a webhook (an HTTP POST of a JSON body signed with HMAC-SHA256 under the
 user's secret, header ``X-Pablo-Signature: sha256=<hex>``). Deliveries are
 retried with exponential backoff; a failing or slow receiver only ever
 delays its own delivery task. Users turn each channel off through
-``/api/me/notifications/`` (see ``games.notification_apis``).
+``/api/me/notifications/`` (see ``api``).
 """
 
 from __future__ import annotations
@@ -31,11 +31,10 @@ from django.db import transaction
 from django.db.models.functions import Now
 from django.utils import timezone
 
-from pablo import outbox
+from games import outbox, rules, store
+from games.models import Game, NotificationSettings, Seat, TurnReminder
 
-from . import rules, streams
-from .models import Game, NotificationSettings, Seat, TurnReminder
-from .notification_mail import (
+from .mail import (
     GAME_ABORTED,
     GAME_FINISHED,
     KINDS,
@@ -148,7 +147,7 @@ def notify_game(
 
 
 def _remember_reminder(game: Game, turn_key: str, seats: list[int], deadline: str | None) -> None:
-    due = streams.parse_deadline(deadline)
+    due = store.parse_deadline(deadline)
     if due is None:
         return
     fraction = float(_setting("PABLO_REMINDER_FRACTION", 0.8))
@@ -194,7 +193,7 @@ def send_due_reminders(*, limit: int = 200) -> int:
 
 def _still_to_act(game: Game, seats: list[int]) -> list[int]:
     """Those of ``seats`` the game still waits for (in a setup phase some have looked)."""
-    state = streams.state(game)
+    state = store.state(game)
     actors = set(rules.get_ruleset(game.ruleset).actors(state))
     return [s for s in seats if s in actors]
 
@@ -235,9 +234,3 @@ def deliver_webhook(user_id: Any, body: str) -> int | None:
     if prefs is None or not prefs.webhook_enabled or not prefs.webhook_url:
         return None
     return post_webhook(prefs.webhook_url, prefs.webhook_secret, body)
-
-
-def user_settings(user: Any) -> NotificationSettings:
-    """The user's settings row (created with the defaults on first use)."""
-    prefs, _ = NotificationSettings.objects.get_or_create(user=user)
-    return prefs

@@ -12,17 +12,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import notifications, webhooks
-from .authentication import CachedTokenAuthentication
-from .models import NotificationSettings
-from .serializers import ErrorSerializer
+from games import selectors, services
+from games.api.auth import CachedTokenAuthentication
+from games.api.schema import ErrorSerializer
+from games.models import NotificationSettings
 
 WEBHOOK_DESCRIPTION = """\
 Registers the URL that receives a POST for your turns, reminders (80 % of the
@@ -90,7 +89,7 @@ class NotificationSettingsApi(APIView):
         summary="Your notification channels",
     )
     def get(self, request: Request) -> Response:
-        prefs = notifications.user_settings(request.user)
+        prefs = selectors.notification_settings(user=request.user)
         return Response(_settings_data(request.user, prefs))
 
     @extend_schema(
@@ -102,19 +101,8 @@ class NotificationSettingsApi(APIView):
     def patch(self, request: Request) -> Response:
         given = NotificationSettingsSerializer(data=request.data, partial=True)
         given.is_valid(raise_exception=True)
-        data = given.validated_data
-        user = request.user
-        with transaction.atomic():
-            prefs = notifications.user_settings(user)
-            if "email" in data:
-                user.email = data["email"]
-                user.save(update_fields=["email"])
-            fields = [f for f in ("email_enabled", "webhook_enabled") if f in data]
-            for name in fields:
-                setattr(prefs, name, data[name])
-            if fields:
-                prefs.save(update_fields=[*fields, "updated_at"])
-        return Response(_settings_data(user, prefs))
+        prefs = services.notification_settings_update(user=request.user, **given.validated_data)
+        return Response(_settings_data(request.user, prefs))
 
 
 class WebhookApi(APIView):
@@ -126,7 +114,7 @@ class WebhookApi(APIView):
         summary="Your webhook (without its secret)",
     )
     def get(self, request: Request) -> Response:
-        prefs = notifications.user_settings(request.user)
+        prefs = selectors.notification_settings(user=request.user)
         return Response({"url": prefs.webhook_url or None, "enabled": prefs.webhook_enabled})
 
     @extend_schema(
@@ -139,14 +127,7 @@ class WebhookApi(APIView):
     def put(self, request: Request) -> Response:
         given = WebhookInSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        with transaction.atomic():
-            prefs = notifications.user_settings(request.user)
-            prefs.webhook_url = given.validated_data["url"]
-            prefs.webhook_secret = webhooks.new_secret()
-            prefs.webhook_enabled = True
-            prefs.save(
-                update_fields=["webhook_url", "webhook_secret", "webhook_enabled", "updated_at"]
-            )
+        prefs = services.webhook_register(user=request.user, url=given.validated_data["url"])
         return Response(
             {
                 "url": prefs.webhook_url,
@@ -162,7 +143,5 @@ class WebhookApi(APIView):
         summary="Remove your webhook",
     )
     def delete(self, request: Request) -> Response:
-        NotificationSettings.objects.filter(user=request.user).update(
-            webhook_url="", webhook_secret=""
-        )
+        services.webhook_remove(user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -64,5 +64,5 @@ def _user_saved(sender: Any, instance: Any, **kwargs: Any) -> None:
     forget(user_id=instance.pk)
 
 
-post_delete.connect(_token_deleted, sender=Token, dispatch_uid="games.authentication.token")
-post_save.connect(_user_saved, sender=get_user_model(), dispatch_uid="games.authentication.user")
+post_delete.connect(_token_deleted, sender=Token, dispatch_uid="games.api.auth.token")
+post_save.connect(_user_saved, sender=get_user_model(), dispatch_uid="games.api.auth.user")

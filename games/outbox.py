@@ -1,11 +1,14 @@
-"""The outbox: Celery messages that are late when the broker is away, never lost.
+"""Enqueueing Celery tasks by name: at once (``publish``), or late but never lost (``send``).
 
-What a request does after its commit (enqueue a notification, a delivery)
-must never fail the request, and must not vanish when Redis is down. So
-instead of ``task.apply_async(...)`` such code calls::
+The modules that do the work enqueue tasks by their registered name, through
+the Celery app's registry, so that no work module imports a tasks module back.
+``publish`` is for messages whose loss costs nothing (a deadline's fast path, a
+bot's move: the sweeps are the safety net). What a request does after its
+commit that must not vanish when Redis is down (a notification, a delivery)
+goes through the outbox::
 
-    from pablo import outbox
-    outbox.send(task, args=(...), kwargs={...})
+    from games import outbox
+    outbox.send("games.notify_game", kwargs={...}, claim=True)
 
 ``send`` publishes at once, as before, when the broker answers -- the usual
 case costs nothing more. When the broker refuses (Redis stopped, restarting,
@@ -44,9 +47,13 @@ from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 
+from celery import current_app
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
 
-from pablo.models import OutboxMessage
+from games.models import OutboxMessage
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +66,13 @@ def _warn(text: str, *args: Any) -> None:
     if now - _last_warning > 30:  # once in a while, not once a message
         _last_warning = now
         log.warning(text, *args)
+
+
+def publish(name: str, args: tuple[Any, ...] = (), *, kwargs: Any = None, **options: Any) -> Any:
+    """``apply_async`` of the task registered as ``name``, now (no retries: callers log and
+    go on, a sweep being the safety net)."""
+    task = current_app.tasks[name]
+    return task.apply_async(args, kwargs, retry=False, **options)
 
 
 def _publish(task: Any, args: Any, kwargs: Any, options: dict[str, Any]) -> None:
@@ -86,8 +100,6 @@ def send(
     ``flush`` publishes it anew after ``PABLO_OUTBOX_GRACE`` seconds; a copy
     that finds the row gone does nothing.
     """
-    from celery import current_app
-
     task = current_app.tasks[task] if isinstance(task, str) else task
     if claim:
         row = store(task.name, args, kwargs, options, claim=True)
@@ -127,8 +139,6 @@ def store(
 
 
 def _mark_published(pks: list[int]) -> None:
-    from django.utils import timezone
-
     try:
         OutboxMessage.objects.filter(pk__in=pks).update(published_at=timezone.now())
     except Exception:  # only delays a republish: the flush looks at published_at
@@ -143,8 +153,6 @@ def claimed(outbox_id: Any) -> Iterator[bool]:
     work commits together with the claim, or neither does. Without an id (a
     message sent without ``claim``) it is always ``True``.
     """
-    from django.conf import settings
-
     with transaction.atomic():
         if outbox_id is None:
             yield True
@@ -158,11 +166,6 @@ def claimed(outbox_id: Any) -> Iterator[bool]:
 
 def flush(limit: int = 500) -> int:
     """Publish stored messages in order; returns how many. Stops at the first refusal."""
-    from celery import current_app
-    from django.conf import settings
-    from django.db.models import Q
-    from django.utils import timezone
-
     grace = float(getattr(settings, "PABLO_OUTBOX_GRACE", 30.0))
     stale = timezone.now() - timedelta(seconds=grace)
     sent = 0

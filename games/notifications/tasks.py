@@ -1,19 +1,17 @@
-"""Celery tasks: thin and idempotent; the work is in ``deadlines`` and ``notifications``.
+"""Celery tasks of the notifications: thin; the work is in ``fanout``, ``mail``, ``webhooks``.
 
 =================================  ===========================================
 task                               what
 =================================  ===========================================
-``games.sweep_deadlines``          beat, every ``PABLO_SWEEP_SECONDS``: enforce overdue games
-``games.enforce_deadline``         fast path: ETA task for one near deadline
 ``games.send_due_reminders``       beat: the 80 % reminders that are due
 ``games.notify_game``              fan a game's notification out to its players
 ``games.deliver_webhook``          one signed POST, retried with backoff
 ``games.deliver_email``            one e-mail, retried with backoff
 =================================  ===========================================
 
-Every task may run twice (acks late, redelivery): a timeout carries the turn
-key it means, a notification checks that its turn is still current, and a
-webhook body carries a ``delivery`` id a receiver can deduplicate on.
+Every task may run twice (acks late, redelivery): a notification checks that
+its turn is still current, and a webhook body carries a ``delivery`` id a
+receiver can deduplicate on.
 """
 
 from __future__ import annotations
@@ -25,9 +23,9 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 
-from pablo import outbox
+from games import outbox
 
-from . import deadlines, notification_mail, notifications, webhooks
+from . import fanout, mail, webhooks
 
 log = logging.getLogger(__name__)
 
@@ -39,27 +37,17 @@ def _backoff(retries: int) -> float:
     return delay * random.uniform(0.8, 1.2)
 
 
-@shared_task(name="games.sweep_deadlines", ignore_result=True)
-def sweep_deadlines() -> int:
-    return deadlines.sweep()
-
-
-@shared_task(name="games.enforce_deadline", ignore_result=True)
-def enforce_deadline(game_id: str, turn_key: str) -> int:
-    return deadlines.enforce(game_id=game_id, turn_key=turn_key)
-
-
 @shared_task(name="games.send_due_reminders", ignore_result=True)
 def send_due_reminders() -> int:
-    return notifications.send_due_reminders()
+    return fanout.send_due_reminders()
 
 
 @shared_task(name="games.notify_game", ignore_result=True)
 def notify_game(outbox_id: int | None = None, **kwargs: Any) -> int:
-    # outbox (#13): exactly once -- the work commits together with the claim of its
-    # message; a task killed midway is republished by the outbox flush.
+    # Exactly once: the work commits together with the claim of its message; a task
+    # killed midway is republished by the outbox flush.
     with outbox.claimed(outbox_id) as mine:
-        return notifications.notify_game(**kwargs) if mine else 0
+        return fanout.notify_game(**kwargs) if mine else 0
 
 
 @shared_task(
@@ -70,7 +58,7 @@ def notify_game(outbox_id: int | None = None, **kwargs: Any) -> int:
 )
 def deliver_webhook(self: Any, user_id: Any, body: str) -> int | None:
     try:
-        return notifications.deliver_webhook(user_id, body)
+        return fanout.deliver_webhook(user_id, body)
     except webhooks.WebhookFailed as exc:
         limit = int(getattr(settings, "PABLO_WEBHOOK_RETRIES", 6))
         if self.request.retries >= limit:
@@ -83,7 +71,7 @@ def deliver_webhook(self: Any, user_id: Any, body: str) -> int | None:
 @shared_task(bind=True, name="games.deliver_email", ignore_result=True, max_retries=None)
 def deliver_email(self: Any, to: str, subject: str, text: str) -> None:
     try:
-        notification_mail.deliver_email(to, subject, text)
+        mail.deliver_email(to, subject, text)
     except Exception as exc:
         limit = int(getattr(settings, "PABLO_WEBHOOK_RETRIES", 6))
         if self.request.retries >= limit:

@@ -1,16 +1,15 @@
-"""After every committed append (``games.signals.events_appended``): the deadline's fast
-path and the "your turn" / "game over" notification.
+"""After every committed append (``events_appended``): the "your turn" / "game over"
+notification.
 
 The receiver looks at the new events only and never writes to the database:
 
-* the last ``deadline_set`` of the batch names the seats now on turn: a near
-  deadline gets its fast-path ETA task (``games.deadlines``) and a
-  ``notify_game`` job is handed to ``games.notifications``;
+* the last ``deadline_set`` of the batch names the seats now on turn: a
+  ``notify_game`` job is handed to ``fanout``;
 * ``game_finished`` / ``game_aborted`` notify every seat.
 
 Whether anyone in the game listens at all came with the append (``listening``,
-read under the game's lock with the row), so an action costs no query here;
-without it (older senders) ``games.notifications`` looks it up.
+read in the append's own statement on PostgreSQL), so an action costs no query
+here; without it (SQLite, the sweep's batches) ``fanout`` looks it up.
 """
 
 from __future__ import annotations
@@ -20,10 +19,10 @@ from typing import Any
 
 from django.dispatch import receiver
 
-from . import deadlines, notifications
-from .notification_mail import GAME_ABORTED, GAME_FINISHED, YOUR_TURN
-from .signals import events_appended
-from .streams import parse_deadline
+from games.store.signals import events_appended
+
+from . import fanout
+from .mail import GAME_ABORTED, GAME_FINISHED, YOUR_TURN
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +36,7 @@ def on_events_appended(
     listening: bool | None = None,
     **kwargs: Any,
 ) -> None:
-    """After every committed append: fast path for the new deadline, notifications."""
+    """After every committed append: notify the players concerned."""
     try:
         _on_events(game_id, version, list(events), listening)
     except Exception:  # never let notifications touch the game action
@@ -54,12 +53,6 @@ def _on_events(game_id: Any, version: int, events: list[Any], listening: bool | 
             ending = event
     if ending is not None:
         turn = None
-    if turn is not None:
-        deadline = parse_deadline(turn.data.get("deadline"))
-        if deadline is not None:
-            deadlines.schedule_fast_path(
-                game_id=game_id, turn_key=turn.data["key"], deadline=deadline
-            )
     if turn is None and ending is None:
         return
     if ending is not None:
@@ -71,6 +64,6 @@ def _on_events(game_id: Any, version: int, events: list[Any], listening: bool | 
             "deadline": turn.data.get("deadline"),
             "seats": list(turn.data.get("seats") or []),
         }
-    notifications.notify_later(
+    fanout.notify_later(
         {"game_id": str(game_id), "version": version, **kwargs}, listening=listening
     )

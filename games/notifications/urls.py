@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .notification_apis import NotificationSettingsApi, WebhookApi
+from .api import NotificationSettingsApi, WebhookApi
 
 urlpatterns = [
     path("notifications/", NotificationSettingsApi.as_view(), name="me-notifications"),

@@ -41,13 +41,13 @@ from django.db import connection, transaction
 from django.db.models.functions import Now
 from django.utils import timezone
 
-from . import services
-from .models import Game
-from .notifications import batched
-from .queue import enqueue
-from .streams import parse_deadline
+from games import services
+from games.models import Game
+from games.notifications.fanout import batched
+from games.outbox import publish
+from games.store import parse_deadline
 
-__all__ = ["enforce", "parse_deadline", "schedule_fast_path", "sweep"]
+__all__ = ["enforce", "on_append", "parse_deadline", "schedule_fast_path", "sweep"]
 
 log = logging.getLogger(__name__)
 
@@ -166,7 +166,7 @@ def schedule_fast_path(
     if not force and (window <= 0 or deadline - now > timedelta(seconds=window)):
         return False
     try:
-        enqueue(
+        publish(
             "games.enforce_deadline",
             (str(game_id), turn_key),
             eta=deadline,
@@ -177,3 +177,17 @@ def schedule_fast_path(
         log.warning("fast path for game %s not enqueued; the sweep will enforce it", game_id)
         return False
     return True
+
+
+def on_append(game_id: Any, events: Any) -> None:
+    """After a committed append: the fast path for the deadline it set, if any (no query)."""
+    turn = None
+    for event in events:
+        if event.type == "deadline_set":
+            turn = event
+        elif event.type in ("game_finished", "game_aborted"):
+            return
+    if turn is not None:
+        deadline = parse_deadline(turn.data.get("deadline"))
+        if deadline is not None:
+            schedule_fast_path(game_id=game_id, turn_key=turn.data["key"], deadline=deadline)

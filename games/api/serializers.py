@@ -1,10 +1,11 @@
-"""Input and output serializers of the REST API (API.md).
+"""Input serializers of the REST API: the checks made once, at the edge.
 
-Input serializers check shapes only -- types, required fields, values that can
-never be valid -- before anything reaches the rules. They are strict about
-JSON types: ``"3"`` is not an integer, ``true`` is not an integer, ``7`` is not
-a string. Output serializers exist for the OpenAPI schema: the views build
-their answers in ``games.selectors`` and return them as they are.
+They check shapes only -- types, required fields, values that can never be
+valid -- before anything reaches the services and the rules, and turn a body
+into what the services take (``parse_action`` -> ``games.commands.Action``).
+They are strict about JSON types: ``"3"`` is not an integer, ``true`` is not
+an integer, ``7`` is not a string. The answers' serializers, which only
+describe the schema, are in ``games.api.schema``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games import rules
+from games.bots import LEVELS as BOT_LEVELS
 from games.commands import (
     DEFAULT_TURN_TIMEOUT,
     MAX_IDEMPOTENCY_KEY,
@@ -27,16 +29,13 @@ from games.commands import (
 )
 from games.errors import ApplicationError
 from games.rules.skipbo import CODES as SKIPBO_CARDS
-from games.rules.skipbo import PILES  # building piles, and discard piles per player
+from games.rules.skipbo import (
+    PILES,  # building piles, and discard piles per player
+    card_code,
+    card_order,
+)
 
 MAX_INT = 2**31 - 1
-
-
-def _card_order(code: str) -> int:
-    return 99 if code == "SB" else int(code)
-
-
-# --------------------------------------------------------------------------- strict fields
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -70,20 +69,17 @@ class StrictChoiceField(serializers.ChoiceField):
         return super().to_internal_value(data)
 
 
-@extend_schema_field({"type": "string", "enum": sorted(SKIPBO_CARDS, key=_card_order)})
+@extend_schema_field({"type": "string", "enum": sorted(SKIPBO_CARDS, key=card_order)})
 class CardCodeField(serializers.Field):
     """A Skip-Bo card code: ``"1"`` ... ``"12"`` or ``"SB"`` (a JSON integer 1-12 is accepted)."""
 
     default_error_messages = {"invalid": "Not a Skip-Bo card code (1 to 12, or SB)."}
 
     def to_internal_value(self, data: Any) -> str:
-        if isinstance(data, int) and not isinstance(data, bool):
-            data = str(data)
-        if isinstance(data, str):
-            data = data.upper()
-        if not isinstance(data, str) or data not in SKIPBO_CARDS:
+        code = card_code(data)
+        if code is None:
             self.fail("invalid")
-        return data
+        return code
 
     def to_representation(self, value: Any) -> str:
         return str(value)
@@ -101,9 +97,6 @@ class TurnTimeoutField(StrictIntegerField):
 
 def _position(**kwargs: Any) -> StrictIntegerField:
     return StrictIntegerField(min_value=0, **kwargs)
-
-
-# --------------------------------------------------------------------------- auth
 
 
 class RegisterInputSerializer(serializers.Serializer):
@@ -126,44 +119,9 @@ class RegisterInputSerializer(serializers.Serializer):
         return attrs
 
 
-class RegisterOutputSerializer(serializers.Serializer):
-    username = serializers.CharField()
-    token = serializers.CharField()
-
-
 class TokenInputSerializer(serializers.Serializer):
     username = StrictCharField(max_length=150)
     password = StrictCharField(write_only=True, trim_whitespace=False, max_length=128)
-
-
-class TokenOutputSerializer(serializers.Serializer):
-    token = serializers.CharField()
-
-
-class ErrorSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="A stable machine code, e.g. `not_your_turn`.")
-    detail = serializers.CharField(help_text="A sentence a person can act on.")
-
-
-# --------------------------------------------------------------------------- rulesets
-
-
-class RulesetSerializer(serializers.Serializer):
-    id = serializers.CharField()
-    name = serializers.CharField()
-    min_players = serializers.IntegerField()
-    max_players = serializers.IntegerField(help_text="The largest over all options.")
-    bot_levels = serializers.ListField(
-        child=serializers.CharField(), help_text="Bot levels for `bots` and `stand_in`."
-    )
-    options = serializers.DictField(
-        child=serializers.DictField(),
-        help_text='Per option: {"type", "default", and "enum", "minimum", "maximum", '
-        '"nullable", "description" where they apply}.',
-    )
-
-
-# --------------------------------------------------------------------------- games
 
 
 class GameCreateInputSerializer(serializers.Serializer):
@@ -198,6 +156,36 @@ class GameCreateInputSerializer(serializers.Serializer):
         "characters, public at once; mixed into every draw of the game.",
     )
 
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs.get("bots") is not None:
+            attrs["bots"] = check_bots(attrs["bots"], attrs["seats"])
+        return attrs
+
+
+def check_bots(bots: list[Any], seats: int) -> list[dict[str, Any]]:
+    """``bots`` of ``POST /api/games/`` as ``[{"seat", "level"}]``; 400 ``invalid_bots``
+    naming the field (the level defaults to ``basic``)."""
+    out: list[dict[str, Any]] = []
+    for i, item in enumerate(bots):
+        if not isinstance(item, dict) or set(item) - {"seat", "level"}:
+            raise ApplicationError(f"bots[{i}]: must be {{seat, level}}.", "invalid_bots")
+        seat = item.get("seat")
+        level = item.get("level", "basic")
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise ApplicationError(f"bots[{i}].seat: must be an integer.", "invalid_bots")
+        if seat < 1 or seat >= seats:
+            raise ApplicationError(
+                f"bots[{i}].seat: must be from 1 to seats - 1 (seat 0 is yours).", "invalid_bots"
+            )
+        if level not in BOT_LEVELS:
+            raise ApplicationError(
+                f"bots[{i}].level: must be one of {', '.join(BOT_LEVELS)}.", "invalid_bots"
+            )
+        if any(seat == known["seat"] for known in out):
+            raise ApplicationError(f"bots[{i}].seat: seat {seat} is named twice.", "invalid_bots")
+        out.append({"seat": seat, "level": level})
+    return out
+
 
 class GameJoinInputSerializer(serializers.Serializer):  # fair deals (#12)
     seed = StrictCharField(
@@ -211,98 +199,6 @@ class GameJoinInputSerializer(serializers.Serializer):  # fair deals (#12)
     )
 
 
-# --- fair deals (#12) -------------------------------------------------------------------
-
-
-class FairDrawSerializer(serializers.Serializer):
-    k = serializers.IntegerField(help_text="The draw's number: 0, 1, 2, ... over the game.")
-    kind = serializers.ChoiceField(choices=["deal", "reshuffle", "start_seat"])
-    round = serializers.IntegerField(help_text="The round the draw belongs to.")
-    input = serializers.ListField(
-        allow_null=True,
-        help_text="deal/reshuffle: the card codes shuffled, sorted by UTF-8 bytes; "
-        "start_seat: null (any seat) or the candidate seats.",
-    )
-    output = serializers.JSONField(
-        help_text="deal/reshuffle: the shuffled codes, first dealt (top) first; "
-        "start_seat: the seat."
-    )
-
-
-class FairnessSerializer(serializers.Serializer):
-    commitment = serializers.CharField(help_text="sha256 of the secret server seed, hex.")
-    player_seeds = serializers.DictField(
-        child=serializers.CharField(allow_blank=True), help_text="{seat: seed} as given."
-    )
-    server_seed = serializers.CharField(
-        allow_null=True, help_text="The 32-byte server seed as hex, once the game has ended."
-    )
-
-
-class ReplayFairnessSerializer(FairnessSerializer):
-    draws = FairDrawSerializer(many=True, help_text="Every draw of the game, in order.")
-
-
-# --- end fair deals ---------------------------------------------------------------------
-
-
-class PlayerSerializer(serializers.Serializer):
-    seat = serializers.IntegerField()
-    username = serializers.CharField()
-    score = serializers.IntegerField(help_text="The game total.")
-    absent = serializers.BooleanField()
-    bot = serializers.CharField(allow_null=True, help_text="The bot's level; null for a person.")
-
-
-class GameSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    ruleset = serializers.CharField()
-    status = serializers.ChoiceField(choices=["waiting", "active", "finished", "aborted"])
-    version = serializers.IntegerField(help_text="The seq of the game's last event.")
-    seats = serializers.IntegerField()
-    options = serializers.DictField()
-    turn_timeout = serializers.IntegerField()
-    players = PlayerSerializer(many=True)
-    you = serializers.IntegerField(allow_null=True, help_text="Your seat, or null.")
-    state = serializers.DictField(
-        allow_null=True,
-        help_text="The game as you see it (API.md 'The game and its state'); "
-        "null while the game waits for players.",
-    )
-    created_at = serializers.DateTimeField()
-    fairness = FairnessSerializer(  # fair deals (#12)
-        allow_null=True,
-        help_text="Fair deals (docs/fairness.md); null for a game with stacked decks.",
-    )
-
-
-class SeatSerializer(serializers.Serializer):
-    seat = serializers.IntegerField()
-    username = serializers.CharField()
-    bot = serializers.CharField(allow_null=True, help_text="The bot's level; null for a person.")
-
-
-class GameSummarySerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    ruleset = serializers.CharField()
-    status = serializers.ChoiceField(choices=["waiting", "active", "finished", "aborted"])
-    version = serializers.IntegerField()
-    seats = serializers.IntegerField()
-    options = serializers.DictField()
-    turn_timeout = serializers.IntegerField()
-    players = SeatSerializer(many=True)
-    you = serializers.IntegerField(allow_null=True)
-    result = serializers.DictField(allow_null=True, help_text='{"winners", "losers"} or null.')
-    created_at = serializers.DateTimeField()
-
-
-class GamePageSerializer(serializers.Serializer):
-    count = serializers.IntegerField()
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
-    results = GameSummarySerializer(many=True)
-
-
 class GameListQuerySerializer(serializers.Serializer):
     status = serializers.ChoiceField(
         choices=["waiting", "active", "finished", "aborted"], required=False
@@ -311,68 +207,9 @@ class GameListQuerySerializer(serializers.Serializer):
     page = serializers.IntegerField(required=False, min_value=1)
 
 
-# --------------------------------------------------------------------------- events
-
-
-def event_types_description() -> str:
-    lines = [
-        "The event's type. Engine events (every ruleset):",
-        "",
-        "| type | data |",
-        "|---|---|",
-        "| `game_created` | `{ruleset, seats, options, turn_timeout}` |",
-        "| `player_joined` | `{seat, username}` |",
-        "| `game_started` | `{}`; the ruleset's dealing events follow |",
-        "| `deadline_set` | `{key, deadline, seats}`: a turn (or setup phase) began |",
-        "| `turn_timed_out` | `{}`, `seat` = the player acted for; the auto action follows |",
-        "| `player_absent` | `{}`: max_timeouts consecutive timeouts |",
-        "| `player_returned` | `{}`: an absent or timed-out player acted again |",
-        "| `game_finished` | `{winners, losers}` |",
-        "| `game_aborted` | `{reason}`: every player absent |",
-    ]
-    for ruleset in rules.rulesets():
-        described = getattr(ruleset, "event_types", None)
-        if described:
-            lines += ["", f"`{ruleset.id}` events:", "", "| type | meaning |", "|---|---|"]
-            lines += [f"| `{name}` | {text} |" for name, text in dict(described).items()]
-    return "\n".join(lines)
-
-
-class EventSerializer(serializers.Serializer):
-    seq = serializers.IntegerField(help_text="1, 2, ...: the event's place in the game.")
-    type = serializers.CharField(help_text=event_types_description())
-    seat = serializers.IntegerField(allow_null=True, help_text="The seat it concerns, or null.")
-    at = serializers.DateTimeField()
-    data = serializers.DictField(
-        help_text="What the event showed you at its own moment (hidden cards removed)."
-    )
-
-
-class EventFeedSerializer(serializers.Serializer):
-    events = EventSerializer(many=True)
-    version = serializers.IntegerField()
-
-
 class EventFeedQuerySerializer(serializers.Serializer):
     after = serializers.IntegerField(required=False, default=0, min_value=0, max_value=MAX_INT)
     wait = serializers.FloatField(required=False, default=0, min_value=0, max_value=30)
-
-
-class ReplaySerializer(serializers.Serializer):
-    game = GameSerializer()
-    events = EventSerializer(many=True, help_text="Every event, unredacted.")
-    fairness = ReplayFairnessSerializer(  # fair deals (#12)
-        allow_null=True, help_text="The game's fairness with the server seed and every draw."
-    )
-
-
-class ActionAnswerSerializer(serializers.Serializer):
-    version = serializers.IntegerField()
-    events = EventSerializer(many=True, help_text="The action's events, as you may see them.")
-    game = GameSerializer()
-
-
-# --------------------------------------------------------------------------- actions
 
 
 class ActionSerializer(serializers.Serializer):
