@@ -124,12 +124,6 @@ def user_token(*, request: Any, username: str, password: str) -> str:
     return token.key
 
 
-def user_api_token(*, user: Any) -> str:
-    """The API token of a signed-in user (created on first use): the web table shows it."""
-    token, _ = Token.objects.get_or_create(user=user)
-    return token.key
-
-
 # --------------------------------------------------------------------------- commands
 
 
