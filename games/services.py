@@ -388,3 +388,12 @@ def webhook_register(*, user: Any, url: str) -> NotificationSettings:
 def webhook_remove(*, user: Any) -> None:
     """Forget the user's webhook (its URL and secret)."""
     NotificationSettings.objects.filter(user=user).update(webhook_url="", webhook_secret="")
+
+
+# --------------------------------------------------------------------------- the account page
+
+
+def user_token_issue(*, user: Any) -> str:
+    """The signed-in user's API token, created on first use (the account page's button)."""
+    token, _ = Token.objects.get_or_create(user=user)
+    return str(token.key)

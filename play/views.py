@@ -137,7 +137,7 @@ def _safe_next(request: HttpRequest) -> str:
 def api_token(request: HttpRequest) -> HttpResponse:
     """The user's API token (the same one ``POST /api/auth/token/`` gives)."""
     if request.method == "POST":
-        token = services.user_api_token(user=request.user)
+        token = services.user_token_issue(user=request.user)
     else:
         token = selectors.user_api_token(user=request.user)
     return render(request, "play/token.html", {"token": token})
