@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.rules import Event, State, get_ruleset
-from games.rules.engine import apply as apply_event
+from games.rules import apply as apply_event
 
 from . import expert
 from .common import JSON
