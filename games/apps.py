@@ -9,5 +9,6 @@ class GamesConfig(AppConfig):
         # The receivers of events_appended (deadline fast path, bot turns, notifications)
         # and the Celery tasks, which the work modules enqueue by name (games.outbox).
         from .notifications import receivers, tasks  # noqa: F401
+        from .review import tasks as review_tasks  # noqa: F401
         from .turns import receivers as turn_receivers  # noqa: F401
         from .turns import tasks as turn_tasks  # noqa: F401

@@ -43,6 +43,7 @@ from games.commands import (  # the bounds too, for callers that read them here
 from games.errors import ApplicationError
 from games.models import Game, IdempotentAnswer, NotificationSettings
 from games.notifications import webhooks
+from games.review import analysis_request  # noqa: F401  (the viewer starts it here)
 from games.rules.cards import missing_from
 
 JSON = dict[str, Any]
@@ -301,7 +302,14 @@ def game_bot_act(*, game_id: Any, seat: int, version: int, rng: random.Random | 
     level, stand_in = playing
     if stand_in and seat not in selectors.bots_due(state):
         return 0
-    body = decide(level, state.ruleset, bot_view(state, seat), seat, rng or random.Random())
+    body = decide(
+        level,
+        state.ruleset,
+        bot_view(state, seat),
+        seat,
+        rng or random.Random(),
+        iterations=settings.PABLO_EXPERT_ITERATIONS,
+    )
     if body is None:
         return 0
     try:

@@ -151,6 +151,22 @@ class ActionLimit(_Limit):
         return self.cache_format % {"scope": self.scope, "ident": user.pk}
 
 
+class AnalysisLimit(ActionLimit):
+    """``PABLO_THROTTLE_ANALYSES``: analyses started per user (API and viewer)."""
+
+    setting = "PABLO_THROTTLE_ANALYSES"
+    scope = "analyses"
+
+
+def check_analysis(request: HttpRequest) -> int | None:
+    """For the viewer's "Analyse this game" form: seconds to wait, or None to go on."""
+    limit = AnalysisLimit()
+    if limit.allow_request(request, None):
+        return None
+    wait = limit.wait()
+    return int(wait) + 1 if wait is not None else 1
+
+
 class LoginFailureLimit(_Limit):
     """``PABLO_THROTTLE_LOGIN_FAILURES``: failed log-ins per username and address.
 
@@ -251,6 +267,8 @@ class ApiThrottle(BaseThrottle):
         match = getattr(request, "resolver_match", None)
         if request.method == "POST" and match is not None and match.view_name == "games:actions":
             return [ActionLimit()]
+        if request.method == "POST" and match is not None and match.view_name == "games:analysis":
+            return [AnalysisLimit()]
         return []
 
     def allow_request(self, request: Any, view: Any) -> bool:

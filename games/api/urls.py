@@ -16,4 +16,5 @@ urlpatterns = [
     path("games/<str:game_id>/actions/", views.GameActionApi.as_view(), name="actions"),
     path("games/<str:game_id>/events/", views.GameEventsApi.as_view(), name="events"),
     path("games/<str:game_id>/replay/", views.GameReplayApi.as_view(), name="replay"),
+    path("games/<str:game_id>/analysis/", views.GameAnalysisApi.as_view(), name="analysis"),
 ]

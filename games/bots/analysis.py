@@ -186,6 +186,8 @@ def analyse_decision(
         "loss": round(loss, 3 if not family else 2),
         "stderr": round(se, 3 if not family else 2) if se != float("inf") else None,
         "mark": mark,
+        # What the player saw that the sentences name: the card held, the discard top.
+        "context": {"held": view.get("held"), "top": (view.get("discard") or {}).get("top")},
         # The estimate of the action taken: expected round points, or win chance.
         "estimate": round(-mine.mean if family else mine.mean, 3),
     }

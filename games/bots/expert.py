@@ -26,7 +26,6 @@ differ only in cards the seat cannot see are the same view.
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -59,9 +58,18 @@ CALL_SE = 1.0
 UNKNOWN_COST = 1.0
 
 
+def canonical(value: Any) -> str:
+    """Plain data as one text, dictionaries in key order: equal data, equal text."""
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{k!r}:{canonical(value[k])}" for k in sorted(value)) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(canonical(v) for v in value) + "]"
+    return repr(value)
+
+
 def seed_for(ruleset: str, view: JSON, seat: int, salt: str = "") -> int:
     """A seed that is a function of the decision's inputs only."""
-    text = json.dumps([ruleset, seat, salt, view], sort_keys=True, separators=(",", ":"))
+    text = canonical([ruleset, seat, salt, view])
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
 
 
@@ -102,7 +110,7 @@ def points_objective(result: Result, seat: int) -> float:
 
 
 def _key(action: JSON | None) -> str:
-    return json.dumps(action, sort_keys=True)
+    return canonical(action)
 
 
 def _dedupe(actions: Sequence[JSON | None]) -> list[JSON | None]:
