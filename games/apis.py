@@ -20,7 +20,7 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework.authentication import SessionAuthentication
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import Throttled, ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -111,7 +111,15 @@ class TokenApi(PublicApiView):
     def post(self, request: Request) -> Response:
         data = TokenInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        token = services.user_token(request=request, **data.validated_data)
+        try:
+            token = services.user_token(request=request, **data.validated_data)
+        except ApplicationError:
+            # The authentication backend refused the name without checking the
+            # password (too many failed log-ins, counted atomically): 429.
+            wait = getattr(request, "login_refused_wait", None)
+            if wait is not None:
+                raise Throttled(wait=wait) from None
+            raise
         return Response({"token": token})
 
 

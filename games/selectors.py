@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import DatabaseError, close_old_connections, connection
 from django.db.models import QuerySet
 
@@ -23,6 +24,7 @@ from games.bots import levels as bot_levels
 from games.errors import Conflict
 from games.models import Event, FairDraw, Game, Seat
 from games.rules import engine
+from games.usernames import username_key
 
 JSON = dict[str, Any]
 
@@ -293,3 +295,23 @@ def ruleset_list() -> list[JSON]:
         }
         for ruleset in engine.rulesets()
     ]
+
+
+# --------------------------------------------------------------------------- accounts
+
+
+def username_taken(name: str) -> bool:
+    """Whether an account's name equals ``name`` by ``username_key`` (trim, NFKC, case fold).
+
+    The database compares ASCII letters case-insensitively (``iexact``); the
+    few names with other characters are compared here by their keys, since
+    SQLite's and PostgreSQL's case rules are not Unicode's case folding.
+    """
+    key = username_key(name)
+    users = get_user_model().objects
+    if users.filter(username__iexact=name).exists():
+        return True
+    if key.isascii() and users.filter(username__iexact=key).exists():
+        return True
+    others = users.filter(username__regex=r"[^\x01-\x7f]").values_list("username", flat=True)
+    return any(username_key(other) == key for other in others.iterator())

@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games import selectors
 from games.commands import (
     DEFAULT_TURN_TIMEOUT,
     MAX_IDEMPOTENCY_KEY,
@@ -28,6 +29,7 @@ from games.errors import ApplicationError
 from games.rules import engine
 from games.rules.skipbo import CODES as SKIPBO_CARDS
 from games.rules.skipbo import PILES  # building piles, and discard piles per player
+from games.usernames import clean_username, username_problem
 
 MAX_INT = 2**31 - 1
 
@@ -111,7 +113,17 @@ class RegisterInputSerializer(serializers.Serializer):
     password = StrictCharField(write_only=True, trim_whitespace=False, max_length=128)
 
     def validate_username(self, value: str) -> str:
-        if get_user_model().objects.filter(username__iexact=value).exists():
+        # Compared after trimming, NFKC and case folding (API.md): fullwidth
+        # ``ALICE`` is ``ALICE`` is ``alice``; what NFKC makes of a name must be a valid name too.
+        value = clean_username(value)
+        try:
+            UnicodeUsernameValidator()(value)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.messages, code="invalid") from None
+        problem = username_problem(value)
+        if problem:
+            raise serializers.ValidationError(problem, code="invalid_username")
+        if selectors.username_taken(value):
             raise serializers.ValidationError(
                 "A user with that username already exists.", code="username_taken"
             )

@@ -41,6 +41,7 @@ from games.errors import ApplicationError
 from games.models import FairDraw, Game, IdempotentAnswer
 from games.rules import engine
 from games.rules.cards import missing_from
+from games.usernames import clean_username, username_problem
 
 JSON = dict[str, Any]
 
@@ -177,8 +178,21 @@ def _add_bots(game: Game, state: engine.State, bots: list[tuple[int, str]]) -> e
 
 @transaction.atomic
 def user_register(*, username: str, password: str) -> tuple[Any, str]:
-    """A new account and its API token."""
+    """A new account and its API token.
+
+    The name is stored trimmed and NFKC-normalised, and refused when it equals
+    an existing name after case folding, mixes scripts or holds invisible
+    characters (``games.usernames``).
+    """
     users = get_user_model()
+    username = clean_username(username)
+    problem = username_problem(username)
+    if problem:
+        raise ApplicationError(f"username: {problem}", "invalid_username")
+    if selectors.username_taken(username):
+        raise ApplicationError(
+            "username: A user with that username already exists.", "username_taken"
+        )
     try:
         with transaction.atomic():
             user = users.objects.create_user(username=username, password=password)

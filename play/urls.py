@@ -4,6 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import views
+from .accounts import LoginForm
 
 app_name = "play"
 
@@ -12,7 +13,7 @@ urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path(
         "accounts/login/",
-        views.throttled(failures=True)(auth_views.LoginView.as_view()),
+        views.throttled(failures=True)(auth_views.LoginView.as_view(authentication_form=LoginForm)),
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -88,7 +88,10 @@ def throttled(failures: bool) -> Callable[[View], View]:
                 wait = check_web_auth(request, name or None)
                 if wait is not None:
                     return too_many(request, wait)
-            return view(request, *args, **kwargs)
+            response = view(request, *args, **kwargs)
+            # Refused by the log-in counter at the last moment (requests sent at once).
+            wait = getattr(request, "login_refused_wait", None)
+            return response if wait is None else too_many(request, wait)
 
         return wrapped
 
@@ -120,7 +123,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         except ApplicationError as exc:
             form.add_error("username", exc.detail.split(": ", 1)[-1])
         else:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
             return HttpResponseRedirect(_safe_next(request) or reverse("play:lobby"))
     return render(request, "registration/signup.html", {"form": form})
 

@@ -357,6 +357,10 @@ CACHES = {
 PABLO_THROTTLE_LOGIN_FAILURES = env.str("PABLO_THROTTLE_LOGIN_FAILURES", default="10/hour") or None
 PABLO_THROTTLE_AUTH = env.str("PABLO_THROTTLE_AUTH", default="60/min") or None
 PABLO_THROTTLE_ACTIONS = env.str("PABLO_THROTTLE_ACTIONS", default="120/min") or None
+PABLO_THROTTLE_GAMES = env.str("PABLO_THROTTLE_GAMES", default="30/hour") or None
+# Every authenticate() counts failed log-ins per username key and address
+# (the API's token call, the web log-in, the admin log-in): pablo/throttling.py.
+AUTHENTICATION_BACKENDS = ["pablo.throttling.ThrottledModelBackend"]
 # How many reverse proxies stand in front of gunicorn: the client's address is
 # then read from X-Forwarded-For that many hops back (0: REMOTE_ADDR only, so a
 # client cannot choose its own address).
