@@ -38,6 +38,13 @@ def _secret_key() -> str:
     """
     key = env.str("DJANGO_SECRET_KEY", default="")
     if key:
+        if is_public_key(key):
+            raise ImproperlyConfigured(
+                "DJANGO_SECRET_KEY is a key published with the code or with Django (a default "
+                "or an example): anyone can sign cookies with it. Set it to a long random "
+                "string of your own, for example the output of "
+                "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`."
+            )
         return key
     if os.environ.get("DJANGO_SETTINGS_MODULE") == "pablo.settings.test":
         return "tests-only-key-" + "k" * 50  # pablo.settings.test imports this package first
@@ -49,6 +56,27 @@ def _secret_key() -> str:
             f"{VAR_DIR / 'secret_key'}."
         )
     return local_secret_key(VAR_DIR / "secret_key")
+
+
+#: Keys that were published (defaults and examples of this project, and of Django):
+#: a server signing with one of them signs cookies anyone can forge.
+PUBLIC_KEYS = frozenset(
+    {
+        "change-me-in-production",  # the old docker-compose.yml default
+        "change-me",
+        "changeme",
+        "secret",
+        "secret-key",
+        "your-secret-key",
+        "django-insecure",
+        "tests-only-key-" + "k" * 50,  # pablo.settings.test's
+    }
+)
+
+
+def is_public_key(key: str) -> bool:
+    """Whether ``key`` is a published one: listed, or Django's ``django-insecure-`` keys."""
+    return key.strip().lower() in PUBLIC_KEYS or key.startswith("django-insecure-")
 
 
 def local_secret_key(path: Path) -> str:
