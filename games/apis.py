@@ -123,6 +123,18 @@ class TokenApi(PublicApiView):
         return Response({"token": token})
 
 
+class TokenRotateApi(JsonApiView):
+    @extend_schema(
+        operation_id="auth_token_rotate",
+        request=None,
+        responses={200: TokenOutputSerializer, **_errors(401)},
+        summary="Replace your token with a new one.",
+        description="The old token answers 401 from this moment on, in every process.",
+    )
+    def post(self, request: Request) -> Response:
+        return Response({"token": services.user_token_rotate(user=request.user)})
+
+
 # --------------------------------------------------------------------------- rulesets
 
 

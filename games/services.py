@@ -215,6 +215,14 @@ def user_token(*, request: Any, username: str, password: str) -> str:
     return token.key
 
 
+def user_token_rotate(*, user: Any) -> str:
+    """A new API token for ``user``; the old one is dead at once, in every process."""
+    with transaction.atomic():
+        Token.objects.filter(user=user).delete()  # post_delete: games.authentication.revoke
+        token = Token.objects.create(user=user)
+    return token.key
+
+
 # --------------------------------------------------------------------------- commands
 
 

@@ -8,6 +8,7 @@ app_name = "games"
 urlpatterns = [
     path("auth/register/", apis.RegisterApi.as_view(), name="register"),
     path("auth/token/", apis.TokenApi.as_view(), name="token"),
+    path("auth/token/rotate/", apis.TokenRotateApi.as_view(), name="token_rotate"),
     path("rulesets/", apis.RulesetListApi.as_view(), name="rulesets"),
     path("games/", apis.GameListCreateApi.as_view(), name="games"),
     path("games/<str:game_id>/", apis.GameDetailApi.as_view(), name="game"),

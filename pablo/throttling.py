@@ -386,7 +386,7 @@ class ApiThrottle(BaseThrottle):
         path = request.path
         if path.startswith("/api/auth/"):
             limits: list[_Limit] = [AuthLimit()]
-            if path.startswith("/api/auth/token/") and request.method == "POST":
+            if path == "/api/auth/token/" and request.method == "POST":
                 limits.append(LoginFailureLimit(_username(request)))
             return limits
         match = getattr(request, "resolver_match", None)

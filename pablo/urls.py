@@ -3,7 +3,7 @@ the web table (lobby, accounts, tables) at / (play.urls)."""
 
 from django.contrib import admin
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from pablo.exceptions import not_found_view
 from pablo.throttling import throttle_web_auth
@@ -17,7 +17,7 @@ urlpatterns = [
     path("admin/login/", throttle_web_auth(admin.site.login)),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),
     path("api/", include("games.urls")),
     path("api/me/", include("games.notification_urls")),
     path("replays/", include("replays.urls")),

@@ -132,20 +132,33 @@ def _safe_next(request: HttpRequest) -> str:
     from django.utils.http import url_has_allowed_host_and_scheme
 
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+    # As Django's LoginView: on an https page, no http:// target (a downgrade).
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         return target
     return ""
 
 
 @login_required
 def api_token(request: HttpRequest) -> HttpResponse:
-    """The user's API token (the same one ``POST /api/auth/token/`` gives)."""
+    """The user's API token (the same one ``POST /api/auth/token/`` gives).
+
+    POST shows it (made on first use); POST with ``rotate`` replaces it, the
+    old one dead at once (``services.user_token_rotate``). Never cached.
+    """
     token = None
+    rotated = False
+    if request.method == "POST" and request.POST.get("rotate"):
+        services.user_token_rotate(user=request.user)
+        rotated = True
     if request.method == "POST":
         token, _ = Token.objects.get_or_create(user=request.user)
     else:
         token = Token.objects.filter(user=request.user).first()
-    return render(request, "play/token.html", {"token": token})
+    response = render(request, "play/token.html", {"token": token, "rotated": rotated})
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 # --------------------------------------------------------------------------- lobby
