@@ -10,7 +10,6 @@ same action bodies to the REST API with the session and a CSRF header.
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Callable
 from functools import wraps
@@ -36,6 +35,7 @@ from pablo.exceptions import exception_handler
 from pablo.throttling import ActionLimit, check_web_auth
 
 from . import lobby, table
+from .action_form import ActionForm
 from .recent import recent_events
 
 #: Events described under the table ("the last events in plain words").
@@ -233,22 +233,19 @@ def act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     game = _game_or_404(game_id)
     if not request.user.is_authenticated:
         return _back(request, game.id, "Log in to play: you are not signed in.")
-    try:
-        body = json.loads(request.POST.get("action", ""))
-    except ValueError:
-        return _back(request, game.id, "The body must be a JSON object naming the action's type.")
-    if not isinstance(body, dict):
-        return _back(request, game.id, "The body must be a JSON object naming the action's type.")
+    form = ActionForm(request.POST)
+    if not form.is_valid():
+        return _back(request, game.id, form.first_error())
+    body = form.cleaned_data["action"]
     # PABLO_THROTTLE_ACTIONS counts a user's actions however they are sent:
     # over the limit nothing is done and the table says when to try again.
     limit = ActionLimit()
     if not limit.allow_request(request, None):
         wait = int(limit.wait() or 1)
         return _back(request, game.id, f"Too many actions at once; try again in {wait} seconds.")
-    version = request.POST.get("version", "")
-    if version.isdigit():
-        body["expected_version"] = int(version)
-    key = request.POST.get("key", "")[:255] or None
+    if form.cleaned_data["version"] is not None:
+        body["expected_version"] = form.cleaned_data["version"]
+    key = form.cleaned_data["key"]
     try:
         seat = selectors.seat_of(game=game, user=request.user)
         if seat is None:
