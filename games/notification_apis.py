@@ -1,7 +1,9 @@
 """``/api/me/``: a user's notification channels (thin DRF views; docs/deadlines.md).
 
 * ``GET``/``PATCH /api/me/notifications/``: the e-mail address and which
-  channels are on (``email_enabled``, ``webhook_enabled``).
+  channels are on (``email_enabled``, ``webhook_enabled``). A new address is
+  only mailed a confirmation link (``email_pending`` in the answer); it
+  becomes the address when the link is confirmed (``/accounts/email/<token>/``).
 * ``PUT /api/me/webhook/`` ``{"url"}``: register the webhook; the answer shows
   a fresh signing secret -- the only time it is ever shown. Registering again
   (even the same URL) replaces the secret. ``GET`` shows the URL without the
@@ -43,7 +45,17 @@ def _errors(*statuses: int) -> dict[int, OpenApiResponse]:
 
 class NotificationSettingsSerializer(serializers.Serializer):
     email = serializers.EmailField(
-        allow_blank=True, required=False, help_text="Where e-mail goes; blank: no e-mail."
+        allow_blank=True,
+        required=False,
+        help_text="Where e-mail goes (a confirmed address); blank: no e-mail. A new address "
+        "gets one mail with a confirmation link and becomes this address once confirmed; "
+        "nothing else is sent to it before.",
+    )
+    email_pending = serializers.EmailField(
+        read_only=True,
+        required=False,
+        help_text="Only in the answer to a PATCH that gave a new address: the address a "
+        "confirmation link was mailed to.",
     )
     email_enabled = serializers.BooleanField(required=False)
     webhook_enabled = serializers.BooleanField(required=False)
@@ -104,17 +116,25 @@ class NotificationSettingsApi(APIView):
         given.is_valid(raise_exception=True)
         data = given.validated_data
         user = request.user
+        pending = None
         with transaction.atomic():
             prefs = notifications.user_settings(user)
-            if "email" in data:
-                user.email = data["email"]
-                user.save(update_fields=["email"])
+            if "email" in data and data["email"] != user.email:
+                if data["email"]:  # a new address: confirmed by a link, used only then
+                    pending = data["email"]
+                    notifications.send_email_confirmation(user, pending)
+                else:  # removing the address needs no confirmation
+                    user.email = ""
+                    user.save(update_fields=["email"])
             fields = [f for f in ("email_enabled", "webhook_enabled") if f in data]
             for name in fields:
                 setattr(prefs, name, data[name])
             if fields:
                 prefs.save(update_fields=[*fields, "updated_at"])
-        return Response(_settings_data(user, prefs))
+        answer = _settings_data(user, prefs)
+        if pending:
+            answer["email_pending"] = pending
+        return Response(answer)
 
 
 class WebhookApi(APIView):

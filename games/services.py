@@ -27,7 +27,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from games import errors, fairness, selectors, streams
+from games import errors, fairness, notifications, selectors, streams
 from games.bots import LEVELS as BOT_LEVELS
 from games.bots import bot_name
 from games.chance import DeckChance
@@ -213,6 +213,25 @@ def user_token(*, request: Any, username: str, password: str) -> str:
         )
     token, _ = Token.objects.get_or_create(user=user)
     return token.key
+
+
+def email_confirm(*, token: str, apply: bool) -> tuple[Any, str]:
+    """The account and address of an e-mail confirmation link; with ``apply``, confirm it.
+
+    Raises ``ApplicationError`` (``invalid_link``) for a link that is forged,
+    expired or names no account.
+    """
+    found = notifications.read_email_confirmation(token)
+    user = get_user_model().objects.filter(pk=found[0]).first() if found else None
+    if found is None or user is None:
+        raise ApplicationError(
+            "This confirmation link is not valid (or has expired): ask for a new one.",
+            "invalid_link",
+        )
+    if apply and user.email != found[1]:
+        user.email = found[1]
+        user.save(update_fields=["email"])
+    return user, found[1]
 
 
 def user_token_rotate(*, user: Any) -> str:

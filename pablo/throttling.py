@@ -11,6 +11,8 @@ Four limits, each a setting in DRF's rate format (``N/s``, ``N/min``,
 ``PABLO_THROTTLE_ACTIONS``         ``POST /api/games/{id}/actions/`` per user, over all
                                    their games (120/min)
 ``PABLO_THROTTLE_GAMES``           games created per user, rematches included (30/hour)
+``PABLO_THROTTLE_EMAILS``          e-mail addresses set per user, each mailed a
+                                   confirmation link (5/hour)
 =================================  ==================================================
 
 Over a limit the answer is ``429 {"code": "throttled", "detail"}`` with
@@ -346,6 +348,13 @@ class ThrottledModelBackend(ModelBackend):
         return user
 
 
+class EmailConfirmationLimit(ActionLimit):
+    """``PABLO_THROTTLE_EMAILS``: confirmation mails asked for per user (a new address each)."""
+
+    setting = "PABLO_THROTTLE_EMAILS"
+    scope = "emails"
+
+
 def game_created(request: Any) -> int | None:
     """Count one game created by ``request.user`` (``PABLO_THROTTLE_GAMES``).
 
@@ -359,13 +368,18 @@ def game_created(request: Any) -> int | None:
     return int(limit.wait() or 1)
 
 
-def _username(request: Any) -> str:
+def _field(request: Any, name: str) -> str:
+    """A string field of the JSON body ("" when absent or malformed)."""
     try:
         data = request.data
     except Exception:
         return ""  # the view answers the malformed body with its own 400
-    name = data.get("username") if isinstance(data, dict) else None
-    return name if isinstance(name, str) else ""
+    value = data.get(name) if isinstance(data, dict) else None
+    return value if isinstance(value, str) else ""
+
+
+def _username(request: Any) -> str:
+    return _field(request, "username")
 
 
 class ApiThrottle(BaseThrottle):
@@ -374,7 +388,8 @@ class ApiThrottle(BaseThrottle):
     * ``/api/auth/...``: ``AuthLimit``; the token call also ``LoginFailureLimit``
       for the username in its body;
     * ``POST`` to the action route (``games:actions``): ``ActionLimit``;
-    * ``POST /api/games/`` (``games:games``): ``GameLimit``.
+    * ``POST /api/games/`` (``games:games``): ``GameLimit``;
+    * ``PATCH /api/me/notifications/`` naming an ``email``: ``EmailConfirmationLimit``.
 
     Everything else is not throttled.
     """
@@ -395,6 +410,9 @@ class ApiThrottle(BaseThrottle):
                 return [ActionLimit()]
             if match.view_name in GAME_CREATING_VIEWS:
                 return [GameLimit()]
+        emails = match is not None and match.view_name == "me-notifications"
+        if request.method == "PATCH" and emails and _field(request, "email"):
+            return [EmailConfirmationLimit()]
         return []
 
     def allow_request(self, request: Any, view: Any) -> bool:
@@ -463,6 +481,7 @@ __all__ = [
     "ActionLimit",
     "ApiThrottle",
     "AuthLimit",
+    "EmailConfirmationLimit",
     "GameLimit",
     "LoginFailureLimit",
     "ThrottledModelBackend",

@@ -18,6 +18,7 @@ urlpatterns = [
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/token/", views.api_token, name="token"),
+    path("accounts/email/<str:token>/", views.email_confirm, name="email_confirm"),
     path("play/new/", views.create, name="create"),
     path("play/<uuid:game_id>/", views.table_view, name="table"),
     path("play/<uuid:game_id>/act/", views.act, name="act"),

@@ -32,7 +32,7 @@ from games.errors import ApplicationError, not_a_player
 from games.rules.engine import RulesError
 from games.serializers import GameCreateInputSerializer, parse_action
 from pablo.exceptions import exception_handler
-from pablo.throttling import ActionLimit, check_web_auth
+from pablo.throttling import ActionLimit, check_web_auth, game_created
 
 from . import lobby, table
 from .action_form import ActionForm
@@ -161,6 +161,25 @@ def api_token(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """The link of an e-mail confirmation mail: GET asks, POST confirms.
+
+    A GET changes nothing (mail scanners open links); the address becomes the
+    account's only when the page's button is pressed.
+    """
+    try:
+        user, email = services.email_confirm(token=token, apply=request.method == "POST")
+    except ApplicationError as exc:
+        return render(request, "play/refused.html", {"detail": exc.detail}, status=400)
+    response = render(
+        request,
+        "play/email_confirm.html",
+        {"who": user.username, "email": email, "done": request.method == "POST"},
+    )
+    response["Cache-Control"] = "no-store"
+    return response
+
+
 # --------------------------------------------------------------------------- lobby
 
 
@@ -174,6 +193,10 @@ def lobby_view(request: HttpRequest) -> HttpResponse:
 @require_POST
 @login_required
 def create(request: HttpRequest) -> HttpResponse:
+    wait = game_created(request)  # PABLO_THROTTLE_GAMES, as POST /api/games/
+    if wait is not None:
+        messages.error(request, f"You have started many games lately; try again in {wait} s.")
+        return HttpResponseRedirect(reverse("play:lobby") + "#new")
     try:
         body = lobby.create_body(request.POST)
         data = GameCreateInputSerializer(data=body)

@@ -387,6 +387,9 @@ PABLO_THROTTLE_LOGIN_FAILURES = env.str("PABLO_THROTTLE_LOGIN_FAILURES", default
 PABLO_THROTTLE_AUTH = env.str("PABLO_THROTTLE_AUTH", default="60/min") or None
 PABLO_THROTTLE_ACTIONS = env.str("PABLO_THROTTLE_ACTIONS", default="120/min") or None
 PABLO_THROTTLE_GAMES = env.str("PABLO_THROTTLE_GAMES", default="30/hour") or None
+# Each new notification address is mailed a confirmation link: a user cannot
+# make the service mail strangers more often than this.
+PABLO_THROTTLE_EMAILS = env.str("PABLO_THROTTLE_EMAILS", default="5/hour") or None
 # Every authenticate() counts failed log-ins per username key and address
 # (the API's token call, the web log-in, the admin log-in): pablo/throttling.py.
 AUTHENTICATION_BACKENDS = ["pablo.throttling.ThrottledModelBackend"]

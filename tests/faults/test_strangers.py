@@ -30,6 +30,7 @@ from django.db import connection
 from django.test import Client
 from rest_framework.test import APIClient
 
+from games.models import Game
 from pablo import throttling
 
 
@@ -272,3 +273,39 @@ def test_a_non_ascii_name_is_compared_by_its_case_folded_key():
     assert register("STRASSE").status_code == 400
     assert register("ÖLAF").status_code == 201
     assert register("ölaf").status_code == 400
+
+
+# --------------------------------------------------------------------------- 7. lobby spam
+
+
+@pytest.mark.django_db
+def test_game_creation_is_limited_per_user(settings):
+    settings.PABLO_THROTTLE_GAMES = "3/hour"
+    ann = get_user_model().objects.create_user(username="ann", password="x")
+    bob = get_user_model().objects.create_user(username="bob", password="x")
+    api = APIClient()
+    api.force_authenticate(ann)
+    body = {"ruleset": "pablo", "seats": 2}
+    answers = [api.post("/api/games/", body, format="json") for _ in range(4)]
+    assert [a.status_code for a in answers] == [201, 201, 201, 429]
+    assert answers[-1].json()["code"] == "throttled"
+    assert 3500 < int(answers[-1]["Retry-After"]) <= 3600
+    # the lobby's form counts in the same budget ...
+    web = Client()
+    web.force_login(ann)
+    web.post("/play/new/", {"ruleset": "pablo", "seats": "2"})
+    assert Game.objects.count() == 3
+    # ... and another user has a budget of their own; reading is not limited
+    other = APIClient()
+    other.force_authenticate(bob)
+    assert other.post("/api/games/", body, format="json").status_code == 201
+    assert api.get("/api/games/").status_code == 200
+
+
+def test_game_created_is_the_one_function_every_creation_calls(settings):
+    settings.PABLO_THROTTLE_GAMES = "2/hour"
+    user = type("U", (), {"pk": 42, "is_authenticated": True})()
+    request = type("R", (), {"user": user, "META": {"REMOTE_ADDR": "10.8.8.8"}})()
+    assert throttling.game_created(request) is None
+    assert throttling.game_created(request) is None
+    assert 3500 < throttling.game_created(request) <= 3600

@@ -471,10 +471,17 @@ def test_notification_mails_link_to_the_table_and_the_replay(
     settings.PABLO_SITE_URL = "https://cards.example.org"
     settings.PABLO_FAST_PATH_SECONDS = 0
     for player, address in ((ann, "ann@example.org"), (bob, "bob@example.org")):
-        response = player.patch(
-            "/api/me/notifications/", {"email": address, "email_enabled": True}, format="json"
-        )
+        with django_capture_on_commit_callbacks(execute=True):
+            response = player.patch(
+                "/api/me/notifications/", {"email": address, "email_enabled": True}, format="json"
+            )
         assert response.status_code == 200, response.content
+        # issue 18: a new address is used once its owner confirms the link mailed to it
+        (confirm,) = [m for m in mail.outbox if m.to == [address]]
+        link = re.search(r"https://cards\.example\.org(/accounts/email/\S+/)", confirm.body)
+        assert link, confirm.body
+        assert Client().post(link.group(1)).status_code == 200
+    mail.outbox.clear()
     game = create(
         ann, ruleset="skipbo", seats=2, options=SKIPBO_QUICK_OPTIONS, decks=[SKIPBO_QUICK]
     )
