@@ -316,6 +316,10 @@ CELERY_BEAT_SCHEDULE["flush-outbox"] = {
     "options": {"expires": max(10.0, 5 * PABLO_OUTBOX_SECONDS)},
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Redis: kombu's transport with one fix (pablo/broker.py) -- without it a worker
+# running a task while Redis restarts dies with "AttributeError ... 'hostname'".
+if CELERY_BROKER_URL.startswith("redis://"):
+    CELERY_BROKER_TRANSPORT = "pablo.broker:Transport"
 # Remote control (celery inspect/control) off by default: its reply queue is torn
 # down and rebuilt when Redis restarts, and the worker could stop consuming after
 # the reconnection (tests/faults/test_redis_outage.py). Nothing here uses it.
