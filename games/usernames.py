@@ -22,7 +22,10 @@ admin log-in) and the uniqueness of new names.
   (Han, Hangul). ``аlice`` (a Cyrillic ``а``) is refused; ``Ölaf``,
   ``καλημέρα`` and ``日本語テスト`` are fine. Each character's script comes from
   the Unicode data of ``confusable_homoglyphs`` (the library django-registration
-  uses for the same purpose).
+  uses for the same purpose);
+* whole-script lookalikes: a name in one other script whose every letter
+  looks like an ASCII letter (Cyrillic ``аре``, Greek ``ΑΒΕ``), from the same
+  library's confusables data.
 
 Pure Python: no Django here, so the throttles (``pablo.throttling``), the
 serializers and the web forms share it.
@@ -32,7 +35,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from confusable_homoglyphs import categories
+from confusable_homoglyphs import categories, confusables
 
 #: Code points that show nothing (Unicode's Default_Ignorable_Code_Point, plus
 #: blank-looking letters). Ranges are inclusive.
@@ -105,6 +108,26 @@ def is_mixed_script(name: str) -> bool:
     return not any(found <= mix for mix in _ALLOWED_MIXES)
 
 
+def looks_like_ascii(name: str) -> bool:
+    """A name in one other script whose every letter looks like an ASCII one.
+
+    TR39's whole-script confusables, for the case that matters here: Cyrillic
+    ``аре`` or Greek ``ΑΒΕ`` would pass for the Latin names ``ape`` and ``ABE``.
+    (``пётр`` and ``καλημέρα`` have letters that look like no ASCII letter.)
+    """
+    found = scripts(name)
+    if not found or found == {"LATIN"}:
+        return False
+    letters = [char for char in name if categories.alias(char) not in _NEUTRAL]
+    hits = confusables.is_confusable(name, greedy=True, preferred_aliases=["latin"]) or []
+    ascii_like = {
+        hit["character"]
+        for hit in hits
+        if any(len(glyph["c"]) == 1 and glyph["c"].isascii() for glyph in hit["homoglyphs"])
+    }
+    return all(char in ascii_like for char in letters)
+
+
 def username_problem(name: str) -> str | None:
     """Why ``name`` (already cleaned) may not be a new username, or None.
 
@@ -118,6 +141,8 @@ def username_problem(name: str) -> str | None:
             "Usernames may not mix letters of different scripts "
             "(such as Latin and Cyrillic letters that look alike)."
         )
+    if looks_like_ascii(name):
+        return "Usernames may not be spelt with letters that only look like Latin ones."
     return None
 
 

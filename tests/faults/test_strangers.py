@@ -237,6 +237,8 @@ def test_a_name_equal_after_nfkc_and_case_folding_is_taken(impostor):
         "alice\u00ad",  # soft hyphen
         "x⑴",  # NFKC: x(1), not a valid name
         "alice\u2800",
+        "аре",  # all Cyrillic, reads as Latin "ape"
+        "ΑΒΕ",  # all Greek, reads as "ABE"
     ],
 )
 def test_mixed_scripts_and_invisible_characters_are_refused(name):
@@ -247,7 +249,9 @@ def test_mixed_scripts_and_invisible_characters_are_refused(name):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("name", ["Ölaf", "καλημέρα", "日本語テスト", "jean-luc.b@x", "Zoë_2"])
+@pytest.mark.parametrize(
+    "name", ["Ölaf", "καλημέρα", "пётр", "日本語テスト", "jean-luc.b@x", "Zoë_2", "x_1"]
+)
 def test_names_in_one_script_are_fine(name):
     answer = register(name)
     assert answer.status_code == 201, answer.content
