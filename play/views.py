@@ -23,19 +23,20 @@ from django.contrib.auth.forms import UserCreationForm
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
-from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ValidationError
 
 from games import selectors, services
+from games.api.serializers import GameCreateInputSerializer, parse_action
 from games.errors import ApplicationError, not_a_player
-from games.rules.engine import RulesError
-from games.serializers import GameCreateInputSerializer, parse_action
+from games.rules import RulesError
 from pablo.exceptions import exception_handler
 from pablo.throttling import ActionLimit, check_web_auth, game_created
 
 from . import lobby, table
 from .action_form import ActionForm
+from .durations import human_seconds
 from .recent import recent_events
 
 #: Events described under the table ("the last events in plain words").
@@ -103,7 +104,7 @@ def too_many(request: HttpRequest, wait: int) -> HttpResponse:
     response = render(
         request,
         "play/throttled.html",
-        {"wait": table.human_seconds(wait), "seconds": wait, "next": _safe_next(request)},
+        {"wait": human_seconds(wait), "seconds": wait, "next": _safe_next(request)},
         status=429,
     )
     response["Retry-After"] = str(wait)
@@ -129,8 +130,6 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 def _safe_next(request: HttpRequest) -> str:
-    from django.utils.http import url_has_allowed_host_and_scheme
-
     target = request.POST.get("next") or request.GET.get("next") or ""
     # As Django's LoginView: on an https page, no http:// target (a downgrade).
     if target and url_has_allowed_host_and_scheme(
@@ -147,15 +146,14 @@ def api_token(request: HttpRequest) -> HttpResponse:
     POST shows it (made on first use); POST with ``rotate`` replaces it, the
     old one dead at once (``services.user_token_rotate``). Never cached.
     """
-    token = None
     rotated = False
     if request.method == "POST" and request.POST.get("rotate"):
         services.user_token_rotate(user=request.user)
         rotated = True
     if request.method == "POST":
-        token, _ = Token.objects.get_or_create(user=request.user)
+        token = services.user_token_issue(user=request.user)
     else:
-        token = Token.objects.filter(user=request.user).first()
+        token = selectors.user_api_token(user=request.user)
     response = render(request, "play/token.html", {"token": token, "rotated": rotated})
     response["Cache-Control"] = "no-store"
     return response
