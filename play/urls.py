@@ -17,6 +17,7 @@ urlpatterns = [
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/token/", views.api_token, name="token"),
+    path("history/", views.history_view, name="history"),
     path("play/new/", views.create, name="create"),
     path("play/<uuid:game_id>/", views.table_view, name="table"),
     path("play/<uuid:game_id>/act/", views.act, name="act"),

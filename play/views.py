@@ -35,7 +35,7 @@ from games.serializers import GameCreateInputSerializer, parse_action
 from pablo.exceptions import exception_handler
 from pablo.throttling import ActionLimit, check_web_auth
 
-from . import lobby, table
+from . import history, lobby, table
 from .recent import recent_events
 
 #: Events described under the table ("the last events in plain words").
@@ -152,21 +152,45 @@ def api_token(request: HttpRequest) -> HttpResponse:
 def lobby_view(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "play/welcome.html", {})
+    if request.GET.get("partial"):  # the lists only: the script's live update
+        response = render(request, "play/_lists.html", lobby.lists(request.user))
+        response["Cache-Control"] = "no-store"
+        return response
     return render(request, "play/lobby.html", lobby.context(request.user))
+
+
+@require_GET
+@login_required
+def history_view(request: HttpRequest) -> HttpResponse:
+    """The signed-in player's finished games: result, rank and score, per ruleset."""
+    return render(
+        request, "play/history.html", history.context(request.user, request.GET.get("page"))
+    )
 
 
 @require_POST
 @login_required
 def create(request: HttpRequest) -> HttpResponse:
-    try:
-        body = lobby.create_body(request.POST)
-        data = GameCreateInputSerializer(data=body)
-        data.is_valid(raise_exception=True)
-        game = services.game_create(user=request.user, **data.validated_data)
-    except (RulesError, ApplicationError, ValidationError) as exc:
-        messages.error(request, refusal(exc) or "The game could not be created.")
+    """The lobby's create form: its fields, then the API's serializer and service.
+
+    A refusal keeps the form filled in and shows the API's sentence beside the
+    field it names (status 400); nothing is created.
+    """
+    form = lobby.create_form(request.POST)
+    if form is None:
+        messages.error(request, "ruleset: pick one of the rulesets offered.")
         return HttpResponseRedirect(reverse("play:lobby") + "#new")
-    return HttpResponseRedirect(_table_url(game.id))
+    if form.is_valid():
+        try:
+            data = GameCreateInputSerializer(data=form.body())
+            data.is_valid(raise_exception=True)
+            game = services.game_create(user=request.user, **data.validated_data)
+        except (RulesError, ApplicationError, ValidationError) as exc:
+            form.refused(refusal(exc) or "The game could not be created.")
+        else:
+            return HttpResponseRedirect(_table_url(game.id))
+    ctx = lobby.context(request.user, bound=form)
+    return render(request, "play/lobby.html", ctx, status=400)
 
 
 # --------------------------------------------------------------------------- the table
