@@ -57,3 +57,57 @@ def recent_events(*, game: Game, seat: int | None, count: int) -> list[dict[str,
     if after >= 1:
         streams.remember(game.id, _state_at(game, after))
     return selectors.event_views(game=game, seat=seat, after=after)
+
+
+#: Events of a player's own action (a timeout's action for them counts too): the first
+#: of them after a round's end closes that round's reveal for the player.
+ACTIONS = frozenset(
+    {
+        "looked",
+        "drawn",
+        "discarded",
+        "replaced",
+        "peeked",
+        "spied",
+        "swapped",
+        "power_skipped",
+        "thrown",
+        "called",
+    }
+)
+
+
+def last_round_end(*, game: Game, seat: int | None) -> dict[str, Any] | None:
+    """The last ``round_ended`` event as ``seat`` sees it, with the round's callers.
+
+    None when no round has ended yet, or when ``seat`` has acted since (the
+    reveal is over for them). ``{"event": the event view, "callers": [seats]}``.
+    """
+    ended = (
+        Event.objects.filter(game=game, type="round_ended")
+        .order_by("-seq")
+        .values_list("seq", flat=True)
+        .first()
+    )
+    if ended is None:
+        return None
+    if seat is not None and (
+        Event.objects.filter(game=game, seq__gt=ended, seat=seat, type__in=ACTIONS).exists()
+    ):
+        return None
+    started = (
+        Event.objects.filter(game=game, type="round_started", seq__lt=ended)
+        .order_by("-seq")
+        .values_list("seq", flat=True)
+        .first()
+    ) or 0
+    # who called is public (the seat of a "called" event, which carries nothing else)
+    callers = list(
+        Event.objects.filter(game=game, type="called", seq__gt=started, seq__lt=ended)
+        .order_by("seq")
+        .values_list("seat", flat=True)
+    )
+    views = selectors.event_views(game=game, seat=seat, after=ended - 1, upto=ended)
+    if not views:
+        return None
+    return {"event": views[-1], "callers": callers}

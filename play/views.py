@@ -35,8 +35,8 @@ from games.serializers import GameCreateInputSerializer, parse_action
 from pablo.exceptions import exception_handler
 from pablo.throttling import ActionLimit, check_web_auth
 
-from . import history, lobby, table
-from .recent import recent_events
+from . import history, lobby, reveal, table
+from .recent import last_round_end, recent_events
 
 #: Events described under the table ("the last events in plain words").
 RECENT_EVENTS = 12
@@ -226,6 +226,16 @@ def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
         ruleset_name=lobby.ruleset_name(data["ruleset"]),
         waiting_for=data["seats"] - len(data["players"]),
     )
+    if ctx["kind"] != "skipbo" and data["status"] in ("active", "finished"):
+        ctx["reveal"] = reveal.build(
+            last_round_end(game=game, seat=data["you"]),
+            ctx["names"],
+            data["you"],
+            data["ruleset"],
+            ctx["kind"],
+            ctx["call_word"],
+            request.session.get(reveal.session_key(data["id"])),
+        )
     return ctx
 
 
@@ -295,6 +305,18 @@ def come_back(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
         services.game_come_back(game_id=game.id, user=request.user)
     except (RulesError, ApplicationError) as exc:
         return _back(request, game.id, refusal(exc))
+    return _back(request, game.id)
+
+
+@require_POST
+def close_reveal(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """Close the round's reveal on this browser's table (remembered in the session)."""
+    game = _game_or_404(game_id)
+    number = request.POST.get("round", "")
+    if number.isascii() and number.isdigit() and len(number) < 6:
+        request.session[reveal.session_key(game.id)] = int(number)
+    if request.headers.get("X-Requested-With") == "fetch":
+        return HttpResponse(status=204)
     return _back(request, game.id)
 
 

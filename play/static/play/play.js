@@ -10,6 +10,7 @@
  * - A click on a card changes the selection: the fragment for ?sel=... is fetched.
  * - The event feed's long poll (wait=25) brings other players' moves.
  * - The deadline counts down every second.
+ * - "Close the reveal" hides the round's reveal at once and tells the server.
  */
 (function () {
   "use strict";
@@ -89,9 +90,24 @@
       .then(function () { busy = false; });
   }
 
+  // the round's reveal: closed at once, remembered by the server for the next redraw
+  function closeReveal(button) {
+    var form = button.closest("form");
+    var panel = document.getElementById("reveal");
+    if (panel) panel.remove();
+    if (!form) return;
+    fetch(form.action, {
+      method: "POST", credentials: "same-origin",
+      headers: { "X-CSRFToken": csrf(), "X-Requested-With": "fetch" },
+      body: new FormData(form)
+    }).catch(function () {});
+  }
+
   document.addEventListener("click", function (ev) {
     var t = ev.target;
     if (!(t instanceof Element)) return;
+    var closer = t.closest("#table button[data-close-reveal]");
+    if (closer) { ev.preventDefault(); closeReveal(closer); return; }
     var button = t.closest("#table button[data-action]");
     if (button) { ev.preventDefault(); send(button); return; }
     var link = t.closest("#table a[data-sel]");
