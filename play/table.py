@@ -49,6 +49,7 @@ class Choice:
     ordered: bool = False
     label: str = ""
     gift: bool = False  # a throw onto another's card that gives one of yours
+    throw: bool = False  # a throw (open out of turn too): its card is a quiet pick
 
 
 @dataclass
@@ -72,6 +73,7 @@ class Pick:
     selected: bool = False
     sel: str = ""  # the selection after clicking it
     label: str = ""
+    quiet: bool = False  # only a throw would start here: clickable, not outlined
 
 
 @dataclass
@@ -90,8 +92,9 @@ class Selection:
             rest = [r for r in self.refs if r != ref]
             return Pick(ref, True, True, ",".join(rest), f"Unpick {label}")
         nxt = [*self.refs, ref]
-        ok = any(self.covers(c.refs, c.ordered, nxt) for c in self.choices)
-        return Pick(ref, ok, False, ",".join(nxt), f"Pick {label}")
+        leads = [c for c in self.choices if self.covers(c.refs, c.ordered, nxt)]
+        quiet = bool(leads) and all(c.throw or c.gift for c in leads) and not self.refs
+        return Pick(ref, bool(leads), False, ",".join(nxt), f"Pick {label}", quiet)
 
 
 def _ordinal(n: int) -> str:
@@ -100,11 +103,15 @@ def _ordinal(n: int) -> str:
 
 def expand(
     legal: list[JSON], you: int | None, names: list[str], kind: str
-) -> tuple[list[Choice], list[Button], dict[str, Button]]:
-    """(choices needing clicks, buttons needing none, throw buttons by slot ref)."""
+) -> tuple[list[Choice], list[Button]]:
+    """(choices needing clicks, buttons needing none).
+
+    A throw needs its card clicked first (select a card, then choose the verb):
+    where throwing is open all the time, a button under every card would crowd
+    the table.
+    """
     choices: list[Choice] = []
     buttons: list[Button] = []
-    throws: dict[str, Button] = {}
     # the own occupied slots, which a throw onto another's card may give away
     # (legal_actions lists a throw for each of them whenever throwing is open)
     own = [a.get("position") for a in legal if a.get("type") == "throw" and a.get("seat") == you]
@@ -170,8 +177,8 @@ def expand(
                     )
         elif t == "throw":
             s, p = action.get("seat"), action.get("position")
-            throws[f"f{s}.{p}"] = Button(
-                f"Throw {name(s)} slot {p}", dict(action), "quiet", short="Throw"
+            choices.append(
+                Choice(dict(action), (f"f{s}.{p}",), label=f"Throw {name(s)} slot {p}", throw=True)
             )
             if you is not None and s != you:
                 for g in own:
@@ -226,7 +233,7 @@ def expand(
         elif not ch:
             verb = str(t).replace("_", " ").capitalize()
             buttons.append(Button(verb, dict(action)))
-    return choices, buttons, throws
+    return choices, buttons
 
 
 def _n(value: Any) -> str:
@@ -247,7 +254,7 @@ def complete(selection: Selection) -> list[Button]:
         if body.get("type") == "replace":
             # The held card goes into the first slot clicked.
             body["positions"] = [int(r.split(".")[1]) for r in selection.refs]
-        out.append(Button(c.label, body))
+        out.append(Button(c.label, body, "quiet" if c.throw else "main"))
     return out
 
 
@@ -299,7 +306,7 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
         absent[p["seat"]] = p.get("absent")
         scores[p["seat"]] = p.get("score")
     legal = state.get("legal_actions") or []
-    choices, buttons, throws = expand(legal, you, names, kind)
+    choices, buttons = expand(legal, you, names, kind)
     wanted = [r for r in sel.split(",") if r] if sel else []
     known: set[str] = {r for c in choices for r in c.refs}
     wanted = [r for r in dict.fromkeys(wanted) if r in known][:6]
@@ -360,7 +367,7 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
     if kind == "skipbo":
         _skipbo(ctx, state, selection, kind)
     else:
-        _family(ctx, state, selection, throws, kind)
+        _family(ctx, state, selection, kind)
     return ctx
 
 
@@ -372,10 +379,23 @@ def _hint(legal: list[JSON], selection: Selection, kind: str) -> str:
             "Click one of your cards to give in exchange if the throw is right, "
             "or click the picked card again to put it back."
         )
-    types = {a.get("type") for a in legal if a.get("choices") or a.get("type") in ("play", "end")}
+    types = {
+        a.get("type")
+        for a in legal
+        if a.get("choices") or a.get("type") in ("play", "end", "throw")
+    }
     if not types:
         return ""
     if selection.refs:
+        more = any(
+            len(c.refs) > len(selection.refs)
+            and selection.covers(c.refs, c.ordered, selection.refs)
+            for c in selection.choices
+        )
+        if not more:
+            return "Choose what to do, or click a picked card again to put it back."
+        if complete(selection):
+            return "Choose what to do, pick another card, or click a picked card to put it back."
         return "Pick the next card, or click a picked card again to put it back."
     if "look" in types:
         return "Click two of your cards to look at them."
@@ -390,37 +410,25 @@ def _hint(legal: list[JSON], selection: Selection, kind: str) -> str:
         parts.append("click one of yours and one of theirs to swap")
     if "play" in types or "end" in types:
         parts.append("click a card of yours, then the pile it goes on")
+    if "throw" in types:
+        parts.append("to throw a card onto the discard pile, click it first")
     text = "; ".join(parts)
     return text[:1].upper() + text[1:] + "."
 
 
-def _family(
-    ctx: JSON, state: JSON, selection: Selection, throws: dict[str, Button], kind: str
-) -> None:
+def _family(ctx: JSON, state: JSON, selection: Selection, kind: str) -> None:
     fields = state.get("fields") or {}
-    # A throw that gives a card starts at the other player's card, through the
-    # "Give" link under it: with nothing picked yet, the card itself is a pick
-    # only for the other choices (spy, swap), so that in games where throwing
-    # is always open the opponents' cards are not all outlined all the time.
-    gifts = {c.refs[0] for c in selection.choices if c.gift}
-    plain = Selection([], [c for c in selection.choices if not c.gift])
     for p in ctx["players"]:
         slots = []
         for pos, code in enumerate(fields.get(str(p["seat"])) or []):
             ref = f"f{p['seat']}.{pos}"
             whose = "your" if p["you"] else f"{p['name']}'s"
-            label = f"{whose} slot {pos}"
-            pick = (plain if not selection.refs else selection).pick(ref, label)
-            give = None
-            if ref in gifts and not selection.refs:
-                give = Pick(ref, True, False, ref, f"Throw {label} and give one of your cards")
+            pick = selection.pick(ref, f"{whose} slot {pos}")
             slots.append(
                 {
                     "pos": pos,
                     "html": card_html(code, kind),
                     "pick": pick if (pick.selectable or pick.selected) else None,
-                    "throw": throws.get(ref),
-                    "give": give,
                 }
             )
         p["slots"] = slots
@@ -495,7 +503,7 @@ def card_link(pick: Pick | None, html: SafeString) -> SafeString:
         return html
     return format_html(
         '<a class="pick{}" href="?sel={}" data-sel="{}" aria-label="{}" aria-pressed="{}">{}</a>',
-        " picked" if pick.selected else "",
+        " picked" if pick.selected else (" quiet" if pick.quiet else ""),
         pick.sel,
         pick.sel,
         pick.label,

@@ -89,11 +89,18 @@ def test_skipbo_chart_points_are_the_stock_counts_of_the_view():
     state = engine.fold(t.events[:1])
     for index, event in enumerate(t.events[1:], start=1):
         engine.apply(state, event)
-        if index == start or (index > start and event.type == "deadline_set"):
-            stock = engine.view(state, None)["stock"]
-            expected.append(tuple(stock[str(s)]["count"] for s in range(3)))
+        if index < start:
+            continue
+        stock = engine.view(state, None)["stock"]
+        counts = tuple(stock[str(s)]["count"] for s in range(3))
+        if index == start or event.type == "deadline_set":
+            expected.append(counts)
+        elif event.type == "game_finished" and counts != expected[-1]:
+            expected.append(counts)  # the end: the winner's stock is empty (issue 19)
     assert replay.totals_by_round == expected
     assert expected[0] == (5, 5, 5)  # stock_size 5
+    winners = state.result["winners"]
+    assert winners and all(replay.totals_by_round[-1][w] == 0 for w in winners)
 
 
 # --------------------------------------------------------------------------- database
@@ -187,3 +194,13 @@ def test_a_game_that_ends_has_its_replay_built_at_once(db, django_capture_on_com
         assert built == [str(game.id)]  # built once, by the action that ended the game
         replay_selectors.game_replay(game)
         assert built == [str(game.id)]  # the first page is served from the cache
+
+
+def test_the_charts_end_labels_keep_name_and_value_apart():
+    from replays.chart import Chart, Series
+
+    svg = str(Chart([Series("basic bot 3", [0, 4, 3], "#000")]).svg())
+    assert "basic bot 3: 3</text>" not in svg  # too long: cut with an ellipsis
+    assert "basic bot\u2026: 3</text>" in svg
+    svg = str(Chart([Series("ann", [0, 7], "#000")]).svg())
+    assert ">ann: 7</text>" in svg
