@@ -574,3 +574,35 @@ def test_an_absent_player_comes_back(live_server, chromium):
         assert "ann is back" in page.inner_text("#table .log")
     finally:
         player.close()
+
+
+def test_a_four_player_pablo_table_fits_two_phone_screens(live_server, chromium, artifacts):
+    """Issue 19: at 390 px a 4-player table (the seats, the piles, the actions, the log
+    and the scores) fits in two screen heights, and no button sits under every card."""
+    users = [services.user_register(username=n, password=PASSWORD)[0] for n in NAMES]
+    game = services.game_create(user=users[0], ruleset="pablo", seats=4, options={"start_seat": 1})
+    for u in users[1:]:
+        services.game_join(game_id=game.id, user=u)
+    for u in users:
+        services.game_act(game_id=game.id, user=u, command={"type": "look", "positions": [0, 1]})
+    for u in users[1:3]:  # a few turns, so that the log has lines
+        services.game_act(game_id=game.id, user=u, command={"type": "draw", "source": "deck"})
+        services.game_act(game_id=game.id, user=u, command={"type": "discard"})
+        state = selectors.game_data(game=selectors.game_get(game.id), user=u)["state"]
+        if any(a["type"] == "skip" for a in state["legal_actions"]):  # a power card
+            services.game_act(game_id=game.id, user=u, command={"type": "skip"})
+    player = Player(chromium, live_server.url, "ann", PHONE)
+    try:
+        player.login()
+        page = player.page
+        page.goto(f"{live_server.url}/play/{game.id}/")
+        game.refresh_from_db()
+        check_page(player, game, users[0])
+        assert page.locator("#table .board button").count() == 0
+        height = page.evaluate("document.documentElement.scrollHeight")
+        page.screenshot(path=str(artifacts / "table-pablo-4-phone.png"), full_page=True)
+        assert height <= 2 * PHONE["height"], f"{height}px: more than two screens"
+        page.set_viewport_size(DESKTOP)
+        page.screenshot(path=str(artifacts / "table-pablo-4-desktop.png"), full_page=True)
+    finally:
+        player.close()

@@ -40,17 +40,26 @@
     notice.appendChild(p);
   }
 
+  // The selection the player asked for last, and the newest redraw: a redraw that
+  // answers after a newer one was asked for (the long poll's and a click's at once)
+  // is dropped, so an older selection never comes back.
+  var wanted = root.dataset.sel || "";
+  var drawn = 0;
+
   function refresh(sel) {
-    if (sel === undefined) sel = table().dataset.sel || "";
+    if (sel === undefined) sel = wanted; else wanted = sel;
+    var mine = ++drawn;
     var url = "/play/" + gameId + "/?partial=1" + (sel ? "&sel=" + encodeURIComponent(sel) : "");
     return fetch(url, { credentials: "same-origin", headers: { "Accept": "text/html" } })
       .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.text(); })
       .then(function (html) {
+        if (mine !== drawn) return;
         var holder = document.createElement("div");
         holder.innerHTML = html;
         var fresh = holder.querySelector("#table");
         if (!fresh) return;
         table().replaceWith(fresh);
+        wanted = fresh.dataset.sel || "";
         var clean = "/play/" + gameId + "/" + (fresh.dataset.sel ? "?sel=" + fresh.dataset.sel : "");
         if (location.pathname + location.search !== clean) history.replaceState(null, "", clean);
         tick();
