@@ -77,11 +77,12 @@ ACTIONS = frozenset(
 )
 
 
-def last_round_end(*, game: Game, seat: int | None) -> dict[str, Any] | None:
+def last_round_end(*, game: Game, seat: int | None, events: bool = True) -> dict[str, Any] | None:
     """The last ``round_ended`` event as ``seat`` sees it, with the round's callers.
 
     None when no round has ended yet, or when ``seat`` has acted since (the
-    reveal is over for them). ``{"event": the event view, "callers": [seats]}``.
+    reveal is over for them). ``{"event": the event view, "callers": [seats]}``;
+    without ``events`` only ``{}`` (the game state's ``reveal`` has the rest).
     """
     ended = (
         Event.objects.filter(game=game, type="round_ended")
@@ -95,6 +96,8 @@ def last_round_end(*, game: Game, seat: int | None) -> dict[str, Any] | None:
         Event.objects.filter(game=game, seq__gt=ended, seat=seat, type__in=ACTIONS).exists()
     ):
         return None
+    if not events:
+        return {}
     started = (
         Event.objects.filter(game=game, type="round_started", seq__lt=ended)
         .order_by("-seq")

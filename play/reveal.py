@@ -37,8 +37,33 @@ def card_value(ruleset: str, code: str) -> int | None:
         return None
 
 
+def from_event(found: JSON | None) -> JSON | None:
+    """A ``reveal`` object (the shape of the game state's ``reveal``) from the round's
+    ``round_ended`` event view and its callers (for a state without ``reveal``)."""
+    if not found:
+        return None
+    data = found["event"].get("data") or {}
+    winners = list(data.get("winners") or [])
+    return {
+        "round": data.get("round"),
+        "reason": data.get("reason"),
+        "fields": {
+            seat: [None if c is None else {"code": c.get("code")} for c in slots]
+            for seat, slots in (data.get("fields") or {}).items()
+        },
+        "calls": [
+            {"seat": s, "succeeded": None if data.get("reason") == "exhausted" else s in winners}
+            for s in found.get("callers") or []
+        ],
+        "totals": data.get("totals") or {},
+        "scores": data.get("scores") or {},
+        "game_totals": data.get("game_totals") or {},
+        "winners": winners,
+    }
+
+
 def build(
-    found: JSON | None,
+    shown: JSON | None,
     names: list[str],
     you: int | None,
     ruleset: str,
@@ -46,19 +71,19 @@ def build(
     call_word: str,
     closed_round: Any,
 ) -> JSON | None:
-    """The reveal's template context, or None (no round ended, acted since, or closed)."""
-    if not found:
+    """The reveal's template context from a ``reveal`` object, or None (none, or closed)."""
+    if not shown:
         return None
-    data = found["event"].get("data") or {}
-    number = data.get("round")
+    number = shown.get("round")
     if number is None or closed_round == number:
         return None
-    fields = data.get("fields") or {}
-    totals = data.get("totals") or {}
-    scores = data.get("scores") or {}
-    game_totals = data.get("game_totals") or {}
-    winners = set(data.get("winners") or [])
-    callers = [s for s in found.get("callers") or [] if isinstance(s, int)]
+    fields = shown.get("fields") or {}
+    totals = shown.get("totals") or {}
+    scores = shown.get("scores") or {}
+    game_totals = shown.get("game_totals") or {}
+    winners = set(shown.get("winners") or [])
+    calls = [c for c in shown.get("calls") or [] if isinstance(c.get("seat"), int)]
+    callers = {c["seat"] for c in calls}
 
     def name(seat: int) -> str:
         if seat == you:
@@ -66,14 +91,16 @@ def build(
         return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
     rows = []
-    order = sorted(range(len(names)), key=lambda s: (s != you, s))
-    for seat in order:
+    for seat in sorted(range(len(names)), key=lambda s: (s != you, s)):
         cards = []
         for slot in fields.get(str(seat)) or []:
             code = slot.get("code") if isinstance(slot, dict) else None
             if code is None:
                 continue
-            cards.append({"html": card_html(code, kind), "value": card_value(ruleset, code)})
+            value = slot.get("value")
+            if value is None:
+                value = card_value(ruleset, code)
+            cards.append({"html": card_html(code, kind), "value": value})
         score = scores.get(str(seat))
         rows.append(
             {
@@ -88,20 +115,21 @@ def build(
                 "best": seat in winners,
             }
         )
-    if callers:
+    if calls:
         parts = []
-        for seat in callers:
-            made = seat in winners
-            who = name(seat)
+        for c in calls:
+            who = name(c["seat"])
             who = who[:1].upper() + who[1:]
-            points = scores.get(str(seat))
+            points = scores.get(str(c["seat"]))
             after = f" ({points:+d})" if isinstance(points, int) else ""
-            if made:
+            if c.get("succeeded") is True:
                 parts.append(f"{who} called {call_word}, and it worked{after}.")
-            else:
+            elif c.get("succeeded") is False:
                 parts.append(f"{who} called {call_word}, and it failed{after}.")
+            else:
+                parts.append(f"{who} called {call_word}, but the round ended without it{after}.")
         call = " ".join(parts)
     else:
-        why = REASONS.get(str(data.get("reason")), "")
+        why = REASONS.get(str(shown.get("reason")), "")
         call = f"Nobody called: the round ended {why}." if why else "Nobody called."
-    return {"round": number, "rows": rows, "call": call, "reason": data.get("reason")}
+    return {"round": number, "rows": rows, "call": call, "reason": shown.get("reason")}

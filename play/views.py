@@ -227,8 +227,10 @@ def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
         waiting_for=data["seats"] - len(data["players"]),
     )
     if ctx["kind"] != "skipbo" and data["status"] in ("active", "finished"):
+        shown = (data.get("state") or {}).get("reveal")
+        found = last_round_end(game=game, seat=data["you"], events=shown is None)
         ctx["reveal"] = reveal.build(
-            last_round_end(game=game, seat=data["you"]),
+            (shown or reveal.from_event(found)) if found is not None else None,
             ctx["names"],
             data["you"],
             data["ruleset"],
