@@ -13,11 +13,14 @@ from typing import Any
 from django.http import QueryDict
 
 from games import selectors
+from games.errors import ApplicationError
 
 from .forms import UNITS, CreateForm
 from .table import time_left
 
 LIST_LIMIT = 30
+#: Finished games looked at for a rematch offered to the player (the newest).
+REMATCH_LOOKBACK = 20
 
 
 def ruleset_name(ruleset_id: str) -> str:
@@ -85,13 +88,33 @@ def lists(user: Any) -> dict[str, Any]:
         :LIST_LIMIT
     ]:
         open_games.append(_row(selectors.game_summary(game=game, user=user), game))
-    finished = selectors.game_list(user=user, mine=True, status="finished").count()
+    finished_games = selectors.game_list(user=user, mine=True, status="finished")
+    finished = finished_games.count()
+    # rematches offered: a finished game of yours whose rematch you have no seat in
+    rematches = []
+    for game in finished_games[:REMATCH_LOOKBACK]:
+        summary = selectors.game_summary(game=game, user=user)
+        new_id = summary.get("rematch")
+        if not new_id:
+            continue
+        try:
+            new = selectors.game_get(new_id)
+        except ApplicationError:
+            continue
+        if new.status != "waiting" or selectors.seat_of(game=new, user=user) is not None:
+            continue
+        new_summary = selectors.game_summary(game=new, user=user)
+        row = _row(new_summary, new)
+        row["old_id"] = summary["id"]
+        row["by"] = (new_summary["players"] or [{"username": ""}])[0]["username"]
+        rematches.append(row)
     return {
         "your_move": your_move,
         "running": running,
         "waiting": waiting,
         "open_games": open_games,
         "finished": finished,
+        "rematches": rematches,
     }
 
 
@@ -104,6 +127,7 @@ def _row(data: dict[str, Any], game: Any) -> dict[str, Any]:
         "seats": data["seats"],
         "free": data["seats"] - len(players),
         "turn_timeout": _human_timeout(data["turn_timeout"]),
+        "private": bool(data.get("private")),
     }
 
 

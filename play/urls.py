@@ -23,5 +23,7 @@ urlpatterns = [
     path("play/<uuid:game_id>/act/", views.act, name="act"),
     path("play/<uuid:game_id>/join/", views.join, name="join"),
     path("play/<uuid:game_id>/come-back/", views.come_back, name="come_back"),
+    path("play/<uuid:game_id>/cancel/", views.cancel, name="cancel"),
+    path("play/<uuid:game_id>/rematch/", views.rematch, name="rematch"),
     path("play/<uuid:game_id>/close-reveal/", views.close_reveal, name="close_reveal"),
 ]

@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
+from urllib.parse import quote
 
 from django.conf import settings
 from django.contrib import messages
@@ -32,7 +33,7 @@ from games import selectors, services
 from games.errors import ApplicationError, not_a_player
 from games.rules.engine import RulesError
 from games.serializers import GameCreateInputSerializer, parse_action
-from pablo.exceptions import exception_handler
+from pablo.exceptions import exception_handler, status_of
 from pablo.throttling import ActionLimit, check_web_auth
 
 from . import history, lobby, reveal, table
@@ -210,6 +211,7 @@ def table_view(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 
 def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
     data = selectors.game_data(game=game, user=request.user)
+    invite = request.GET.get("invite", "")[:100]
     events = recent_events(game=game, seat=data["you"], count=RECENT_EVENTS)
     ctx = table.build(data, sel, events)
     ctx.update(
@@ -219,7 +221,17 @@ def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
         status=data["status"],
         # UI.md: a waiting game offers "Join" to every visitor; a signed-out
         # one is sent to log in first and brought back to this table.
-        can_join=data["status"] == "waiting" and data["you"] is None,
+        # a private game offers Join only to whoever came by its invite link
+        invite=invite,
+        can_join=data["status"] == "waiting"
+        and data["you"] is None
+        and (not data.get("private") or bool(invite)),
+        can_cancel=data["status"] == "waiting" and data["you"] == 0,
+        invite_link=request.build_absolute_uri(
+            f"{_table_url(data['id'])}?invite={quote(data['invite'])}"
+        )
+        if data.get("invite")
+        else "",
         is_absent=any(p["you"] and p["absent"] for p in ctx["players"])
         and data["status"] == "active",
         key_prefix=f"{data['id'][:8]}-v{data['version']}",
@@ -238,7 +250,25 @@ def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
             ctx["call_word"],
             request.session.get(reveal.session_key(data["id"])),
         )
+    if data["status"] == "finished" and data["you"] is not None and "rematch" in data:
+        ctx["rematch"] = _rematch(data.get("rematch"), request.user)
+        ctx["can_rematch"] = ctx["rematch"] is None
     return ctx
+
+
+def _rematch(new_id: Any, user: Any) -> dict[str, Any] | None:
+    """A finished game's rematch as its player sees it: where, and whether seated."""
+    if not new_id:
+        return None
+    try:
+        new = selectors.game_get(new_id)
+    except ApplicationError:
+        return None
+    return {
+        "id": str(new.id),
+        "link": _table_url(new.id),
+        "seated": selectors.seat_of(game=new, user=user) is not None,
+    }
 
 
 def _back(request: HttpRequest, game_id: Any, detail: str | None = None) -> HttpResponse:
@@ -288,14 +318,53 @@ def act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 
 @require_POST
 def join(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """Join a waiting game; a private one needs its invite (the form carries it from the
+    invite link); without it, or with a wrong one, the answer is the API's 404."""
     game = _game_or_404(game_id)
+    invite = request.POST.get("invite", "")[:100]
+    back = _table_url(game.id) + (f"?invite={quote(invite)}" if invite else "")
     if not request.user.is_authenticated:
-        return HttpResponseRedirect(f"{settings.LOGIN_URL}?next={_table_url(game.id)}")
+        return HttpResponseRedirect(f"{settings.LOGIN_URL}?next={quote(back, safe='/?=')}")
     try:
-        services.game_join(game_id=game.id, user=request.user)
+        extra = {"invite": invite} if invite else {}
+        services.game_join(game_id=game.id, user=request.user, **extra)
+    except (RulesError, ApplicationError) as exc:
+        if status_of(exc) == 404:
+            raise Http404("No game with this id.") from None
+        messages.error(request, refusal(exc) or "You could not join this game.")
+        return HttpResponseRedirect(back)
+    return _back(request, game.id)
+
+
+@require_POST
+@login_required
+def cancel(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """The creator cancels their waiting game (the API's ``cancel``); back to the lobby."""
+    game = _game_or_404(game_id)
+    try:
+        services.game_cancel(game_id=game.id, user=request.user)
     except (RulesError, ApplicationError) as exc:
         return _back(request, game.id, refusal(exc))
-    return _back(request, game.id)
+    messages.info(request, "The game is cancelled.")
+    return HttpResponseRedirect(reverse("play:lobby"))
+
+
+@require_POST
+@login_required
+def rematch(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """Start (or find) the rematch of a finished game: to the new table, seated."""
+    game = _game_or_404(game_id)
+    try:
+        new, _created = services.game_rematch(game_id=game.id, user=request.user)
+    except (RulesError, ApplicationError) as exc:
+        return _back(request, game.id, refusal(exc))
+    if selectors.seat_of(game=new, user=request.user) is None:
+        # the rematch exists (another player started it): join it with its invite
+        try:
+            services.game_join(game_id=new.id, user=request.user, invite=new.invite)
+        except (RulesError, ApplicationError) as exc:
+            return _back(request, new.id, refusal(exc))
+    return HttpResponseRedirect(_table_url(new.id))
 
 
 @require_POST

@@ -73,11 +73,27 @@
     busy = true;
     var form = button.closest("form");
     var keyInput = form && form.querySelector("input[name=key]");
-    var url, body;
+    var url, body, then = null;
     if (action.type === "join") {
-      url = "/api/games/" + gameId + "/join/"; body = "{}";
+      url = "/api/games/" + gameId + "/join/";
+      body = JSON.stringify(action.invite ? { invite: action.invite } : {});
     } else if (action.type === "come_back") {
       url = "/api/games/" + gameId + "/back/"; body = "{}";
+    } else if (action.type === "cancel") {
+      url = "/api/games/" + gameId + "/cancel/"; body = "{}";
+      then = function () { location.href = "/"; };
+    } else if (action.type === "rematch") {
+      // the new game's table: started here, or joined with its invite
+      url = "/api/games/" + gameId + "/rematch/"; body = "{}";
+      then = function (data) {
+        var go = function () { location.href = "/play/" + data.id + "/"; };
+        if (data.you !== null && data.you !== undefined) return go();
+        return fetch("/api/games/" + data.id + "/join/", {
+          method: "POST", credentials: "same-origin",
+          headers: { "Content-Type": "application/json", "X-CSRFToken": csrf(), "Accept": "application/json" },
+          body: JSON.stringify({ invite: data.invite })
+        }).then(go, go);
+      };
     } else {
       url = "/api/games/" + gameId + "/actions/";
       action.expected_version = version();
@@ -89,6 +105,7 @@
     fetch(url, { method: "POST", credentials: "same-origin", headers: headers, body: body })
       .then(function (r) {
         return r.json().catch(function () { return {}; }).then(function (data) {
+          if (r.ok && then) { say(""); return then(data); }
           if (r.ok) { say(""); return; }
           say(data.detail || ("The server refused (" + r.status + ")."));
         });
