@@ -152,6 +152,14 @@
   function poll() {
     var gen = ++pollGen;
     var status = table().dataset.status;
+    if (status === "finished" && table().dataset.rematchWatch) {
+      // a finished game has no more events: look now and then for a rematch offered
+      setTimeout(function () {
+        if (gen !== pollGen) return;
+        (document.hidden ? Promise.resolve() : refresh()).catch(function () {}).then(poll);
+      }, 5000);
+      return;
+    }
     if (status === "finished" || status === "aborted") return;
     if (!table().dataset.signedIn) {  // the feed needs an account: look again now and then
       setTimeout(function () { refresh().catch(function () {}).then(poll); }, 5000);
