@@ -17,7 +17,7 @@ from typing import Any
 from django.db import DatabaseError, close_old_connections, connection
 from django.db.models import QuerySet
 
-from games import errors, fairness, streams
+from games import errors, fairness, friends, streams
 from games.bots import bot_level
 from games.bots import levels as bot_levels
 from games.errors import Conflict
@@ -116,6 +116,7 @@ def game_data(
         "state": engine.view(state, you, recent),
         "created_at": iso(game.created_at),
         "fairness": game_fairness(game=game, status=state.status),
+        **friends.game_fields(game=game, you=you),  # games among friends
     }
 
 
@@ -150,7 +151,8 @@ def game_fairness(*, game: Game, status: str | None = None, draws: bool = False)
 
 
 def game_list(*, user: Any, status: str | None = None, mine: bool = False) -> QuerySet[Game]:
-    games = Game.objects.all()
+    """Games ``user`` may see listed (a private game only by its players), newest first."""
+    games = friends.visible(Game.objects.all(), user)
     if status:
         games = games.filter(status=status)
     if mine:
@@ -162,6 +164,7 @@ def game_summary(*, game: Game, user: Any) -> JSON:
     """A game without its state (game lists): the projection and the seats."""
     seats = sorted(game.seat_set.all(), key=lambda s: s.seat)
     user_id = getattr(user, "pk", None)
+    you = next((s.seat for s in seats if s.user_id == user_id), None)
     return {
         "id": str(game.id),
         "ruleset": game.ruleset,
@@ -174,9 +177,10 @@ def game_summary(*, game: Game, user: Any) -> JSON:
             {"seat": s.seat, "username": s.user.username, "bot": bot_level(s.user.username)}
             for s in seats
         ],
-        "you": next((s.seat for s in seats if s.user_id == user_id), None),
+        "you": you,
         "result": game.result,
         "created_at": iso(game.created_at),
+        **friends.game_fields(game=game, you=you),  # games among friends
     }
 
 

@@ -61,6 +61,15 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """A JSON boolean: ``true`` or ``false`` only (no ``"yes"``, no ``1``)."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
 class StrictChoiceField(serializers.ChoiceField):
     """One of a few JSON strings."""
 
@@ -197,6 +206,12 @@ class GameCreateInputSerializer(serializers.Serializer):
         help_text="Your fair-deal seed (docs/fairness.md): any string of at most 64 "
         "characters, public at once; mixed into every draw of the game.",
     )
+    private = StrictBooleanField(  # games among friends
+        required=False,
+        default=False,
+        help_text="A private game is listed to its players only; others join it with its "
+        "`invite` (shown to its players).",
+    )
 
 
 class GameJoinInputSerializer(serializers.Serializer):  # fair deals (#12)
@@ -208,6 +223,14 @@ class GameJoinInputSerializer(serializers.Serializer):  # fair deals (#12)
         trim_whitespace=False,
         help_text="Your fair-deal seed (docs/fairness.md): any string of at most 64 "
         "characters, public at once. After the game has started: 409.",
+    )
+    invite = StrictCharField(  # games among friends
+        max_length=64,
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="A private game's invite (its players see it in the game): without it, "
+        "or with a wrong one, a private game answers 404 like an unknown id.",
     )
 
 
@@ -274,6 +297,17 @@ class GameSerializer(serializers.Serializer):
         allow_null=True,
         help_text="Fair deals (docs/fairness.md); null for a game with stacked decks.",
     )
+    private = serializers.BooleanField(help_text="Listed to its players only; joined by invite.")
+    invite = serializers.CharField(
+        required=False,
+        help_text="A private game's invite token, shown to its players only (the table's "
+        "link: /play/{id}/?invite=<token>).",
+    )
+    rematch = serializers.UUIDField(
+        required=False,
+        allow_null=True,
+        help_text="Shown to its players: the id of this finished game's rematch, or null.",
+    )
 
 
 class SeatSerializer(serializers.Serializer):
@@ -294,6 +328,17 @@ class GameSummarySerializer(serializers.Serializer):
     you = serializers.IntegerField(allow_null=True)
     result = serializers.DictField(allow_null=True, help_text='{"winners", "losers"} or null.')
     created_at = serializers.DateTimeField()
+    private = serializers.BooleanField(help_text="Listed to its players only; joined by invite.")
+    invite = serializers.CharField(
+        required=False,
+        help_text="A private game's invite token, shown to its players only (the table's "
+        "link: /play/{id}/?invite=<token>).",
+    )
+    rematch = serializers.UUIDField(
+        required=False,
+        allow_null=True,
+        help_text="Shown to its players: the id of this finished game's rematch, or null.",
+    )
 
 
 class GamePageSerializer(serializers.Serializer):
@@ -328,7 +373,7 @@ def event_types_description() -> str:
         "| `player_absent` | `{}`: max_timeouts consecutive timeouts |",
         "| `player_returned` | `{}`: an absent or timed-out player acted again |",
         "| `game_finished` | `{winners, losers}` |",
-        "| `game_aborted` | `{reason}`: every player absent |",
+        "| `game_aborted` | `{reason}`: every player absent, or `cancelled` by the creator |",
     ]
     for ruleset in engine.rulesets():
         described = getattr(ruleset, "event_types", None)

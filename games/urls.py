@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import apis
+from games import apis, apis_friends
 
 app_name = "games"
 urlpatterns = [
@@ -16,4 +16,8 @@ urlpatterns = [
     path("games/<str:game_id>/actions/", apis.GameActionApi.as_view(), name="actions"),
     path("games/<str:game_id>/events/", apis.GameEventsApi.as_view(), name="events"),
     path("games/<str:game_id>/replay/", apis.GameReplayApi.as_view(), name="replay"),
+    # games among friends
+    path("games/<str:game_id>/cancel/", apis_friends.GameCancelApi.as_view(), name="cancel"),
+    path("games/<str:game_id>/rematch/", apis_friends.GameRematchApi.as_view(), name="rematch"),
+    path("me/history/", apis_friends.HistoryApi.as_view(), name="history"),
 ]
