@@ -297,3 +297,12 @@ def ruleset_list() -> list[JSON]:
         }
         for ruleset in engine.rulesets()
     ]
+
+
+# --------------------------------------------------------------------------- games among friends
+# The reads of games/friends.py the web pages use (play imports selectors, not friends).
+
+history_games = friends.history_games
+history_row = friends.history_row
+history_summary = friends.history_summary
+rematch_of = friends.rematch_of

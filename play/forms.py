@@ -298,7 +298,7 @@ class CreateForm(forms.Form):
             rest = "The time per turn is from 1 minute to 14 days."
         elif head.startswith("bots"):
             target = None
-        elif head == "decks" and self.stacked:
+        elif head.startswith("decks") and self.stacked:
             target = "decks"
         elif head == "private":
             target = "private"

@@ -77,13 +77,8 @@ ACTIONS = frozenset(
 )
 
 
-def last_round_end(*, game: Game, seat: int | None, events: bool = True) -> dict[str, Any] | None:
-    """The last ``round_ended`` event as ``seat`` sees it, with the round's callers.
-
-    None when no round has ended yet, or when ``seat`` has acted since (the
-    reveal is over for them). ``{"event": the event view, "callers": [seats]}``;
-    without ``events`` only ``{}`` (the game state's ``reveal`` has the rest).
-    """
+def acted_since_round_end(*, game: Game, seat: int) -> bool:
+    """Whether ``seat`` has acted since the last round ended (its reveal is over for them)."""
     ended = (
         Event.objects.filter(game=game, type="round_ended")
         .order_by("-seq")
@@ -91,26 +86,5 @@ def last_round_end(*, game: Game, seat: int | None, events: bool = True) -> dict
         .first()
     )
     if ended is None:
-        return None
-    if seat is not None and (
-        Event.objects.filter(game=game, seq__gt=ended, seat=seat, type__in=ACTIONS).exists()
-    ):
-        return None
-    if not events:
-        return {}
-    started = (
-        Event.objects.filter(game=game, type="round_started", seq__lt=ended)
-        .order_by("-seq")
-        .values_list("seq", flat=True)
-        .first()
-    ) or 0
-    # who called is public (the seat of a "called" event, which carries nothing else)
-    callers = list(
-        Event.objects.filter(game=game, type="called", seq__gt=started, seq__lt=ended)
-        .order_by("seq")
-        .values_list("seat", flat=True)
-    )
-    views = selectors.event_views(game=game, seat=seat, after=ended - 1, upto=ended)
-    if not views:
-        return None
-    return {"event": views[-1], "callers": callers}
+        return False
+    return Event.objects.filter(game=game, seq__gt=ended, seat=seat, type__in=ACTIONS).exists()

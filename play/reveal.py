@@ -1,18 +1,17 @@
-"""The round's reveal: at a round's end every player's cards face up, the call and
-whether it succeeded, the round's points and the game totals.
+"""The round's reveal on the table: at a round's end every player's cards face up
+with their values, the calls and whether they succeeded, the round's points and
+the game totals.
 
-Read from the round's ``round_ended`` event as the viewer's event feed shows it
-(every card is face up in it) and the seats of the round's ``called`` events.
-It stays on the table until the player dismisses it (remembered in the
-session, per game and round) or acts in the next round; a player who opens the
-table later, before acting, still sees it.
+Drawn from the game state's ``reveal`` (the rules' view gives it to everyone until
+the next round ends). The table shows it until the player closes it (remembered
+in the session, per game and round) or acts in the next round; a player who opens
+the table later, before acting, still sees it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.rules import engine
 from replays.cards import card_html
 
 JSON = dict[str, Any]
@@ -26,40 +25,6 @@ REASONS = {
 
 def session_key(game_id: Any) -> str:
     return f"reveal-closed:{game_id}"
-
-
-def card_value(ruleset: str, code: str) -> int | None:
-    """What a card counts at a round's end in ``ruleset`` (the rules' own value)."""
-    preset = getattr(engine.get_ruleset(ruleset), "preset", None)
-    try:
-        return int(preset.value(code)) if preset is not None else None
-    except (TypeError, ValueError, KeyError):
-        return None
-
-
-def from_event(found: JSON | None) -> JSON | None:
-    """A ``reveal`` object (the shape of the game state's ``reveal``) from the round's
-    ``round_ended`` event view and its callers (for a state without ``reveal``)."""
-    if not found:
-        return None
-    data = found["event"].get("data") or {}
-    winners = list(data.get("winners") or [])
-    return {
-        "round": data.get("round"),
-        "reason": data.get("reason"),
-        "fields": {
-            seat: [None if c is None else {"code": c.get("code")} for c in slots]
-            for seat, slots in (data.get("fields") or {}).items()
-        },
-        "calls": [
-            {"seat": s, "succeeded": None if data.get("reason") == "exhausted" else s in winners}
-            for s in found.get("callers") or []
-        ],
-        "totals": data.get("totals") or {},
-        "scores": data.get("scores") or {},
-        "game_totals": data.get("game_totals") or {},
-        "winners": winners,
-    }
 
 
 def build(
@@ -97,10 +62,7 @@ def build(
             code = slot.get("code") if isinstance(slot, dict) else None
             if code is None:
                 continue
-            value = slot.get("value")
-            if value is None:
-                value = card_value(ruleset, code)
-            cards.append({"html": card_html(code, kind), "value": value})
+            cards.append({"html": card_html(code, kind), "value": slot.get("value")})
         score = scores.get(str(seat))
         rows.append(
             {

@@ -37,7 +37,7 @@ from pablo.exceptions import exception_handler, status_of
 from pablo.throttling import ActionLimit, check_web_auth
 
 from . import history, lobby, reveal, table
-from .recent import last_round_end, recent_events
+from .recent import acted_since_round_end, recent_events
 
 #: Events described under the table ("the last events in plain words").
 RECENT_EVENTS = 12
@@ -239,10 +239,11 @@ def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
         waiting_for=data["seats"] - len(data["players"]),
     )
     if ctx["kind"] != "skipbo" and data["status"] in ("active", "finished"):
+        # the rules' reveal of the last round, until this player acts in the next one
         shown = (data.get("state") or {}).get("reveal")
-        found = last_round_end(game=game, seat=data["you"], events=shown is None)
+        acted = data["you"] is not None and acted_since_round_end(game=game, seat=data["you"])
         ctx["reveal"] = reveal.build(
-            (shown or reveal.from_event(found)) if found is not None else None,
+            None if acted else shown,
             ctx["names"],
             data["you"],
             data["ruleset"],

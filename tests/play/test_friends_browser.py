@@ -42,8 +42,8 @@ PLAN = {
         [
             *["AC", "2C", "3C", "4C"],  # ann
             *["10C", "10D", "10H", "QC"],  # ben: 42
-            *["5C", "6C", "2H", "3H"],  # cara
-            "5D",
+            *["5S", "6S", "7C", "8C"],  # cara
+            "KS",  # the discard pile's first card
             *FRENCH_DRAWS,
         ]
     ],
@@ -72,6 +72,8 @@ def test_a_private_game_by_invite_link_and_its_rematch(live_server, chromium, ar
         p.select_option(f"{form} select[name=opt_start_seat]", "0")
         p.fill(f"{form} textarea[name=decks]", json.dumps(PLAN["decks"]))
         p.click(f"{form} button[type=submit]")
+        p.wait_for_load_state()
+        assert p.locator(f"{form} .field-error").count() == 0, p.inner_text(f"{form}")
         p.wait_for_url(re.compile(r".*/play/[0-9a-f-]+/$"))
         game_id = p.url.rstrip("/").split("/")[-1]
         assert Game.objects.get(pk=game_id).private
@@ -140,7 +142,7 @@ def test_a_private_game_by_invite_link_and_its_rematch(live_server, chromium, ar
 
         # ann starts the rematch from her finished table
         ann.page.click("#table button:has-text('Rematch')")
-        ann.page.wait_for_url(re.compile(r".*/play/[0-9a-f-]+/$"))
+        ann.page.wait_for_url(lambda url: game_id not in url and "/play/" in url)
         new_id = ann.page.url.rstrip("/").split("/")[-1]
         assert new_id != game_id
         new = Game.objects.get(pk=new_id)
@@ -157,7 +159,9 @@ def test_a_private_game_by_invite_link_and_its_rematch(live_server, chromium, ar
         cara.page.goto(f"{live_server.url}/")
         offered = cara.page.locator(".rematches button:has-text('Rematch')")
         assert offered.count() == 1
-        cara.page.screenshot(path=str(artifacts / "lobby-rematch-offered-desktop.png"), full_page=True)
+        cara.page.screenshot(
+            path=str(artifacts / "lobby-rematch-offered-desktop.png"), full_page=True
+        )
         offered.click()
         cara.page.wait_for_url(f"**/play/{new_id}/")
         new.refresh_from_db()
