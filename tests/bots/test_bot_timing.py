@@ -4,7 +4,7 @@ On ``make run``'s embedded broker every bot move used to take about 6 s: the
 worker slept kombu's default polling interval (1 s) whenever its two slots were
 busy, beat's messages (three or four a second) piled up, and a bot's task waited
 behind about five seconds of them. Now the worker polls every 0.1 s (and the
-broker writes each message atomically, pablo/broker.py). Each test starts the
+broker writes each message atomically, pablo/filebroker.py). Each test starts the
 worker as ``scripts/run.sh`` does (threads, concurrency 2) plus beat, plays seat 0
 of a Cabo game against two bots, and reads each bot turn's lag from the event
 store: from the event that began the turn to the bot's first action.
@@ -53,7 +53,7 @@ def file_broker(require_postgres, tmp_path, monkeypatch):
     before = (app.conf.broker_url, app.conf.broker_transport_options, app.conf.broker_transport)
     monkeypatch.setenv("CELERY_BROKER_URL", "filesystem://")
     _point_app_at("filesystem://", folders)
-    app.conf.broker_transport = "pablo.broker:Transport"
+    app.conf.broker_transport = "pablo.filebroker:Transport"
     yield var
     monkeypatch.undo()
     _point_app_at(before[0], before[1])
