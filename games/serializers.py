@@ -290,7 +290,10 @@ class GameSerializer(serializers.Serializer):
     state = serializers.DictField(
         allow_null=True,
         help_text="The game as you see it (API.md 'The game and its state'); "
-        "null while the game waits for players.",
+        "null while the game waits for players. The Pablo family adds `reveal`: the last "
+        'finished round, public: {"round", "reason", "fields": {seat: [{"code", "value"} | '
+        'null]}, "calls": [{"seat", "succeeded"}], "totals", "scores", "game_totals", '
+        '"winners"} (null before the first round ends).',
     )
     created_at = serializers.DateTimeField()
     fairness = FairnessSerializer(  # fair deals (#12)

@@ -205,8 +205,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
     else {}
 )
 if CELERY_BROKER_URL.startswith("filesystem"):
-    # kombu's transport, writing each message atomically (pablo/broker.py).
-    CELERY_BROKER_TRANSPORT = "pablo.broker:Transport"
+    # kombu's transport, writing each message atomically (pablo/filebroker.py).
+    CELERY_BROKER_TRANSPORT = "pablo.filebroker:Transport"
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
