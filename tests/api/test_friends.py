@@ -10,6 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Event, Game
+from play import lobby
 from tests.api.conftest import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS, create
 
 pytestmark = pytest.mark.django_db
@@ -307,3 +308,12 @@ def test_history_lists_finished_games_with_result_rank_and_score(ann, bob, cid):
 
 def test_history_needs_a_token(anon):
     assert anon.get("/api/me/history/").status_code == 401
+
+
+def test_the_lobby_lists_a_private_game_to_its_players_only(ann, bob):
+    private = create(ann, ruleset="cabo", seats=3, private=True)
+    public = create(ann, ruleset="cabo", seats=3)
+    open_for_bob = [row["id"] for row in lobby.context(bob.user)["open_games"]]
+    assert public["id"] in open_for_bob and private["id"] not in open_for_bob
+    waiting_for_ann = [row["id"] for row in lobby.context(ann.user)["waiting"]]
+    assert private["id"] in waiting_for_ann
