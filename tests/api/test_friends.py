@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 import uuid
 
 import pytest
@@ -317,3 +318,28 @@ def test_the_lobby_lists_a_private_game_to_its_players_only(ann, bob):
     assert public["id"] in open_for_bob and private["id"] not in open_for_bob
     waiting_for_ann = [row["id"] for row in lobby.context(ann.user)["waiting"]]
     assert private["id"] in waiting_for_ann
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_two_rematch_calls_at_once_make_one_game(require_postgres, ann, bob):
+    old = finished_skipbo(ann, bob)
+    answers = {}
+    barrier = threading.Barrier(2)
+
+    def call(player):
+        barrier.wait()
+        try:
+            answers[player.user.username] = player.post(f"/api/games/{old['id']}/rematch/")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=call, args=(p,)) for p in (ann, bob)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    codes = sorted(a.status_code for a in answers.values())
+    assert codes == [200, 201], [a.content for a in answers.values()]
+    assert len({a.json()["id"] for a in answers.values()}) == 1
+    assert Game.objects.filter(rematch_of=old["id"]).count() == 1
