@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, ClassVar, cast
 
-from . import engine, reveal
+from . import engine, round_reveal
 from .engine import JSON, Context, Event, Handlers, Malformed, NotAllowed, Option, State, Work
 from .family_presets import PRESETS, Preset, RoundOutcome
 
@@ -78,7 +78,7 @@ class FamilyState(State):
     call_window: int | None = None
     match_open: bool = False
     rounds: list[JSON] = field(default_factory=list)
-    #: The last finished round with every card face up (games/rules/reveal.py).
+    #: The last finished round with every card face up (games/rules/round_reveal.py).
     reveal: JSON | None = None
 
     #: ``codes`` is only replaced (each round): ``copy`` shares it.
@@ -851,7 +851,7 @@ class Family:
     def _on_round_ended(self, s: FamilyState, seat: int | None, d: JSON) -> None:
         s.scores = [d["game_totals"][str(i)] for i in range(s.seats)]
         s.rounds.append({"round": d["round"], "totals": d["totals"], "scores": d["scores"]})
-        s.reveal = reveal.round_reveal(s.ruleset, s.callers, d, self.preset.value)
+        s.reveal = round_reveal.round_reveal(s.ruleset, s.callers, d, self.preset.value)
         s.stage = "done"
         s.held = s.held_from = None
         s.power = None
@@ -958,7 +958,7 @@ class Family:
             ),
             "match_open": self._match_open(s) and not over,
             "looked": [i for i, done in enumerate(s.looked) if done] if setup else None,
-            "reveal": reveal.shown(s.reveal),  # the last round's end, public (reveal.py)
+            "reveal": round_reveal.shown(s.reveal),  # the last round's end, public
         }
 
     def _match_open(self, s: FamilyState) -> bool:

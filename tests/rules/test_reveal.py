@@ -1,4 +1,4 @@
-"""The round's reveal (games/rules/reveal.py): stacked decks, every figure computed by hand.
+"""The round's reveal (games/rules/round_reveal.py): stacked decks, every figure computed by hand.
 
 At a round's end every player -- and a non-player -- sees in ``state.reveal`` every
 card of every field face up with its value, who called and whether the call
