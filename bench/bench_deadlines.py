@@ -57,10 +57,9 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection, connections  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from games import deadlines  # noqa: E402
+from games import deadlines, rules  # noqa: E402
 from games.chance import DeckChance  # noqa: E402
 from games.models import Event, Game, Seat  # noqa: E402
-from games.rules import engine  # noqa: E402
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -79,18 +78,18 @@ def make_games(count: int, *, due_in: list[float], users: list, turn_timeout: in
     for i in range(count):
         a, b = users[(2 * i) % len(users)], users[(2 * i + 1) % len(users)]
         created = now + timedelta(seconds=due_in[i] - turn_timeout)
-        ctx = engine.Context(chance=DeckChance(random.Random(rng.random())), now=created)
-        events = engine.create(
+        ctx = rules.Context(chance=DeckChance(random.Random(rng.random())), now=created)
+        events = rules.create(
             "skipbo",
             seats=2,
             options={"start_seat": 0},
             turn_timeout=turn_timeout,
             creator=a.username,
         )
-        state = engine.fold(events)
-        joined = engine.join(state, b.username, ctx)
+        state = rules.fold(events)
+        joined = rules.join(state, b.username, ctx)
         for event in joined:
-            engine.apply(state, event)
+            rules.apply(state, event)
         events += joined
         game = Game(
             ruleset="skipbo",

@@ -18,9 +18,8 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import friends, selectors, services
+from games import friends, rules, selectors, services
 from games.apis import GAME_ID, JsonApiView, _errors
-from games.rules import engine
 from games.serializers import GameSerializer, StrictCharField
 
 # --------------------------------------------------------------------------- serializers
@@ -88,7 +87,7 @@ class HistorySerializer(serializers.Serializer):
 
 class HistoryQuerySerializer(serializers.Serializer):
     ruleset = serializers.ChoiceField(
-        choices=[r.id for r in engine.rulesets()], required=False, help_text="Only this ruleset."
+        choices=[r.id for r in rules.rulesets()], required=False, help_text="Only this ruleset."
     )
     page = serializers.IntegerField(required=False, min_value=1)
 

@@ -28,7 +28,7 @@ database and Celery, kept apart from ``services`` so that both can move.)
   second one costs one read. The turn deadline stays the last resort.
 * **Stand-ins.** With option ``stand_in`` = a bot level, an absent player's
   turns are not played at once by the automatic timeout action but by that bot,
-  through ``engine.act(..., stand_in=True)``: no ``player_returned``, the
+  through ``rules.act(..., stand_in=True)``: no ``player_returned``, the
   player stays absent until they act or come back themselves.
 """
 
@@ -45,11 +45,10 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
 
-from games import queue, selectors, services, streams
+from games import queue, rules, selectors, services, streams
 from games.bots import LEVELS, bot_level, bot_name, decide, waits_for
 from games.bots.play import bot_view
 from games.models import FairDraw, Game
-from games.rules import engine
 from games.signals import events_appended
 
 log = logging.getLogger(__name__)
@@ -67,7 +66,7 @@ def delay() -> float:
 # --------------------------------------------------------------------------- who acts
 
 
-def bot_seats(state: engine.State) -> dict[int, tuple[str, bool]]:
+def bot_seats(state: rules.State) -> dict[int, tuple[str, bool]]:
     """Seats a bot plays now: {seat: (level, as a stand-in)}."""
     out: dict[int, tuple[str, bool]] = {}
     stand_in = state.options.get("stand_in", "rules")
@@ -80,14 +79,14 @@ def bot_seats(state: engine.State) -> dict[int, tuple[str, bool]]:
     return out
 
 
-def due(state: engine.State, *, waited_only: bool = False) -> list[int]:
+def due(state: rules.State, *, waited_only: bool = False) -> list[int]:
     """The bot seats that may act now (``waited_only``: only those the game waits for)."""
     if state.status != "active":
         return []
-    rules = engine.get_ruleset(state.ruleset)
+    rulebook = rules.get_ruleset(state.ruleset)
     out = []
     for seat, (_level, stand_in) in bot_seats(state).items():
-        legal = rules.legal_actions(state, seat)
+        legal = rulebook.legal_actions(state, seat)
         if not legal:
             continue
         if (waited_only or stand_in) and not waits_for(legal):
@@ -141,8 +140,8 @@ def act(*, game_id: Any, seat: int, version: int, rng: random.Random | None = No
     if body is None:
         return 0
     try:
-        events = engine.act(state, seat, body, services._context(game), stand_in=stand_in)
-    except engine.RulesError as exc:
+        events = rules.act(state, seat, body, services._context(game), stand_in=stand_in)
+    except rules.RulesError as exc:
         log.warning("bot of game %s seat %s refused: %s (%s)", game_id, seat, exc.detail, body)
         return 0
     draws = services._fair_rows(game)
@@ -201,12 +200,12 @@ def play_stored_game(
         if game.status != Game.Status.ACTIVE:
             break
         state = selectors.game_state(game=game)
-        rules = engine.get_ruleset(ruleset)
-        actors = rules.actors(state)
+        rulebook = rules.get_ruleset(ruleset)
+        actors = rulebook.actors(state)
         order = [s for s in range(state.seats) if s not in actors] + list(actors)
         for seat in order:
             waited = seat in actors
-            if not waited and not rules.legal_actions(state, seat):
+            if not waited and not rulebook.legal_actions(state, seat):
                 continue
             if seat == 0:
                 body = decide(levels[0], ruleset, bot_view(state, 0), 0, rng)

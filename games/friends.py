@@ -28,10 +28,9 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from games import errors, streams
+from games import errors, rules, streams
 from games.bots import bot_level
 from games.models import Game, Seat
-from games.rules import engine
 
 JSON = dict[str, Any]
 
@@ -167,7 +166,7 @@ def history_row(*, game: Game, user: Any) -> JSON:
     return {
         "id": str(game.id),
         "ruleset": state.ruleset,
-        "finished_at": engine.iso(game.finished_at) if game.finished_at else None,
+        "finished_at": rules.iso(game.finished_at) if game.finished_at else None,
         "seats": state.seats,
         "you": seat,
         "result": "won" if seat in result["winners"] else "lost",

@@ -33,7 +33,7 @@ from django.utils import timezone
 
 from pablo import outbox
 
-from . import streams
+from . import rules, streams
 from .models import Game, NotificationSettings, Seat, TurnReminder
 from .notification_mail import (
     GAME_ABORTED,
@@ -43,7 +43,6 @@ from .notification_mail import (
     YOUR_TURN,
     email_text,
 )
-from .rules import engine
 from .webhooks import canonical, post_webhook
 
 __all__ = ["GAME_ABORTED", "GAME_FINISHED", "KINDS", "TURN_REMINDER", "YOUR_TURN"]
@@ -183,7 +182,7 @@ def send_due_reminders(*, limit: int = 200) -> int:
                     "game_id": str(game.id),
                     "ruleset": game.ruleset,
                     "event": TURN_REMINDER,
-                    "deadline": engine.iso(game.deadline),
+                    "deadline": rules.iso(game.deadline),
                     "version": game.version,
                 }
                 if seats:
@@ -196,7 +195,7 @@ def send_due_reminders(*, limit: int = 200) -> int:
 def _still_to_act(game: Game, seats: list[int]) -> list[int]:
     """Those of ``seats`` the game still waits for (in a setup phase some have looked)."""
     state = streams.state(game)
-    actors = set(engine.get_ruleset(game.ruleset).actors(state))
+    actors = set(rules.get_ruleset(game.ruleset).actors(state))
     return [s for s in seats if s in actors]
 
 

@@ -3,7 +3,7 @@
 Read-only: a state comes from the game's stream (``games.streams``, which owns
 the per-process cache of recent states); nothing here writes.
 
-Redaction happens only in the rules (``engine.view`` / ``engine.event_view``);
+Redaction happens only in the rules (``rules.view`` / ``rules.event_view``);
 this module decides *who* is looking (their seat, or None for a non-player).
 """
 
@@ -17,12 +17,11 @@ from typing import Any
 from django.db import DatabaseError, close_old_connections, connection
 from django.db.models import QuerySet
 
-from games import errors, fairness, friends, streams
+from games import errors, fairness, friends, rules, streams
 from games.bots import bot_level
 from games.bots import levels as bot_levels
 from games.errors import Conflict
 from games.models import Event, FairDraw, Game, Seat
-from games.rules import engine
 
 JSON = dict[str, Any]
 
@@ -31,16 +30,16 @@ POLL_INTERVAL = 0.2
 MAX_WAIT = 30
 
 
-def to_engine(row: Event) -> engine.Event:
+def to_engine(row: Event) -> rules.Event:
     return streams.to_engine(row)
 
 
-def game_events(game: Game, *, upto: int | None = None) -> list[engine.Event]:
+def game_events(game: Game, *, upto: int | None = None) -> list[rules.Event]:
     """The game's stream as engine events, in order (up to seq ``upto``)."""
     return streams.events(game.id, upto=upto)
 
 
-def game_state(*, game: Game, version: int | None = None) -> engine.State:
+def game_state(*, game: Game, version: int | None = None) -> rules.State:
     """The folded state at ``version`` (default: the game's current version); a private copy."""
     return streams.state(game, version)
 
@@ -49,7 +48,7 @@ def game_state(*, game: Game, version: int | None = None) -> engine.State:
 
 
 def iso(moment: datetime | None) -> str | None:
-    return None if moment is None else engine.iso(moment)
+    return None if moment is None else rules.iso(moment)
 
 
 def game_get(game_id: Any) -> Game:
@@ -75,7 +74,7 @@ def seat_of(*, game: Game, user: Any) -> int | None:
     return Seat.objects.filter(game=game, user=user).values_list("seat", flat=True).first()
 
 
-def _viewer_seat(state: engine.State, user: Any) -> int | None:
+def _viewer_seat(state: rules.State, user: Any) -> int | None:
     username = getattr(user, "username", None)
     if username and username in state.players:
         return state.players.index(username)
@@ -86,8 +85,8 @@ def game_data(
     *,
     game: Game,
     user: Any,
-    state: engine.State | None = None,
-    recent: Sequence[engine.Event] = (),
+    state: rules.State | None = None,
+    recent: Sequence[rules.Event] = (),
 ) -> JSON:
     """The API's game object, with ``state`` as ``user`` sees it (docs/api.md)."""
     if state is None:
@@ -113,7 +112,7 @@ def game_data(
             if name is not None
         ],
         "you": you,
-        "state": engine.view(state, you, recent),
+        "state": rules.view(state, you, recent),
         "created_at": iso(game.created_at),
         "fairness": game_fairness(game=game, status=state.status),
         **friends.game_fields(game=game, you=you),  # games among friends
@@ -201,7 +200,7 @@ def event_views(
     if after >= upto:
         return []
     if after >= 1 and streams.cached(game.id, after) is not None:
-        state: engine.State | None = game_state(game=game, version=after)
+        state: rules.State | None = game_state(game=game, version=after)
         rows = Event.objects.filter(game=game, seq__gt=after, seq__lte=upto)
     else:
         state = None
@@ -210,11 +209,11 @@ def event_views(
     for row in rows.order_by("seq"):
         event = to_engine(row)
         if state is None:  # game_created: nothing before it, nothing hidden in it
-            state = engine.fold([event])
+            state = rules.fold([event])
             data: JSON | None = dict(event.data) if row.seq > after else None
         else:
-            data = engine.event_view(state, event, seat) if row.seq > after else None
-            engine.apply(state, event)
+            data = rules.event_view(state, event, seat) if row.seq > after else None
+            rules.apply(state, event)
         if data is not None:
             out.append(event_data(row, data))
     return out
@@ -292,8 +291,8 @@ def ruleset_list() -> list[JSON]:
             "max_players": ruleset.max_players_any,
             "bot_levels": bot_levels(),  # bots (issue #11)
             "options": {
-                name: option.describe() for name, option in engine.all_options(ruleset).items()
+                name: option.describe() for name, option in rules.all_options(ruleset).items()
             },
         }
-        for ruleset in engine.rulesets()
+        for ruleset in rules.rulesets()
     ]

@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games import rules
 from games.commands import (
     DEFAULT_TURN_TIMEOUT,
     MAX_IDEMPOTENCY_KEY,
@@ -25,7 +26,6 @@ from games.commands import (
     Action,
 )
 from games.errors import ApplicationError
-from games.rules import engine
 from games.rules.skipbo import CODES as SKIPBO_CARDS
 from games.rules.skipbo import PILES  # building piles, and discard piles per player
 
@@ -378,7 +378,7 @@ def event_types_description() -> str:
         "| `game_finished` | `{winners, losers}` |",
         "| `game_aborted` | `{reason}`: every player absent, or `cancelled` by the creator |",
     ]
-    for ruleset in engine.rulesets():
+    for ruleset in rules.rulesets():
         described = getattr(ruleset, "event_types", None)
         if described:
             lines += ["", f"`{ruleset.id}` events:", "", "| type | meaning |", "|---|---|"]
@@ -568,7 +568,7 @@ ACTION_SERIALIZERS: dict[str, type[ActionSerializer]] = {
         EndActionSerializer,
     )
 }
-assert set(ACTION_SERIALIZERS) == engine.ACTION_TYPES
+assert set(ACTION_SERIALIZERS) == rules.ACTION_TYPES
 
 
 def parse_action(body: Any, idempotency_key: str | None = None) -> Action:

@@ -28,7 +28,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from games import errors, fairness, friends, selectors, streams
+from games import errors, fairness, friends, rules, selectors, streams
 from games.bots import LEVELS as BOT_LEVELS
 from games.bots import bot_level, bot_name, decide
 from games.bots.play import bot_view
@@ -41,7 +41,6 @@ from games.commands import (  # the bounds too, for callers that read them here
 )
 from games.errors import ApplicationError, Conflict, Forbidden
 from games.models import FairDraw, Game, IdempotentAnswer
-from games.rules import engine
 from games.rules.cards import missing_from
 
 JSON = dict[str, Any]
@@ -60,9 +59,9 @@ class ActionAnswer:
     replayed: bool = False
 
 
-def _context(game: Game) -> engine.Context:
+def _context(game: Game) -> rules.Context:
     chance = _fair_chance(game) or DeckChance(decks=game.stacked_decks)
-    return engine.Context(chance=chance, now=timezone.now())
+    return rules.Context(chance=chance, now=timezone.now())
 
 
 # --- fair deals (#12, games/fairness.py) ------------------------------------------------
@@ -155,7 +154,7 @@ def _bot_user(level: str, seat: int) -> Any:
     return user
 
 
-def _add_bots(game: Game, state: engine.State, bots: list[tuple[int, str]]) -> engine.State:
+def _add_bots(game: Game, state: rules.State, bots: list[tuple[int, str]]) -> rules.State:
     """Join each bot at its seat (inside ``game_create``'s transaction); the new state."""
     seeds = getattr(game, "player_seeds", None)
     if seeds is not None:
@@ -165,7 +164,7 @@ def _add_bots(game: Game, state: engine.State, bots: list[tuple[int, str]]) -> e
         game.save(update_fields=["player_seeds"])
     for seat, level in sorted(bots):
         _bot_user(level, seat)
-        events = engine.join(state, bot_name(level, seat), _context(game), seat=seat, bot=level)
+        events = rules.join(state, bot_name(level, seat), _context(game), seat=seat, bot=level)
         state = streams.append(streams.Stream(game, state), events).state.copy()
         _fair_flush(game)
     return state
@@ -243,7 +242,7 @@ def game_create(
     check_turn_timeout(turn_timeout)
     # --- bots (issue #11): validated before anything is written
     bot_seats = _check_bots(bots, seats)
-    events = engine.create(
+    events = rules.create(
         ruleset,
         seats=seats,
         options={} if options is None else options,
@@ -251,11 +250,11 @@ def game_create(
         creator=user.username,
     )
     header = events[0].data
-    rules = engine.get_ruleset(header["ruleset"])
+    rulebook = rules.get_ruleset(header["ruleset"])
     if decks:
-        _check_decks(rules, header["options"], decks)
+        _check_decks(rulebook, header["options"], decks)
     game = Game.objects.create(
-        ruleset=rules.id,
+        ruleset=rulebook.id,
         seats=header["seats"],
         options=header["options"],
         turn_timeout=header["turn_timeout"],
@@ -290,7 +289,7 @@ def game_join(*, game_id: Any, user: Any, seed: str = "", invite: str | None = N
     joining = game.player_seeds is not None and state.status == "waiting" and free
     if joining and user.username not in state.players:
         game.player_seeds = {**game.player_seeds, str(free[0]): seed}
-    events = engine.join(state, user.username, _context(game))
+    events = rules.join(state, user.username, _context(game))
     if joining:
         game.save(update_fields=["player_seeds"])
     streams.append(stream, events)
@@ -302,7 +301,7 @@ def game_join(*, game_id: Any, user: Any, seed: str = "", invite: str | None = N
 def game_come_back(*, game_id: Any, user: Any) -> Game:
     """An absent ``user`` is back: their turns are no longer played for them."""
     stream = streams.lock(game_id)
-    streams.append(stream, engine.come_back(stream.state, stream.seat(user)))
+    streams.append(stream, rules.come_back(stream.state, stream.seat(user)))
     return stream.game
 
 
@@ -330,7 +329,7 @@ def game_act(
     if stream is not None and not connection.in_atomic_block:
         try:
             return _act(stream, user, command, expected_version, None)
-        except (streams.Stale, ApplicationError, engine.RulesError):
+        except (streams.Stale, ApplicationError, rules.RulesError):
             pass
     return _act_locked(game_id, user, command, expected_version, idempotency_key)
 
@@ -354,7 +353,7 @@ def _act(
             return ActionAnswer(json.loads(bytes(stored.body)), replayed=True)
     if expected is not None and expected != stream.version:
         raise errors.version_conflict(stream.version, expected)
-    events = engine.act(stream.state, seat, command, _context(game))  # 400 / 409
+    events = rules.act(stream.state, seat, command, _context(game))  # 400 / 409
     draws = _fair_rows(game)
     if draws and not stream.locked:
         raise streams.Stale  # draws are stored in the events' transaction: under the lock
@@ -408,7 +407,7 @@ def game_timeout_many(*, games: Sequence[Game]) -> dict[Any, int]:
 BOT_STEPS_AT_DEADLINE = 20
 
 
-def _deadline_events(game: Game, state: engine.State, turn_key: str) -> list[engine.Event]:
+def _deadline_events(game: Game, state: rules.State, turn_key: str) -> list[rules.Event]:
     """What a passed deadline stores: first every bot the game waits for makes its own
     move, then the others time out (RULES.md §8).
 
@@ -419,31 +418,31 @@ def _deadline_events(game: Game, state: engine.State, turn_key: str) -> list[eng
     """
     ctx = _context(game)  # one context: a fair game's draws are collected on it
     work = state.copy()
-    events: list[engine.Event] = []
-    rules = engine.get_ruleset(work.ruleset)
+    events: list[rules.Event] = []
+    rulebook = rules.get_ruleset(work.ruleset)
     for _ in range(BOT_STEPS_AT_DEADLINE):  # a turn may take several actions
         if work.status != "active" or work.turn_key != turn_key:
             break  # the turn is over; the next one has a deadline of its own
-        bots = [s for s in rules.actors(work) if bot_level(work.players[s]) is not None]
+        bots = [s for s in rulebook.actors(work) if bot_level(work.players[s]) is not None]
         moved = False
         for seat in bots:
             level = bot_level(work.players[seat])
-            if level is None or seat not in rules.actors(work):
+            if level is None or seat not in rulebook.actors(work):
                 continue
             body = decide(level, work.ruleset, bot_view(work, seat), seat, random.Random())
             if body is None:
                 continue
             try:
-                new = engine.act(work, seat, body, ctx)
-            except engine.RulesError:
+                new = rules.act(work, seat, body, ctx)
+            except rules.RulesError:
                 continue  # the timeout below plays the turn instead
             for event in new:
-                engine.apply(work, event)
+                rules.apply(work, event)
             events += new
             moved = True
         if not moved:
             break
-    return events + engine.timeout(work, turn_key, ctx)
+    return events + rules.timeout(work, turn_key, ctx)
 
 
 @transaction.atomic
@@ -473,7 +472,7 @@ def game_cancel(*, game_id: Any, user: Any) -> Game:
             "cancelled.",
             "game_not_waiting",
         )
-    streams.append(stream, [engine.Event("game_aborted", {"reason": friends.CANCELLED})])
+    streams.append(stream, [rules.Event("game_aborted", {"reason": friends.CANCELLED})])
     return game
 
 

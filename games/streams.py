@@ -57,9 +57,8 @@ from django.contrib.auth import get_user_model
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils import timezone
 
-from games import errors
+from games import errors, rules
 from games.models import Event, Game, Seat, Snapshot
-from games.rules import engine
 from games.signals import events_appended
 
 logger = logging.getLogger(__name__)
@@ -74,13 +73,13 @@ PROJECTED = ("status", "version", "turn_key", "deadline", "result", "finished_at
 
 # --------------------------------------------------------------------------- the state cache
 
-_cache: OrderedDict[uuid.UUID, list[engine.State]] = OrderedDict()  # versions ascending
+_cache: OrderedDict[uuid.UUID, list[rules.State]] = OrderedDict()  # versions ascending
 #: The game rows (their header: decks, creation time...) of the cached games, as last written.
 _rows: dict[uuid.UUID, Game] = {}
 _cache_lock = threading.Lock()
 
 
-def cached(game_id: uuid.UUID, upto: int | None = None) -> engine.State | None:
+def cached(game_id: uuid.UUID, upto: int | None = None) -> rules.State | None:
     """The newest cached state of the game at a version <= ``upto`` (None: any); shared."""
     with _cache_lock:
         states = _cache.get(game_id)
@@ -93,7 +92,7 @@ def cached(game_id: uuid.UUID, upto: int | None = None) -> engine.State | None:
         return None
 
 
-def _cache_put(game_id: uuid.UUID, state: engine.State) -> None:
+def _cache_put(game_id: uuid.UUID, state: rules.State) -> None:
     with _cache_lock:
         states = _cache.setdefault(game_id, [])
         if all(known.version != state.version for known in states):
@@ -107,7 +106,7 @@ def _cache_put(game_id: uuid.UUID, state: engine.State) -> None:
 
 
 def remember(
-    game_id: uuid.UUID, state: engine.State, *, copy: bool = True, row: Game | None = None
+    game_id: uuid.UUID, state: rules.State, *, copy: bool = True, row: Game | None = None
 ) -> None:
     """Offer a state (and the row just written) to the cache: now outside a transaction,
     else once it commits."""
@@ -139,7 +138,7 @@ _JSON_AGG = (
 )
 
 
-def events(game_id: uuid.UUID, *, after: int = 0, upto: int | None = None) -> list[engine.Event]:
+def events(game_id: uuid.UUID, *, after: int = 0, upto: int | None = None) -> list[rules.Event]:
     """The stream's events ``after < seq <= upto`` as engine events, in order (no models)."""
     upto = 2**31 - 1 if upto is None else upto
     if after >= upto:
@@ -148,16 +147,16 @@ def events(game_id: uuid.UUID, *, after: int = 0, upto: int | None = None) -> li
         with connection.cursor() as cursor:
             cursor.execute(_JSON_AGG, [game_id, after, upto])
             (text,) = cursor.fetchone()
-        return [engine.Event(t, d, s) for t, s, d in json.loads(text)] if text else []
+        return [rules.Event(t, d, s) for t, s, d in json.loads(text)] if text else []
     rows = Event.objects.filter(game_id=game_id, seq__gt=after, seq__lte=upto).order_by("seq")
-    return [engine.Event(t, d, s) for t, s, d in rows.values_list("type", "seat", "data")]
+    return [rules.Event(t, d, s) for t, s, d in rows.values_list("type", "seat", "data")]
 
 
-def to_engine(row: Event) -> engine.Event:
-    return engine.Event(type=row.type, data=row.data, seat=row.seat)
+def to_engine(row: Event) -> rules.Event:
+    return rules.Event(type=row.type, data=row.data, seat=row.seat)
 
 
-def state(game: Game, version: int | None = None) -> engine.State:
+def state(game: Game, version: int | None = None) -> rules.State:
     """The folded state at ``version`` (default: the row's version); a private copy."""
     version = game.version if version is None else version
     known = cached(game.id, version)
@@ -166,7 +165,7 @@ def state(game: Game, version: int | None = None) -> engine.State:
     if known is not None:
         folded = known.copy()
         for event in events(game.id, after=known.version, upto=version):
-            engine.apply(folded, event)
+            rules.apply(folded, event)
     else:
         folded, base = _load(game.id, version)
         if folded.version == version and version - base >= SNAPSHOT_EVERY:
@@ -190,7 +189,7 @@ SNAPSHOT_EVERY = 100
 def code_version() -> str:
     """A fingerprint of the rules' code: a snapshot made by other rules is not used."""
     digest = hashlib.blake2b(digest_size=8)
-    for path in sorted(Path(engine.__file__).parent.glob("*.py")):
+    for path in sorted(Path(rules.__file__).parent.rglob("*.py")):
         digest.update(path.read_bytes())
     return digest.hexdigest()
 
@@ -214,7 +213,7 @@ WHERE games_snapshot.version < EXCLUDED.version OR games_snapshot.code <> EXCLUD
 """
 
 
-def _load(game_id: uuid.UUID, upto: int) -> tuple[engine.State, int]:
+def _load(game_id: uuid.UUID, upto: int) -> tuple[rules.State, int]:
     """The state at ``upto`` from the game's snapshot (if any, of these rules, not past
     ``upto``) and the events after it, read in one statement; and the snapshot's version
     (0: folded from the first event)."""
@@ -222,7 +221,7 @@ def _load(game_id: uuid.UUID, upto: int) -> tuple[engine.State, int]:
         ((base, blob, text),) = execute_prepared(
             _LOAD, [game_id, upto, game_id, code_version(), upto]
         )
-        after = [engine.Event(t, d, s) for t, s, d in json.loads(text)] if text else []
+        after = [rules.Event(t, d, s) for t, s, d in json.loads(text)] if text else []
     else:
         found = (
             Snapshot.objects.filter(game_id=game_id, code=code_version(), version__lte=upto)
@@ -232,14 +231,14 @@ def _load(game_id: uuid.UUID, upto: int) -> tuple[engine.State, int]:
         base, blob = found if found else (None, None)
         after = events(game_id, after=base or 0, upto=upto)
     if base is None:
-        return engine.fold(after), 0
-    folded: engine.State = pickle.loads(bytes(blob))
+        return rules.fold(after), 0
+    folded: rules.State = pickle.loads(bytes(blob))
     for event in after:
-        engine.apply(folded, event)
+        rules.apply(folded, event)
     return folded, base
 
 
-def save_snapshot(game_id: uuid.UUID, folded: engine.State) -> None:
+def save_snapshot(game_id: uuid.UUID, folded: rules.State) -> None:
     """Keep ``folded`` as the game's snapshot (unless a newer one of these rules is kept).
 
     Never fails the caller: the snapshot is an optimisation (its own savepoint).
@@ -284,7 +283,7 @@ class Stream:
     """
 
     game: Game
-    state: engine.State
+    state: rules.State
     locked: bool = True
     #: The version the events of this transaction are appended after.
     version: int = field(init=False)
@@ -345,20 +344,20 @@ def lock(game_id: Any) -> Stream:
 @dataclass
 class Appended:
     #: The new state; shared with the cache once committed: read it, never change it.
-    state: engine.State
+    state: rules.State
     rows: list[Event]
     views: list[JSON]
 
 
-def start(game: Game, created: Sequence[engine.Event]) -> Appended:
+def start(game: Game, created: Sequence[rules.Event]) -> Appended:
     """The first events of a new game (``game`` just inserted at version 0)."""
-    stream = Stream(game, engine.fold(created[:1]))
+    stream = Stream(game, rules.fold(created[:1]))
     stream.version = 0
     return _write(stream, created, stream.state, created[1:], views=None, start=True)
 
 
 def append(
-    stream: Stream, new: Sequence[engine.Event], *, viewer: int | None = None, view: bool = False
+    stream: Stream, new: Sequence[rules.Event], *, viewer: int | None = None, view: bool = False
 ) -> Appended:
     """Append ``new`` after the stream's state (which it consumes); project; announce on commit.
 
@@ -370,9 +369,9 @@ def append(
 
 def _write(
     stream: Stream,
-    new: Sequence[engine.Event],
-    folded: engine.State,
-    to_apply: Iterable[engine.Event],
+    new: Sequence[rules.Event],
+    folded: rules.State,
+    to_apply: Iterable[rules.Event],
     *,
     views: list[JSON] | None,
     viewer: int | None = None,
@@ -387,11 +386,11 @@ def _write(
     seen: list[JSON] = []
     if views is not None:
         for event in new:
-            seen.append(engine.event_view(folded, event, viewer))
-            engine.apply(folded, event)
+            seen.append(rules.event_view(folded, event, viewer))
+            rules.apply(folded, event)
     else:
         for event in to_apply:
-            engine.apply(folded, event)
+            rules.apply(folded, event)
     _copy_state(game, folded, now if any(r.type in TERMINAL_EVENTS for r in rows) else None)
     game.updated_at = now
     listening = _store(game, version, rows, locked=stream.locked)
@@ -515,7 +514,7 @@ def _listening_sql(game: str) -> str:
                 OR (n.webhook_enabled AND n.webhook_url <> '')))"""
 
 
-def _copy_state(game: Game, folded: engine.State, ended: datetime | None) -> None:
+def _copy_state(game: Game, folded: rules.State, ended: datetime | None) -> None:
     """Copy the folded state onto the game object (not saved)."""
     game.status = folded.status
     game.version = folded.version
@@ -535,7 +534,7 @@ def parse_deadline(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value.replace("Z", "+00:00"))
 
 
-def sync_seats(game: Game, folded: engine.State) -> None:
+def sync_seats(game: Game, folded: rules.State) -> None:
     """Make the ``Seat`` rows match the players of ``folded`` (joins only ever add)."""
     have = set(Seat.objects.filter(game=game).values_list("seat", flat=True))
     missing = {s: name for s, name in enumerate(folded.players) if name and s not in have}
@@ -579,7 +578,7 @@ def event_data(row: Event, data: JSON) -> JSON:
         "seq": row.seq,
         "type": row.type,
         "seat": row.seat,
-        "at": None if row.created_at is None else engine.iso(row.created_at),
+        "at": None if row.created_at is None else rules.iso(row.created_at),
         "data": data,
     }
 
@@ -588,7 +587,7 @@ def event_data(row: Event, data: JSON) -> JSON:
 
 
 def append_many(
-    games: Sequence[Game], decide: Callable[[Game, engine.State], Sequence[engine.Event]]
+    games: Sequence[Game], decide: Callable[[Game, rules.State], Sequence[rules.Event]]
 ) -> dict[Any, int]:
     """For each locked game: fold its stream, ``decide(game, state)`` -> new events; store all
     in three statements (one read of every stream, one INSERT, one UPDATE of the rows).
@@ -598,16 +597,16 @@ def append_many(
     on. Returns the number of events stored per game id (games given no
     events are left out).
     """
-    streams: dict[Any, list[engine.Event]] = {g.id: [] for g in games}
+    streams: dict[Any, list[rules.Event]] = {g.id: [] for g in games}
     if streams:
         query = Event.objects.filter(game_id__in=list(streams)).order_by("game_id", "seq")
         for game_id, kind, seat, data in query.values_list("game_id", "type", "seat", "data"):
-            streams[game_id].append(engine.Event(kind, data, seat))
+            streams[game_id].append(rules.Event(kind, data, seat))
     now = timezone.now()
-    done: list[tuple[Game, engine.State, list[Event]]] = []
+    done: list[tuple[Game, rules.State, list[Event]]] = []
     for game in games:
         try:
-            folded = engine.fold(streams[game.id])
+            folded = rules.fold(streams[game.id])
             if folded.version != game.version:
                 raise RuntimeError(f"stream has {folded.version} events, row says {game.version}")
             new = decide(game, folded)
@@ -621,7 +620,7 @@ def append_many(
             for i, e in enumerate(new, start=1)
         ]
         for event in new:
-            engine.apply(folded, event)
+            rules.apply(folded, event)
         done.append((game, folded, rows))
     if not done:
         return {}
@@ -644,7 +643,7 @@ def rebuild(game_id: Any) -> Game:
         raise errors.not_found() from None
     Snapshot.objects.filter(game=game).delete()  # a projection too: made again when needed
     stream_rows = list(Event.objects.filter(game=game).order_by("seq"))
-    folded = engine.fold(to_engine(row) for row in stream_rows)
+    folded = rules.fold(to_engine(row) for row in stream_rows)
     ended = next((r.created_at for r in reversed(stream_rows) if r.type in TERMINAL_EVENTS), None)
     game.finished_at = None
     _copy_state(game, folded, ended)

@@ -17,17 +17,16 @@ import uuid
 from collections import OrderedDict
 from typing import Any
 
-from games import selectors, streams
+from games import rules, selectors, streams
 from games.models import Event, Game
-from games.rules import engine
 
 KEEP = 256  # games
 
-_states: OrderedDict[uuid.UUID, engine.State] = OrderedDict()
+_states: OrderedDict[uuid.UUID, rules.State] = OrderedDict()
 _lock = threading.Lock()
 
 
-def _state_at(game: Game, version: int) -> engine.State:
+def _state_at(game: Game, version: int) -> rules.State:
     with _lock:
         known = _states.get(game.id)
     state = known.copy() if known is not None and known.version <= version else None
@@ -37,12 +36,12 @@ def _state_at(game: Game, version: int) -> engine.State:
         .order_by("seq")
         .values_list("type", "data", "seat")
     )
-    events = (engine.Event(type=t, data=d, seat=s) for t, d, s in rows)
+    events = (rules.Event(type=t, data=d, seat=s) for t, d, s in rows)
     if state is None:
-        state = engine.fold(events)
+        state = rules.fold(events)
     else:
         for event in events:
-            engine.apply(state, event)
+            rules.apply(state, event)
     with _lock:
         _states[game.id] = state.copy()
         _states.move_to_end(game.id)

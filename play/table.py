@@ -32,7 +32,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from games.rules import engine
+from games import rules
 from replays.cards import card_html, card_short, kind_of
 from replays.describe import CALL_WORD, describe
 from replays.frames import STAGE_WORDS
@@ -280,7 +280,7 @@ def recent_words(
 ) -> list[str]:
     out: list[str] = []
     for e in events:
-        event = engine.Event(type=e["type"], data=e["data"] or {}, seat=e["seat"])
+        event = rules.Event(type=e["type"], data=e["data"] or {}, seat=e["seat"])
         out += describe(event, e["data"] or {}, names, kind, viewer=you, ruleset=ruleset)
     return out
 

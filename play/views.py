@@ -30,7 +30,7 @@ from rest_framework.exceptions import ValidationError
 
 from games import selectors, services
 from games.errors import ApplicationError, not_a_player
-from games.rules.engine import RulesError
+from games.rules import RulesError
 from games.serializers import GameCreateInputSerializer, parse_action
 from pablo.exceptions import exception_handler
 from pablo.throttling import ActionLimit, check_web_auth

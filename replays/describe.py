@@ -2,7 +2,7 @@
 
 One function per event type, registered in ``DESCRIBE``. Each reads the
 event's data *as the viewer saw it*: the unredacted data for the all-cards
-view, ``engine.event_view(before, event, seat)`` for a seat's view -- so a
+view, ``rules.event_view(before, event, seat)`` for a seat's view -- so a
 sentence never names a card the viewer did not see, and every function must
 cope with a card code being absent ("Ann drew a card").
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from games.rules.engine import Event
+from games.rules import Event
 
 from .cards import card_short
 

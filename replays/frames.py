@@ -1,6 +1,6 @@
 """One step of a replay as template context: the table with every card already HTML.
 
-The views (``engine.view`` / ``engine.reveal``) decide what is visible; this
+The views (``rules.view`` / ``rules.reveal``) decide what is visible; this
 module only lays it out, and -- in the all-cards view -- marks each face-up
 card that the acting seat did not know at that moment (their own view shows
 ``"?"`` there).

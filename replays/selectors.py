@@ -15,9 +15,9 @@ shared by the worker processes), so a step costs one small cache read, a
 checkpoint or two unpickled, fewer than ``CHECKPOINT`` ``apply`` calls and a
 few ``view`` calls (docs/viewer.md "Speed", bench/bench_replay.py).
 
-Redaction stays in the rules: a seat's table is ``engine.view(state, seat)``,
-a seat's sentences are built from ``engine.event_view(before, event, seat)``,
-and the all-face-up table is ``engine.reveal(state)`` where the ruleset
+Redaction stays in the rules: a seat's table is ``rules.view(state, seat)``,
+a seat's sentences are built from ``rules.event_view(before, event, seat)``,
+and the all-face-up table is ``rules.reveal(state)`` where the ruleset
 provides it (otherwise the seats' views merged, so a card nobody knew stays
 face down).
 """
@@ -39,10 +39,10 @@ from typing import Any, NamedTuple
 from django.core.cache import cache
 from django.db.models import Q, QuerySet
 
+from games import rules
 from games.models import Event as EventRow
 from games.models import Game
-from games.rules import engine
-from games.rules.engine import Event, State
+from games.rules import Event, State
 
 from . import describe as words
 from .cards import kind_of
@@ -56,7 +56,7 @@ CHECKPOINT = 32
 CACHE_SECONDS = 24 * 3600
 VIEWABLE = (Game.Status.FINISHED, Game.Status.ABORTED)
 #: Display names, as the rulesets give them (``GET /api/rulesets/`` shows the same).
-RULESET_NAMES = {ruleset.id: ruleset.name for ruleset in engine.rulesets()}
+RULESET_NAMES = {ruleset.id: ruleset.name for ruleset in rules.rulesets()}
 
 
 # --------------------------------------------------------------------------- the list
@@ -153,14 +153,14 @@ class Replay:
         state, events = self.checkpoint(k)
         start = k * CHECKPOINT
         for event in events[max(1, start) - start : index + 1 - start]:
-            engine.apply(state, event)
+            rules.apply(state, event)
         return state
 
     def sentences(self, perspective: int | None, lo: int, hi: int) -> list[list[str]]:
         """What steps ``lo..hi`` say to ``perspective`` (None: everything).
 
         All cards: the words of the events' own data. A seat: the words of
-        ``engine.event_view`` of each event, folding from the state before the
+        ``rules.event_view`` of each event, folding from the state before the
         window, so a sentence never names a card the seat had not seen.
         """
         steps = self.steps[lo : hi + 1]
@@ -172,12 +172,12 @@ class Replay:
             while self.steps[number].event_index < i:
                 number += 1
             if event.type != "deadline_set":
-                data = event.data if state is None else engine.event_view(state, event, perspective)
+                data = event.data if state is None else rules.event_view(state, event, perspective)
                 said[number] += words.describe(
                     event, data, self.names, self.kind, viewer=perspective, ruleset=self.ruleset
                 )
             if state is not None:
-                engine.apply(state, event)
+                rules.apply(state, event)
         return [said[n] for n in range(lo, hi + 1)]
 
 
@@ -225,7 +225,7 @@ def _collector_paused() -> Iterator[None]:
 @functools.cache
 def code_version() -> str:
     """A fingerprint of the code a replay depends on: the rules and this package."""
-    paths = [*Path(engine.__file__).parent.glob("*.py"), *Path(__file__).parent.glob("*.py")]
+    paths = [*Path(rules.__file__).parent.rglob("*.py"), *Path(__file__).parent.glob("*.py")]
     digest = hashlib.blake2b(digest_size=8)
     for path in sorted(paths):
         digest.update(path.read_bytes())
@@ -275,7 +275,7 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
     by_round = any(e.type in words.ROUND_END for e in events)
     intro = (words.describe_start(events[: start + 1], names, kind),)
 
-    state = engine.fold(events[:1])
+    state = rules.fold(events[:1])
     checkpoints = []
     steps: list[Step] = []
     jumps: list[tuple[int, str]] = []
@@ -283,7 +283,7 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
     round_no = 1
     for i, event in enumerate(events):
         if i:
-            engine.apply(state, event)
+            rules.apply(state, event)
         if i == 0 or (i + 1) % CHECKPOINT == 0:
             k = (i + 1) // CHECKPOINT
             # events as plain tuples: pickled in C, unlike the Event dataclass
@@ -359,13 +359,13 @@ def table_views(
     """
     state = _assisted(replay.state_at(step))
     if perspective is not None:
-        return engine.view(state, perspective) or {}, None, list(state.scores)
-    table = engine.reveal(state)
+        return rules.view(state, perspective) or {}, None, list(state.scores)
+    table = rules.reveal(state)
     seat_views: dict[int, JSON] = {}
 
     def seat_view(s: int) -> JSON:
         if s not in seat_views:
-            seat_views[s] = engine.view(state, s) or {}
+            seat_views[s] = rules.view(state, s) or {}
         return seat_views[s]
 
     if table is None:
@@ -378,7 +378,7 @@ def table_views(
 
 def _merge_views(state: State, seat_view: Any) -> JSON:
     """Fallback for a ruleset without ``reveal``: every card some seat knew, face up."""
-    merged = copy.deepcopy(engine.view(state, None) or {})
+    merged = copy.deepcopy(rules.view(state, None) or {})
     views = [seat_view(s) for s in range(state.seats)]
     if "fields" in merged:
         for key, slots in merged["fields"].items():

@@ -14,14 +14,10 @@ import socket
 import pytest
 from django.db import connection
 
-REQUIRE_SERVICES = os.environ.get("PABLO_REQUIRE_SERVICES") == "1"
+from tests.needs import missing
 
-
-def _missing(what: str) -> None:
-    message = f"needs {what}"
-    if REQUIRE_SERVICES:
-        pytest.fail(f"{message} (PABLO_REQUIRE_SERVICES=1)")
-    pytest.skip(message)
+#: The browser fixtures (``chromium``, ``page``, ``artifacts``), for every directory.
+pytest_plugins = ["tests.browser"]
 
 
 def redis_url() -> str:
@@ -57,12 +53,12 @@ def _fresh_state_cache():
 @pytest.fixture
 def require_postgres():
     if connection.vendor != "postgresql":
-        _missing("PostgreSQL (set DATABASE_URL=postgres://…)")
+        missing("PostgreSQL (set DATABASE_URL=postgres://…)")
 
 
 @pytest.fixture
 def require_redis():
     url = redis_url()
     if not url.startswith("redis") or not _reachable(url, 6379):
-        _missing("Redis (set CELERY_BROKER_URL=redis://…)")
+        missing("Redis (set CELERY_BROKER_URL=redis://…)")
     return url

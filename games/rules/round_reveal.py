@@ -31,7 +31,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .engine import JSON, clone
+from .events import JSON
+from .state import clone
 
 
 def call_succeeded(

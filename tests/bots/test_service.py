@@ -6,9 +6,8 @@ import random
 
 import pytest
 
-from games import bot_turns, selectors
+from games import bot_turns, rules, selectors
 from games.models import Event, Game
-from games.rules import engine
 
 pytestmark = pytest.mark.django_db
 
@@ -130,7 +129,7 @@ def test_stand_in_plays_an_absent_players_turns(ann, bob):
         state = selectors.game_state(game=_game(gid))
         if state.turn_seat != 1:
             break
-        legal = engine.get_ruleset("skipbo").legal_actions(state, 1)
+        legal = rules.get_ruleset("skipbo").legal_actions(state, 1)
         body = next(a for a in legal if a["type"] == "end")
         bob.post(f"/api/games/{gid}/actions/", body, format="json")
     state = selectors.game_state(game=_game(gid))

@@ -15,7 +15,7 @@ from django.db import connection
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import services
+from games import rules, services
 from games.errors import Conflict
 from games.models import Event, IdempotentAnswer
 from tests.games.conftest import STOCK_TO_PILE_0, start_skipbo
@@ -144,4 +144,4 @@ def test_committed_writes_fill_the_fold_cache(require_postgres, users):
     assert cached is not None
     game.refresh_from_db()
     assert cached.version == game.version
-    assert cached == selectors.engine.fold(selectors.game_events(game))
+    assert cached == rules.fold(selectors.game_events(game))

@@ -16,7 +16,7 @@ from django.core import mail
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import deadlines, notifications, services, webhooks
+from games import deadlines, notifications, rules, services, webhooks
 from games.models import NotificationSettings, TurnReminder
 from pablo.celery import app
 from tests.tasks.helpers import Receiver, clock, skipbo_game, user
@@ -138,7 +138,7 @@ def test_your_turn_email_and_signed_webhook(eager, receiver, django_capture_on_c
     body = json.loads(got["body"])
     assert body["game_id"] == str(game.id) and body["ruleset"] == "skipbo"
     assert body["seat"] == 0 and body["event"] == "your_turn"
-    assert body["deadline"] == services.engine.iso(game.deadline)
+    assert body["deadline"] == rules.iso(game.deadline)
     # and the reminder at 80 %: 3600 s turn -> 720 s before the deadline
     reminder = TurnReminder.objects.get(game=game)
     assert reminder.remind_at == game.deadline - timedelta(seconds=720)
@@ -287,7 +287,7 @@ def test_no_stale_your_turn(eager, django_capture_on_commit_callbacks):
             version=game.version,
             kind="your_turn",
             turn_key=game.turn_key,
-            deadline=services.engine.iso(game.deadline),
+            deadline=rules.iso(game.deadline),
             seats=[0],
         )
     assert sent == 1 and [m.to for m in mail.outbox] == [["ann@example.org"]]

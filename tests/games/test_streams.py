@@ -6,7 +6,7 @@ import pickle
 
 import pytest
 
-from games import selectors, services, streams
+from games import rules, selectors, services, streams
 from games.models import Event, Game
 from tests.games.conftest import start_skipbo
 
@@ -92,7 +92,7 @@ def test_the_append_is_a_prepared_statement_that_survives_rollbacks(require_post
     with pytest.raises(services.errors.Conflict), transaction.atomic():
         stream = streams.lock(game.id)
         stream.version -= 1
-        streams.append(stream, [streams.engine.Event("player_returned", {}, 0)])
+        streams.append(stream, [rules.Event("player_returned", {}, 0)])
     assert Game.objects.get(pk=game.id).version == version
     answer = services.game_act(game_id=game.id, user=user, command=body)
     assert answer.data["version"] > version
@@ -136,7 +136,7 @@ def play_until(game_id, users, version):
 
 def full_fold(game):
     rows = Event.objects.filter(game=game).order_by("seq")
-    return streams.engine.fold(streams.to_engine(row) for row in rows)
+    return rules.fold(streams.to_engine(row) for row in rows)
 
 
 def test_a_long_game_loads_from_its_snapshot_and_the_events_after_it(require_postgres, users):

@@ -1,18 +1,19 @@
 """The replay and its cache (replays/selectors.py), checked against a plain fold of the
-events (engine.fold) and the rulesets' own views."""
+events (rules.fold) and the rulesets' own views."""
 
 from __future__ import annotations
 
 import pytest
 from django.core.cache import cache
 
+from games import rules
 from games.models import Event as EventRow
-from games.rules import engine
-from games.rules.engine import Event
+from games.rules import Event
 from replays import describe as words
 from replays import selectors
 from replays.cards import kind_of
 from replays.selectors import CHECKPOINT, build_replay, game_replay, load_events
+from tests.factories import UserFactory
 from tests.replays.games import engine_game
 
 RULESETS = ["pablo", "pablo-50", "tamalou", "cabo", "skipbo"]
@@ -35,10 +36,10 @@ def _game(ruleset: str, **kwargs):
 def test_the_state_after_every_event_is_the_fold_of_the_events(ruleset):
     t = _game(ruleset)
     replay = build_replay("g", len(t.events), t.events)
-    state = engine.fold(t.events[:1])
+    state = rules.fold(t.events[:1])
     for index, event in enumerate(t.events):
         if index:
-            engine.apply(state, event)
+            rules.apply(state, event)
         assert replay.state_after(index) == state, index
     assert replay.events_between(0, len(t.events)) == t.events
 
@@ -50,9 +51,9 @@ def test_a_stream_ending_at_a_checkpoint_boundary(extra):
     events = _game("cabo").events[: 2 * CHECKPOINT + extra]
     replay = build_replay("g", len(events), events)
     assert len(replay.checkpoints) == len(events) // CHECKPOINT + 1
-    assert replay.state_after(len(events) - 1) == engine.fold(events)
+    assert replay.state_after(len(events) - 1) == rules.fold(events)
     for index in range(CHECKPOINT - 2, CHECKPOINT + 2):
-        assert replay.state_after(index) == engine.fold(events[: index + 1]), index
+        assert replay.state_after(index) == rules.fold(events[: index + 1]), index
 
 
 def test_a_state_drawn_is_a_private_copy():
@@ -61,7 +62,7 @@ def test_a_state_drawn_is_a_private_copy():
     replay = build_replay("g", len(t.events), t.events)
     for index in (0, CHECKPOINT - 1, CHECKPOINT + 5, len(t.events) - 1):
         replay.state_after(index).scores.append(99)
-        assert replay.state_after(index) == engine.fold(t.events[: index + 1]), index
+        assert replay.state_after(index) == rules.fold(t.events[: index + 1]), index
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -86,11 +87,11 @@ def test_skipbo_chart_points_are_the_stock_counts_of_the_view():
     replay = build_replay("g", len(t.events), t.events)
     start = selectors._start_index(t.events)  # step 0: the stock piles dealt
     expected = []
-    state = engine.fold(t.events[:1])
+    state = rules.fold(t.events[:1])
     for index, event in enumerate(t.events[1:], start=1):
-        engine.apply(state, event)
+        rules.apply(state, event)
         if index == start or (index > start and event.type == "deadline_set"):
-            stock = engine.view(state, None)["stock"]
+            stock = rules.view(state, None)["stock"]
             expected.append(tuple(stock[str(s)]["count"] for s in range(3)))
     assert replay.totals_by_round == expected
     assert expected[0] == (5, 5, 5)  # stock_size 5
@@ -149,12 +150,10 @@ def test_a_game_that_ends_has_its_replay_built_at_once(db, django_capture_on_com
     replay's first page is served from the cache, not folded on the request."""
     from unittest import mock
 
-    from django.contrib.auth import get_user_model
-
     from games import services
     from replays import selectors as replay_selectors
 
-    users = [get_user_model().objects.create_user(username=n, password="pw") for n in "ab"]
+    users = [UserFactory(username=n, password="pw") for n in "ab"]
     # Skip-Bo, stock 5: seat 0's stock is 1..5 (top first) and wins by playing it out.
     deck = ["1", "2", "3", "4", "5", "9", "9", "9", "9", "9", "7", "7", "7", "7", "7"]
     with django_capture_on_commit_callbacks(execute=True):

@@ -12,8 +12,8 @@ from html import unescape
 
 import pytest
 
+from games import rules
 from games.models import Game
-from games.rules import engine
 from replays import describe as words
 from replays.cards import card_name, card_short, words_html
 from replays.selectors import build_replay, table_views
@@ -94,7 +94,7 @@ def test_running_or_unknown_games_are_404_and_leak_nothing(client):
 
 
 def test_waiting_game_is_404(client):
-    events = engine.create("cabo", seats=2, options={}, turn_timeout=60, creator="ann")
+    events = rules.create("cabo", seats=2, options={}, turn_timeout=60, creator="ann")
     game = store(events)
     assert game.status == Game.Status.WAITING
     assert client.get(url(game)).status_code == 404

@@ -1,6 +1,6 @@
 """What differs between the four Pablo-family rulesets (docs/rules.md), in one place.
 
-``family.py`` is the one engine; each ruleset is a ``Preset`` of it: plain
+The package ``games.rules.family`` is the one engine; each ruleset is a ``Preset`` of it: plain
 parameters plus small functions (card values, scoring, total adjustment, game
 end, start player). docs/rules.md has the same differences as one table.
 """
@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .cards import cabo_deck, french_deck, french_rank
-from .engine import JSON, Malformed, Option
+from ..cards import cabo_deck, french_deck, french_rank
+from ..errors import Malformed
+from ..events import JSON
+from ..options import Option
 
 #: A power: (kind, optional). kind: peek | spy | swap | spy_swap.
 Power = tuple[str, bool]
