@@ -141,11 +141,10 @@ def measure(broker: str, moves: int) -> None:
     django.setup()
     from django.contrib.auth import get_user_model
 
-    from games import selectors, services
+    from games import rules, selectors, services
     from games.bots import decide, waits_for
     from games.bots.play import bot_view
     from games.models import Event, Game
-    from games.rules import engine
 
     person, _ = get_user_model().objects.get_or_create(username="bencher")
     rng = random.Random(5)
@@ -168,7 +167,7 @@ def measure(broker: str, moves: int) -> None:
             if game.status != Game.Status.ACTIVE:
                 break
             state = selectors.game_state(game=game)
-            legal = engine.get_ruleset("cabo").legal_actions(state, 0)
+            legal = rules.get_ruleset("cabo").legal_actions(state, 0)
             if state.version % 20 == 0 and len(lags) + _bot_turns(game) >= moves:
                 break  # enough bot turns: stop this game here
             if legal and waits_for(legal):

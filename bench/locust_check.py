@@ -29,8 +29,8 @@ import django
 django.setup()
 
 from games import rules, selectors  # noqa: E402
-from games.deadlines import parse_deadline  # noqa: E402
 from games.models import Event, Game  # noqa: E402
+from games.store import parse_deadline  # noqa: E402
 
 
 def main(record: str) -> int:

@@ -28,7 +28,7 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from games import errors, rules, streams
+from games import errors, rules, store
 from games.bots import bot_level
 from games.models import Game, Seat
 
@@ -65,7 +65,7 @@ def check_invite(game_id: Any, invite: Any, user: Any = None) -> None:
     user_id = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
     seated = Seat.objects.filter(game=OuterRef("pk"), user_id=user_id)
     found = (
-        Game.objects.filter(pk=streams.game_key(game_id))
+        Game.objects.filter(pk=store.game_key(game_id))
         .annotate(seated=Exists(seated))
         .values_list("private", "invite", "seated")
         .first()
@@ -159,7 +159,7 @@ def history_games(*, user: Any, ruleset: str | None = None) -> QuerySet[Game]:
 
 def history_row(*, game: Game, user: Any) -> JSON:
     """One finished game as its player ``user`` ended it."""
-    state = streams.state(game)
+    state = store.state(game)
     seat = state.players.index(user.username)
     result = state.result or {"winners": [], "losers": []}
     scores = list(state.scores)

@@ -597,4 +597,19 @@ def _optional_card(command: JSON) -> str | None:
     return value.upper()
 
 
+def card_code(value: object) -> str | None:
+    """A card code as a client may write it (``"7"``, ``7``, ``"sb"``) in its one
+    spelling (``"7"``, ``"SB"``); None when it names no Skip-Bo card."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str) or value.upper() not in CODES:
+        return None
+    return value.upper()
+
+
+def card_order(code: str) -> int:
+    """Where a card code sorts: 1 to 12, then the Skip-Bo card."""
+    return TOP + 1 if code == SKIPBO_WILD else int(code)
+
+
 register(Skipbo())

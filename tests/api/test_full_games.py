@@ -2,7 +2,7 @@
 
 Every ruleset is played to its end by seeded random players: one shared
 ``random.Random`` drives both the players' choices and the server's chance
-(``games.services.DeckChance`` and ``games.services.new_server_seed`` are patched
+(``games.store.stream.DeckChance`` and ``games.services.new_server_seed`` are patched
 to use it), so each game is the same
 on every run. After the end: the result, the totals, the replay, every seat's
 event feed and a rebuilt projection are checked against each other.
@@ -23,6 +23,7 @@ from games import rules, services
 from games.bots.driver import drive
 from games.chance import DeckChance
 from games.models import Event, Game
+from games.store import stream as store_stream
 
 pytestmark = pytest.mark.django_db
 
@@ -128,7 +129,7 @@ def check_finished(players, gid: str, finished: JSON) -> None:
 @pytest.fixture
 def seeded(monkeypatch):
     rng = random.Random(20261122)
-    monkeypatch.setattr(services, "DeckChance", lambda decks=None: DeckChance(rng, decks))
+    monkeypatch.setattr(store_stream, "DeckChance", lambda decks=None: DeckChance(rng, decks))
     # Fair deals (#12): games without stacked decks draw from their server seed.
     monkeypatch.setattr(services, "new_server_seed", lambda: rng.randbytes(32))
     return rng

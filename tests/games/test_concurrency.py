@@ -135,12 +135,12 @@ def test_long_poll_wakes_up_on_a_new_event(require_postgres, users):
 
 
 def test_committed_writes_fill_the_fold_cache(require_postgres, users):
-    from games import selectors, streams
+    from games import selectors, store
 
-    streams.clear_cache()
+    store.clear_cache()
     game = start_skipbo(users)
     services.game_act(game_id=game.id, user=users[0], command=STOCK_TO_PILE_0)
-    cached = streams.cached(game.id)
+    cached = store.cached(game.id)
     assert cached is not None
     game.refresh_from_db()
     assert cached.version == game.version

@@ -15,10 +15,11 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import deadlines, rules, services
+from games import rules, services
 from games.errors import ApplicationError
 from games.models import Event, Game
 from games.rules import RulesError
+from games.turns import deadlines
 from tests.tasks.helpers import clock, skipbo_game, state, timeouts_per_turn, types, user
 
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from unittest import mock
 
-from games import rules, selectors, services, streams
+from games import rules, selectors, services, store
 from games.models import Game
 from tests.factories import UserFactory
 
 
 def test_a_follower_of_the_feed_is_served_without_refolding(db, django_capture_on_commit_callbacks):
-    streams.clear_cache()
+    store.clear_cache()
     users = [UserFactory(username=n, password="pw") for n in "ab"]
     with django_capture_on_commit_callbacks(execute=True):
         game = services.game_create(
@@ -43,5 +43,5 @@ def test_a_follower_of_the_feed_is_served_without_refolding(db, django_capture_o
     assert drawn and "code" not in drawn[0]["data"]  # seat 0's drawn card, hidden from seat 1
 
     # The same answer as a feed folded from scratch.
-    streams.clear_cache()
+    store.clear_cache()
     assert selectors.event_feed(game=game, user=users[1], after=seen) == feed

@@ -8,10 +8,11 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from games import rules, selectors, services, streams
+from games import rules, selectors, services
 from games.errors import ApplicationError, Conflict, Forbidden, NotFound
 from games.models import Event, Game
-from games.signals import events_appended
+from games.store import cache
+from games.store.signals import events_appended
 from tests.games.conftest import STOCK_TO_PILE_0
 
 pytestmark = pytest.mark.django_db
@@ -161,7 +162,7 @@ def test_rebuild_projection_of_a_finished_game(users, skipbo_game):
 
 def test_game_state_cache_hands_out_copies(users, skipbo_game):
     state = selectors.game_state(game=skipbo_game)
-    streams._cache_put(skipbo_game.id, state.copy())
+    cache._put(skipbo_game.id, state.copy())
     first = selectors.game_state(game=skipbo_game)
     first.scores[0] = 999
     again = selectors.game_state(game=skipbo_game)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from games import rules
-from replays import describe as words
-from replays.selectors import build_replay
+from replays.steps import build_replay
+from tabletop import describe as words
 from tests.replays.games import engine_game
 from tests.rules.table import Table
 

@@ -23,7 +23,7 @@ def user(name: str, email: str = "") -> Any:
 @contextmanager
 def clock(moment: datetime):
     """Make the services believe it is ``moment`` (deadlines are written from their clock)."""
-    with mock.patch("games.services.timezone.now", return_value=moment):
+    with mock.patch("django.utils.timezone.now", return_value=moment):
         yield
 
 

@@ -14,8 +14,9 @@ import time
 import pytest
 from django.db import OperationalError, transaction
 
-from games import notifications, webhooks
 from games.models import Event, Game
+from games.notifications import fanout as notifications
+from games.notifications import webhooks
 from tests.tasks.helpers import Receiver, skipbo_game, timeouts_per_turn, user, wait_for
 
 pytestmark = [

@@ -20,11 +20,11 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from games import rules
-from games.bot_turns import play_stored_game
 from games.bots import LEVELS
 from games.bots.driver import Unfinished
 from games.bots.play import play_game
 from games.chance import DeckChance
+from games.turns.bots import play_stored_game
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
