@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -140,11 +141,10 @@ def measure(broker: str, moves: int) -> None:
     django.setup()
     from django.contrib.auth import get_user_model
 
-    from games import selectors, services
+    from games import rules, selectors, services
     from games.bots import decide, waits_for
     from games.bots.play import bot_view
     from games.models import Event, Game
-    from games.rules import engine
 
     person, _ = get_user_model().objects.get_or_create(username="bencher")
     rng = random.Random(5)
@@ -167,7 +167,9 @@ def measure(broker: str, moves: int) -> None:
             if game.status != Game.Status.ACTIVE:
                 break
             state = selectors.game_state(game=game)
-            legal = engine.get_ruleset("cabo").legal_actions(state, 0)
+            legal = rules.get_ruleset("cabo").legal_actions(state, 0)
+            if state.version % 20 == 0 and len(lags) + _bot_turns(game) >= moves:
+                break  # enough bot turns: stop this game here
             if legal and waits_for(legal):
                 body = decide("basic", "cabo", bot_view(state, 0), 0, rng)
                 services.game_act(game_id=game.id, user=person, command=body)
@@ -191,6 +193,12 @@ def measure(broker: str, moves: int) -> None:
             }
         )
     )
+
+
+def _bot_turns(game: Any) -> int:
+    from games.models import Event
+
+    return Event.objects.filter(game=game, seat__in=(1, 2), type__in=("drawn", "called")).count()
 
 
 def main() -> None:

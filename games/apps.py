@@ -6,7 +6,8 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # Connects the events_appended receiver (deadline fast path, notifications) and
-        # registers the tasks, which the work modules enqueue by name (games.queue).
-        # bots (issue #11): the events_appended receiver that enqueues bot moves, and their tasks
-        from . import bot_turns, notification_signal, tasks, tasks_bots  # noqa: F401  # noqa: F401
+        # The receivers of events_appended (deadline fast path, bot turns, notifications)
+        # and the Celery tasks, which the work modules enqueue by name (games.outbox).
+        from .notifications import receivers, tasks  # noqa: F401
+        from .turns import receivers as turn_receivers  # noqa: F401
+        from .turns import tasks as turn_tasks  # noqa: F401

@@ -28,10 +28,9 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from games import errors, streams
+from games import errors, rules, store
 from games.bots import bot_level
 from games.models import Game, Seat
-from games.rules import engine
 
 JSON = dict[str, Any]
 
@@ -66,7 +65,7 @@ def check_invite(game_id: Any, invite: Any, user: Any = None) -> None:
     user_id = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
     seated = Seat.objects.filter(game=OuterRef("pk"), user_id=user_id)
     found = (
-        Game.objects.filter(pk=streams.game_key(game_id))
+        Game.objects.filter(pk=store.game_key(game_id))
         .annotate(seated=Exists(seated))
         .values_list("private", "invite", "seated")
         .first()
@@ -160,14 +159,14 @@ def history_games(*, user: Any, ruleset: str | None = None) -> QuerySet[Game]:
 
 def history_row(*, game: Game, user: Any) -> JSON:
     """One finished game as its player ``user`` ended it."""
-    state = streams.state(game)
+    state = store.state(game)
     seat = state.players.index(user.username)
     result = state.result or {"winners": [], "losers": []}
     scores = list(state.scores)
     return {
         "id": str(game.id),
         "ruleset": state.ruleset,
-        "finished_at": engine.iso(game.finished_at) if game.finished_at else None,
+        "finished_at": rules.iso(game.finished_at) if game.finished_at else None,
         "seats": state.seats,
         "you": seat,
         "result": "won" if seat in result["winners"] else "lost",

@@ -15,8 +15,8 @@ from django.http import QueryDict
 from games import selectors
 from games.errors import ApplicationError
 
+from .durations import time_left
 from .forms import UNITS, CreateForm
-from .table import time_left
 
 LIST_LIMIT = 30
 #: Finished games looked at for a rematch offered to the player (the newest).

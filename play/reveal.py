@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from replays.cards import card_html
+from tabletop.cards import card_html
 
 JSON = dict[str, Any]
 

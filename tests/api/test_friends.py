@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 import uuid
 
 import pytest
@@ -10,6 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Event, Game
+from play import lobby
 from tests.api.conftest import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS, create
 
 pytestmark = pytest.mark.django_db
@@ -307,3 +309,37 @@ def test_history_lists_finished_games_with_result_rank_and_score(ann, bob, cid):
 
 def test_history_needs_a_token(anon):
     assert anon.get("/api/me/history/").status_code == 401
+
+
+def test_the_lobby_lists_a_private_game_to_its_players_only(ann, bob):
+    private = create(ann, ruleset="cabo", seats=3, private=True)
+    public = create(ann, ruleset="cabo", seats=3)
+    open_for_bob = [row["id"] for row in lobby.context(bob.user)["open_games"]]
+    assert public["id"] in open_for_bob and private["id"] not in open_for_bob
+    waiting_for_ann = [row["id"] for row in lobby.context(ann.user)["waiting"]]
+    assert private["id"] in waiting_for_ann
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_two_rematch_calls_at_once_make_one_game(require_postgres, ann, bob):
+    old = finished_skipbo(ann, bob)
+    answers = {}
+    barrier = threading.Barrier(2)
+
+    def call(player):
+        barrier.wait()
+        try:
+            answers[player.user.username] = player.post(f"/api/games/{old['id']}/rematch/")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=call, args=(p,)) for p in (ann, bob)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    codes = sorted(a.status_code for a in answers.values())
+    assert codes == [200, 201], [a.content for a in answers.values()]
+    assert len({a.json()["id"] for a in answers.values()}) == 1
+    assert Game.objects.filter(rematch_of=old["id"]).count() == 1

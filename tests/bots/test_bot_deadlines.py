@@ -13,8 +13,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import bot_turns, deadlines, services
+from games import services
 from games.models import Event, Game
+from games.turns import deadlines
 from tests.tasks.helpers import clock, user
 
 pytestmark = pytest.mark.django_db
@@ -85,5 +86,5 @@ def test_a_bots_own_move_at_the_deadline_replaces_its_pending_task():
     assert deadlines.sweep() == 1
     game.refresh_from_db()
     assert game.version > version
-    assert bot_turns.act(game_id=game.id, seat=1, version=version) == 0
+    assert services.game_bot_act(game_id=game.id, seat=1, version=version) == 0
     assert not Event.objects.filter(game=game, type="turn_timed_out").exists()

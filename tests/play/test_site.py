@@ -1,5 +1,5 @@
-"""One site (issue 19): the lobby, the table and the replay viewer share the header,
-navigation and footer; a player's own history page; the lobby's lists as a fragment."""
+"""The lobby, the table's pages and the viewer are one site (templates/base.html); a
+player's own history page; the lobby's lists as a fragment for its script."""
 
 from __future__ import annotations
 
@@ -13,12 +13,41 @@ from tests.api.conftest import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS
 
 pytestmark = pytest.mark.django_db
 
+PAGES = ["/", "/accounts/login/", "/replays/"]
+
+
+def _chrome(html: str) -> tuple[str, str]:
+    header = re.search(r'<header class="site">.*?</header>', html, re.S)
+    footer = re.search(r'<footer class="site">.*?</footer>', html, re.S)
+    assert header and footer
+    # the log-out form's CSRF token is masked afresh on every page
+    plain = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", header.group(0))
+    return plain, footer.group(0)
+
+
+@pytest.mark.parametrize("signed_in", [False, True])
+def test_every_page_has_the_same_header_navigation_and_footer(client, django_user_model, signed_in):
+    if signed_in:
+        client.force_login(django_user_model.objects.create_user("ann", password="pw"))
+    chrome = set()
+    for path in PAGES:
+        response = client.get(path)
+        assert response.status_code == 200, path
+        html = response.content.decode()
+        assert "tabletop/site.css" in html
+        chrome.add(_chrome(html))
+    assert len(chrome) == 1
+    (header, _footer) = chrome.pop()
+    for link in ("Lobby", "Replays"):
+        assert f">{link}</a>" in header
+    assert ("Log out ann" in header) if signed_in else (">Log in</a>" in header)
+
 
 def user(name):
     return services.user_register(username=name, password="secret-pw-1")[0]
 
 
-def chrome(html: str) -> tuple[str, str]:
+def chrome_of(html: str) -> tuple[str, str]:
     header = re.search(r'<header class="site">.*?</header>', html, re.S)
     footer = re.search(r'<footer class="site">.*?</footer>', html, re.S)
     assert header and footer
@@ -48,7 +77,7 @@ def test_viewer_lobby_and_table_share_header_nav_and_footer(signed_in):
     pages = ["/", f"/play/{game.id}/", "/replays/", f"/replays/{game.id}/"]
     if signed_in:
         pages.append("/history/")
-    seen = {url: chrome(client.get(url).content.decode()) for url in pages}
+    seen = {url: chrome_of(client.get(url).content.decode()) for url in pages}
     first = seen["/"]
     for url, parts in seen.items():
         assert parts == first, url

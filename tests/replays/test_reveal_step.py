@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from replays.selectors import build_replay, table_views
+from replays.steps import build_replay, table_views
 from tests.rules.helpers import call, discard, draw, look_all, table
 
 

@@ -1,4 +1,4 @@
-"""The round's reveal (games/rules/reveal.py): stacked decks, every figure computed by hand.
+"""The round's reveal (games/rules/round_reveal.py): stacked decks, every figure computed by hand.
 
 At a round's end every player -- and a non-player -- sees in ``state.reveal`` every
 card of every field face up with its value, who called and whether the call
@@ -8,7 +8,7 @@ round's end. The replay's round-end step shows every card too.
 
 from __future__ import annotations
 
-from games.rules import engine
+from games import rules
 from tests.rules.helpers import call, discard, draw, look_all, table, turn
 
 
@@ -148,12 +148,12 @@ def test_the_replays_round_end_step_shows_every_card():
     draw(t, 1)
     discard(t, 1)
     index = next(i for i, e in enumerate(t.events) if e.type == "round_ended")
-    at_end = engine.fold(t.events[: index + 1])  # the replay's step of the round's end
+    at_end = rules.fold(t.events[: index + 1])  # the replay's step of the round's end
     for seat in (0, 1, None):
-        view = engine.view(at_end, seat)
+        view = rules.view(at_end, seat)
         assert view["fields"] == {"0": ["1", "2", "3", "4"], "1": ["5", "6", "5", "6"]}
         assert view["reveal"]["totals"] == {"0": 10, "1": 22}
     # one step earlier, seat 1 still does not know seat 0's slots 2 and 3
-    before = engine.fold(t.events[:index])
-    assert engine.view(before, 1)["fields"]["0"][2:] == ["?", "?"]
-    assert engine.view(before, 1)["reveal"] is None
+    before = rules.fold(t.events[:index])
+    assert rules.view(before, 1)["fields"]["0"][2:] == ["?", "?"]
+    assert rules.view(before, 1)["reveal"] is None
