@@ -427,7 +427,7 @@ class ApiThrottle(BaseThrottle):
 
 
 #: API routes that create a game (``PABLO_THROTTLE_GAMES``); a rematch route adds its name.
-GAME_CREATING_VIEWS = {"games:games"}
+GAME_CREATING_VIEWS = {"games:games", "games:rematch"}  # a rematch creates a game too
 
 
 # --------------------------------------------------------------------------- web views

@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
+from urllib.parse import quote
 
 from django.conf import settings
 from django.contrib import messages
@@ -31,13 +32,13 @@ from games import selectors, services
 from games.api.serializers import GameCreateInputSerializer, parse_action
 from games.errors import ApplicationError, not_a_player
 from games.rules import RulesError
-from pablo.exceptions import exception_handler
+from pablo.exceptions import exception_handler, status_of
 from pablo.throttling import ActionLimit, check_web_auth, game_created
 
-from . import lobby, table
+from . import history, lobby, reveal, table
 from .action_form import ActionForm
 from .durations import human_seconds
-from .recent import recent_events
+from .recent import acted_since_round_end, recent_events
 
 #: Events described under the table ("the last events in plain words").
 RECENT_EVENTS = 12
@@ -185,25 +186,49 @@ def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
 def lobby_view(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "play/welcome.html", {})
+    if request.GET.get("partial"):  # the lists only: the script's live update
+        response = render(request, "play/_lists.html", lobby.lists(request.user))
+        response["Cache-Control"] = "no-store"
+        return response
     return render(request, "play/lobby.html", lobby.context(request.user))
+
+
+@require_GET
+@login_required
+def history_view(request: HttpRequest) -> HttpResponse:
+    """The signed-in player's finished games: result, rank and score, per ruleset."""
+    return render(
+        request, "play/history.html", history.context(request.user, request.GET.get("page"))
+    )
 
 
 @require_POST
 @login_required
 def create(request: HttpRequest) -> HttpResponse:
+    """The lobby's create form: its fields, then the API's serializer and service.
+
+    A refusal keeps the form filled in and shows the API's sentence beside the
+    field it names (status 400); nothing is created.
+    """
     wait = game_created(request)  # PABLO_THROTTLE_GAMES, as POST /api/games/
     if wait is not None:
         messages.error(request, f"You have started many games lately; try again in {wait} s.")
         return HttpResponseRedirect(reverse("play:lobby") + "#new")
-    try:
-        body = lobby.create_body(request.POST)
-        data = GameCreateInputSerializer(data=body)
-        data.is_valid(raise_exception=True)
-        game = services.game_create(user=request.user, **data.validated_data)
-    except (RulesError, ApplicationError, ValidationError) as exc:
-        messages.error(request, refusal(exc) or "The game could not be created.")
+    form = lobby.create_form(request.POST)
+    if form is None:
+        messages.error(request, "ruleset: pick one of the rulesets offered.")
         return HttpResponseRedirect(reverse("play:lobby") + "#new")
-    return HttpResponseRedirect(_table_url(game.id))
+    if form.is_valid():
+        try:
+            data = GameCreateInputSerializer(data=form.body())
+            data.is_valid(raise_exception=True)
+            game = services.game_create(user=request.user, **data.validated_data)
+        except (RulesError, ApplicationError, ValidationError) as exc:
+            form.refused(refusal(exc) or "The game could not be created.")
+        else:
+            return HttpResponseRedirect(_table_url(game.id))
+    ctx = lobby.context(request.user, bound=form)
+    return render(request, "play/lobby.html", ctx, status=400)
 
 
 # --------------------------------------------------------------------------- the table
@@ -223,6 +248,7 @@ def table_view(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 
 def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
     data = selectors.game_data(game=game, user=request.user)
+    invite = request.GET.get("invite", "")[:100]
     events = recent_events(game=game, seat=data["you"], count=RECENT_EVENTS)
     ctx = table.build(data, sel, events)
     ctx.update(
@@ -232,14 +258,55 @@ def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
         status=data["status"],
         # UI.md: a waiting game offers "Join" to every visitor; a signed-out
         # one is sent to log in first and brought back to this table.
-        can_join=data["status"] == "waiting" and data["you"] is None,
+        # a private game offers Join only to whoever came by its invite link
+        invite=invite,
+        can_join=data["status"] == "waiting"
+        and data["you"] is None
+        and (not data.get("private") or bool(invite)),
+        can_cancel=data["status"] == "waiting" and data["you"] == 0,
+        invite_link=request.build_absolute_uri(
+            f"{_table_url(data['id'])}?invite={quote(data['invite'])}"
+        )
+        if data.get("invite")
+        else "",
         is_absent=any(p["you"] and p["absent"] for p in ctx["players"])
         and data["status"] == "active",
         key_prefix=f"{data['id'][:8]}-v{data['version']}",
         ruleset_name=lobby.ruleset_name(data["ruleset"]),
         waiting_for=data["seats"] - len(data["players"]),
     )
+    if ctx["kind"] != "skipbo" and data["status"] in ("active", "finished"):
+        # the rules' reveal of the last round, until this player acts in the next one
+        shown = (data.get("state") or {}).get("reveal")
+        acted = data["you"] is not None and acted_since_round_end(game=game, seat=data["you"])
+        ctx["reveal"] = reveal.build(
+            None if acted else shown,
+            ctx["names"],
+            data["you"],
+            data["ruleset"],
+            ctx["kind"],
+            ctx["call_word"],
+            request.session.get(reveal.session_key(data["id"])),
+        )
+    if data["status"] == "finished" and data["you"] is not None and "rematch" in data:
+        ctx["rematch"] = _rematch(data.get("rematch"), request.user)
+        ctx["can_rematch"] = ctx["rematch"] is None
     return ctx
+
+
+def _rematch(new_id: Any, user: Any) -> dict[str, Any] | None:
+    """A finished game's rematch as its player sees it: where, and whether seated."""
+    if not new_id:
+        return None
+    try:
+        new = selectors.game_get(new_id)
+    except ApplicationError:
+        return None
+    return {
+        "id": str(new.id),
+        "link": _table_url(new.id),
+        "seated": selectors.seat_of(game=new, user=user) is not None,
+    }
 
 
 def _back(request: HttpRequest, game_id: Any, detail: str | None = None) -> HttpResponse:
@@ -286,14 +353,58 @@ def act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 
 @require_POST
 def join(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """Join a waiting game; a private one needs its invite (the form carries it from the
+    invite link); without it, or with a wrong one, the answer is the API's 404."""
     game = _game_or_404(game_id)
+    invite = request.POST.get("invite", "")[:100]
+    back = _table_url(game.id) + (f"?invite={quote(invite)}" if invite else "")
     if not request.user.is_authenticated:
-        return HttpResponseRedirect(f"{settings.LOGIN_URL}?next={_table_url(game.id)}")
+        return HttpResponseRedirect(f"{settings.LOGIN_URL}?next={quote(back, safe='/?=')}")
     try:
-        services.game_join(game_id=game.id, user=request.user)
+        extra = {"invite": invite} if invite else {}
+        services.game_join(game_id=game.id, user=request.user, **extra)
+    except (RulesError, ApplicationError) as exc:
+        if status_of(exc) == 404:
+            raise Http404("No game with this id.") from None
+        messages.error(request, refusal(exc) or "You could not join this game.")
+        return HttpResponseRedirect(back)
+    return _back(request, game.id)
+
+
+@require_POST
+@login_required
+def cancel(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """The creator cancels their waiting game (the API's ``cancel``); back to the lobby."""
+    game = _game_or_404(game_id)
+    try:
+        services.game_cancel(game_id=game.id, user=request.user)
     except (RulesError, ApplicationError) as exc:
         return _back(request, game.id, refusal(exc))
-    return _back(request, game.id)
+    messages.info(request, "The game is cancelled.")
+    return HttpResponseRedirect(reverse("play:lobby"))
+
+
+@require_POST
+@login_required
+def rematch(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """Start (or find) the rematch of a finished game: to the new table, seated."""
+    game = _game_or_404(game_id)
+    wait = game_created(request)  # PABLO_THROTTLE_GAMES: a rematch creates a game too
+    if wait is not None:
+        return _back(
+            request, game.id, f"You have started many games lately; try again in {wait} s."
+        )
+    try:
+        new, _created = services.game_rematch(game_id=game.id, user=request.user)
+    except (RulesError, ApplicationError) as exc:
+        return _back(request, game.id, refusal(exc))
+    if selectors.seat_of(game=new, user=request.user) is None:
+        # the rematch exists (another player started it): join it with its invite
+        try:
+            services.game_join(game_id=new.id, user=request.user, invite=new.invite)
+        except (RulesError, ApplicationError) as exc:
+            return _back(request, new.id, refusal(exc))
+    return HttpResponseRedirect(_table_url(new.id))
 
 
 @require_POST
@@ -305,6 +416,18 @@ def come_back(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
         services.game_come_back(game_id=game.id, user=request.user)
     except (RulesError, ApplicationError) as exc:
         return _back(request, game.id, refusal(exc))
+    return _back(request, game.id)
+
+
+@require_POST
+def close_reveal(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """Close the round's reveal on this browser's table (remembered in the session)."""
+    game = _game_or_404(game_id)
+    number = request.POST.get("round", "")
+    if number.isascii() and number.isdigit() and len(number) < 6:
+        request.session[reveal.session_key(game.id)] = int(number)
+    if request.headers.get("X-Requested-With") == "fetch":
+        return HttpResponse(status=204)
     return _back(request, game.id)
 
 

@@ -60,7 +60,8 @@ if [ "${PABLO_DEMO:-1}" != 0 ]; then
 fi
 
 # threads etc.: gunicorn.conf.py. A stop waits at most 5 s for requests in flight (long polls).
-gunicorn_args=(--bind "$BIND" --workers 2 --access-logfile - --graceful-timeout 5)
+# Workers and threads: gunicorn.conf.py (GUNICORN_WORKERS, default 3, as the README says).
+gunicorn_args=(--bind "$BIND" --access-logfile - --graceful-timeout 5)
 # gunicorn >= 25 opens a control socket in ~/.gunicorn/, shared by every checkout.
 if .venv/bin/gunicorn --help 2>/dev/null | grep -q -- --no-control-socket; then
     gunicorn_args+=(--no-control-socket)
@@ -88,10 +89,15 @@ stop() {
         kill -KILL "${all[@]}" 2>/dev/null || true
     fi
     wait 2>/dev/null || true
+    [ "$1" = 0 ] && echo "Pablo stopped (web, worker and beat)."
     exit "$1"
 }
 trap 'echo " stopping ..."; stop 0' INT TERM
 trap 'stop 1' EXIT
+# Each process in a process group of its own (job control): Ctrl-C reaches this
+# script alone, which stops the three in order and exits 0 -- instead of all of them
+# dying at once and this script taking that for a crash.
+set -m
 
 loglevel=${CELERY_LOGLEVEL:-WARNING}
 # Threads, not forked children: a SIGTERM to the whole group would reach forked pool

@@ -61,6 +61,15 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """A JSON boolean: ``true`` or ``false`` only (no ``"yes"``, no ``1``)."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
 class StrictChoiceField(serializers.ChoiceField):
     """One of a few JSON strings."""
 
@@ -166,6 +175,12 @@ class GameCreateInputSerializer(serializers.Serializer):
         help_text="Your fair-deal seed (docs/fairness.md): any string of at most 64 "
         "characters, public at once; mixed into every draw of the game.",
     )
+    private = StrictBooleanField(  # games among friends
+        required=False,
+        default=False,
+        help_text="A private game is listed to its players only; others join it with its "
+        "`invite` (shown to its players).",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs.get("bots") is not None:
@@ -207,6 +222,14 @@ class GameJoinInputSerializer(serializers.Serializer):  # fair deals (#12)
         trim_whitespace=False,
         help_text="Your fair-deal seed (docs/fairness.md): any string of at most 64 "
         "characters, public at once. After the game has started: 409.",
+    )
+    invite = StrictCharField(  # games among friends
+        max_length=64,
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="A private game's invite (its players see it in the game): without it, "
+        "or with a wrong one, a private game answers 404 like an unknown id.",
     )
 
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import friends, views
 
 app_name = "games"
 urlpatterns = [
@@ -17,4 +17,8 @@ urlpatterns = [
     path("games/<str:game_id>/actions/", views.GameActionApi.as_view(), name="actions"),
     path("games/<str:game_id>/events/", views.GameEventsApi.as_view(), name="events"),
     path("games/<str:game_id>/replay/", views.GameReplayApi.as_view(), name="replay"),
+    # games among friends
+    path("games/<str:game_id>/cancel/", friends.GameCancelApi.as_view(), name="cancel"),
+    path("games/<str:game_id>/rematch/", friends.GameRematchApi.as_view(), name="rematch"),
+    path("me/history/", friends.HistoryApi.as_view(), name="history"),
 ]

@@ -27,7 +27,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services
+from games import friends, selectors, services
 from games.errors import ApplicationError
 
 from .auth import CachedTokenAuthentication
@@ -213,12 +213,16 @@ class GameJoinApi(JsonApiView):
         request=GameJoinInputSerializer,
         responses={200: GameSerializer, **_errors(400, 401, 404, 409)},
         summary="Take the lowest free seat; the last seat starts the game.",
+        description="A private game needs its `invite` in the body: without it, or with a "
+        "wrong one, the answer is the 404 of an unknown game.",
     )
     def post(self, request: Request, game_id: str) -> Response:
         # fair deals (#12): an optional seed; an empty body is no seed
         body = GameJoinInputSerializer(data=request.data if request.data else {})
         if not body.is_valid():
-            selectors.game_get(game_id)  # 404 before 400
+            # 404 before 400 -- and a private game without its invite is not found
+            raw = request.data.get("invite") if isinstance(request.data, dict) else None
+            friends.check_invite(game_id, raw, request.user)
             body.is_valid(raise_exception=True)
         game = services.game_join(game_id=game_id, user=request.user, **body.validated_data)
         return Response(selectors.game_data(game=game, user=request.user))

@@ -227,10 +227,16 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
         "processed_folder": str(VAR_DIR / "broker" / "processed"),
         "control_folder": str(VAR_DIR / "broker" / "control"),
         "store_processed": False,
+        # How long the worker sleeps when it finds nothing it may take (kombu's
+        # default, 1 s, let beat's messages pile up; issue 19, docs/bots.md).
+        "polling_interval": 0.1,
     }
     if CELERY_BROKER_URL.startswith("filesystem")
     else {}
 )
+if CELERY_BROKER_URL.startswith("filesystem"):
+    # kombu's transport, writing each message atomically (pablo/filebroker.py).
+    CELERY_BROKER_TRANSPORT = "pablo.filebroker:Transport"
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
