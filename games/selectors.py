@@ -353,6 +353,8 @@ VIEWABLE = (Game.Status.FINISHED, Game.Status.ABORTED)
 
 def replay_list(*, ruleset: str = "", player: str = "") -> QuerySet[Game]:
     """Finished and aborted games, newest first, filtered by ruleset and player username."""
+    if "\x00" in ruleset + player:  # no ruleset or name holds NUL (PostgreSQL's text refuses it)
+        return Game.objects.none()
     games = Game.objects.filter(status__in=VIEWABLE).prefetch_related("seat_set__user")
     if ruleset:
         games = games.filter(ruleset=ruleset)
