@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0006_outboxmessage'),
+        ('games', '0007_games_among_friends'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
