@@ -7,7 +7,8 @@ in the game listens; the deadline sweep collects its batch's jobs
 
 The ``notify_game`` task (a Celery worker, never the web request) checks the
 turn is still current, remembers the reminder due at 80 % of the turn in a
-``TurnReminder`` row (sent by the reminder sweep, beat), and fans out one
+``TurnReminder`` row (sent by the reminder sweep, beat; both written by
+``games.services``, like every write), and fans out one
 delivery task per channel and user: an e-mail (Django's e-mail framework) and
 a webhook (an HTTP POST of a JSON body signed with HMAC-SHA256 under the
 user's secret, header ``X-Pablo-Signature: sha256=<hex>``). Deliveries are
@@ -31,7 +32,7 @@ from django.db import transaction
 from django.db.models.functions import Now
 from django.utils import timezone
 
-from games import outbox, rules, store
+from games import outbox, rules, services, store
 from games.models import Game, NotificationSettings, Seat, TurnReminder
 
 from .mail import (
@@ -154,9 +155,8 @@ def _remember_reminder(game: Game, turn_key: str, seats: list[int], deadline: st
     remind_at = due - timedelta(seconds=game.turn_timeout * (1 - fraction))
     if remind_at <= timezone.now():
         return
-    TurnReminder.objects.update_or_create(
-        game=game,
-        defaults={"turn_key": turn_key, "seats": seats, "deadline": due, "remind_at": remind_at},
+    services.turn_reminder_set(
+        game=game, turn_key=turn_key, seats=seats, deadline=due, remind_at=remind_at
     )
 
 
@@ -187,7 +187,7 @@ def send_due_reminders(*, limit: int = 200) -> int:
                 if seats:
                     _fan_out(game, seats, payload)
                     sent += 1
-            TurnReminder.objects.filter(pk=reminder.pk, turn_key=reminder.turn_key).delete()
+            services.turn_reminder_done(reminder=reminder)
     return sent
 
 
