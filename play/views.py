@@ -29,10 +29,10 @@ from django.views.decorators.http import require_GET, require_POST
 from rest_framework.exceptions import ValidationError
 
 from games import selectors, services
+from games.api.exceptions import exception_handler
 from games.api.serializers import GameCreateInputSerializer, parse_action
 from games.errors import ApplicationError, not_a_player
 from games.rules import RulesError
-from pablo.exceptions import exception_handler
 from pablo.throttling import ActionLimit, check_web_auth
 
 from . import lobby, table
