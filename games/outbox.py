@@ -18,8 +18,8 @@ normally. ``flush`` -- the ``pablo.flush_outbox`` task, run by Celery beat
 every ``PABLO_OUTBOX_SECONDS`` (default 2) -- publishes the stored messages
 in order once the broker is back and deletes each one it published, under
 ``SELECT ... FOR UPDATE SKIP LOCKED`` so two flushes never send the same row.
-The rows are written by ``games.services`` (``outbox_message_*``), like every
-other write; this module reads them and talks to the broker.
+The rows are written by services (``games.notifications.services``,
+``outbox_message_*``); this module reads them and talks to the broker.
 
 Notifications are sent with ``claim=True`` (see ``send``): stored before they
 are published, and done exactly once by a task that claims its row.
@@ -55,8 +55,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import services
 from games.models import OutboxMessage
+from games.notifications import services
 
 log = logging.getLogger(__name__)
 

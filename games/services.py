@@ -1,8 +1,9 @@
 """Every write, as a short recipe over a game's stream (``games.store``).
 
 Actions, joins, coming back, a bot's move, timeouts one by one and in batches,
-accounts, notification settings, and the notification worker's bookkeeping
-(turn reminders, outbox rows): nothing else in the project writes a model.
+accounts and notification settings: nothing else in the project writes a model
+but the notification worker's bookkeeping (turn reminders, outbox rows), in
+``games.notifications.services`` (docs/design.md "One writer" says why).
 A command service runs in one transaction: ``store.lock`` reads the
 game row once under ``SELECT ... FOR UPDATE`` with its folded state (404 when
 there is no such game), the recipe checks who the caller is on that state
@@ -25,13 +26,11 @@ import random
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.db import IntegrityError, connection, transaction
-from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from games import errors, fairness, rules, selectors, store
@@ -44,13 +43,7 @@ from games.commands import (  # the bounds too, for callers that read them here
     check_turn_timeout,
 )
 from games.errors import ApplicationError
-from games.models import (
-    Game,
-    IdempotentAnswer,
-    NotificationSettings,
-    OutboxMessage,
-    TurnReminder,
-)
+from games.models import Game, IdempotentAnswer, NotificationSettings
 from games.notifications import webhooks
 from games.rules.cards import missing_from
 
@@ -412,73 +405,6 @@ def webhook_register(*, user: Any, url: str) -> NotificationSettings:
 def webhook_remove(*, user: Any) -> None:
     """Forget the user's webhook (its URL and secret)."""
     NotificationSettings.objects.filter(user=user).update(webhook_url="", webhook_secret="")
-
-
-def turn_reminder_set(
-    *, game: Game, turn_key: str, seats: list[int], deadline: datetime, remind_at: datetime
-) -> None:
-    """Remember the reminder due at ``remind_at`` for turn ``turn_key`` (one per game: a
-    newer turn's replaces it). The notification worker's, on "your turn"."""
-    TurnReminder.objects.update_or_create(
-        game=game,
-        defaults={
-            "turn_key": turn_key,
-            "seats": seats,
-            "deadline": deadline,
-            "remind_at": remind_at,
-        },
-    )
-
-
-def turn_reminder_done(*, reminder: TurnReminder) -> None:
-    """Forget a reminder the sweep has handled (unless a newer turn replaced it meanwhile)."""
-    TurnReminder.objects.filter(pk=reminder.pk, turn_key=reminder.turn_key).delete()
-
-
-# --------------------------------------------------------------------------- the outbox
-# The rows of ``games.outbox``: messages the broker refused, or claimed ones (exactly once).
-
-
-def outbox_message_store(
-    *,
-    task: str,
-    args: Any,
-    kwargs: Any,
-    options: JSON,
-    error: Any = "",
-    claim: bool = False,
-) -> OutboxMessage:
-    """Keep a message for ``outbox.flush`` (or for its task to claim)."""
-    return OutboxMessage.objects.create(
-        task=task,
-        args=list(args or ()),
-        kwargs=dict(kwargs or {}),
-        options=options,
-        last_error=str(error)[:300],
-        claim=claim,
-    )
-
-
-def outbox_messages_published(*, pks: Sequence[int]) -> None:
-    """Claimed messages just published: republished only if unclaimed after the grace."""
-    OutboxMessage.objects.filter(pk__in=pks).update(published_at=timezone.now())
-
-
-def outbox_message_claim(*, outbox_id: Any) -> bool:
-    """The task's claim of its message (in the task's transaction): True if it was there."""
-    return bool(OutboxMessage.objects.filter(pk=outbox_id).delete()[0] > 0)
-
-
-def outbox_message_refused(*, message: OutboxMessage, error: Any) -> None:
-    """The broker refused the message again: count it and keep the reason."""
-    OutboxMessage.objects.filter(pk=message.pk).update(
-        attempts=message.attempts + 1, last_error=str(error)[:300]
-    )
-
-
-def outbox_messages_done(*, pks: Sequence[int]) -> None:
-    """Forget messages published by ``flush`` (unclaimed ones) or dropped."""
-    OutboxMessage.objects.filter(pk__in=pks).delete()
 
 
 # --------------------------------------------------------------------------- the account page

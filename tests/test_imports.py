@@ -16,7 +16,8 @@ without importing anything, this fails on:
 * ``games.models`` from play/, replays/ or tabletop/: they read through
   ``games.selectors`` and write through ``games.services``;
 * a model's write (``X.objects....create/update/delete/...``, ``row.save()``)
-  outside ``games.services`` and the stream it writes through (``games.store``);
+  outside the services (``games.services``, ``games.notifications.services``)
+  and the stream they write through (``games.store``);
 * anything impure in ``games.rules`` or ``games.bots``: they import only each
   other and pure parts of the standard library, and read neither the clock nor
   the global random generator (chance and time are handed in).
@@ -351,8 +352,9 @@ QUERYSET_WRITES = frozenset(
      "update_or_create", "create_user", "create_superuser"}
 )  # fmt: skip
 INSTANCE_WRITES = frozenset({"save", "set_password", "set_unusable_password"})
-#: Where writes are: the services, the stream they write through, the migrations.
-WRITERS = ("games.services", "games.store")
+#: Where writes are: the services (and the notification room's, docs/design.md "One
+#: writer"), the stream they write through, the migrations.
+WRITERS = ("games.services", "games.notifications.services", "games.store")
 
 
 def _on_a_manager(node: ast.expr) -> bool:
@@ -389,7 +391,7 @@ MODULE_NAMES = frozenset({"snapshots"})
 
 def test_the_only_writes_are_in_services():
     """Every write of a model is a service (docs/design.md "One writer"): nothing outside
-    ``games.services`` (and ``games.store``, which only services call) creates, saves,
+    the services (and ``games.store``, which only services call) creates, saves,
     updates or deletes a row -- not a view, a worker, a management command."""
     found = []
     for module, path in sorted(MODULES.items()):

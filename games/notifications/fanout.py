@@ -7,8 +7,8 @@ in the game listens; the deadline sweep collects its batch's jobs
 
 The ``notify_game`` task (a Celery worker, never the web request) checks the
 turn is still current, remembers the reminder due at 80 % of the turn in a
-``TurnReminder`` row (sent by the reminder sweep, beat; both written by
-``games.services``, like every write), and fans out one
+``TurnReminder`` row (sent by the reminder sweep, beat; written by this
+room's ``services``), and fans out one
 delivery task per channel and user: an e-mail (Django's e-mail framework) and
 a webhook (an HTTP POST of a JSON body signed with HMAC-SHA256 under the
 user's secret, header ``X-Pablo-Signature: sha256=<hex>``). Deliveries are
@@ -32,9 +32,10 @@ from django.db import transaction
 from django.db.models.functions import Now
 from django.utils import timezone
 
-from games import outbox, rules, services, store
+from games import outbox, rules, store
 from games.models import Game, NotificationSettings, Seat, TurnReminder
 
+from . import services
 from .mail import (
     GAME_ABORTED,
     GAME_FINISHED,
