@@ -297,17 +297,11 @@ def test_games_never_imports_pablo():
     assert _edges("games", "pablo") == []
 
 
-#: What the pages still take from pablo/: the throttles of the log-in and action
-#: forms (``pablo.throttling``, under rework on another branch; to move beside the
-#: error table in games/api/). Nothing may be added here.
-PAGES_FROM_PABLO = ["play.views -> pablo.throttling"]
-
-
 def test_the_pages_never_import_pablo():
     """pablo/ is glue that nothing imports but Django: the pages' error table is
     ``games.api.exceptions`` (pablo.exceptions only re-wires it into the settings)."""
     found = [e for p in ("play", "replays", "tabletop") for e in _edges(p, "pablo")]
-    assert found == PAGES_FROM_PABLO
+    assert found == []
 
 
 def test_play_and_replays_never_import_each_other():
