@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from games import rules, selectors, services
-from pablo.throttling import check_analysis, too_many_response
+from games.api.throttling import check_analysis, too_many_response
 from tabletop.advice import MARK_WORDS, advice
 from tabletop.layouts import layout
 
