@@ -340,7 +340,7 @@ class GameAnalysisApi(JsonApiView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
-        row = review.analysis_request(game=game, user=request.user)
+        row = services.analysis_request(game=game, user=request.user)
         data = review.analysis_data(row)
         return Response(data, status=200 if data["status"] == "done" else 202)
 

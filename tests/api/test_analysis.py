@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games.models import GameAnalysis
-from games.review import analysis_run
+from games.services import analysis_run
 from games.turns.bots import play_stored_game
 
 pytestmark = pytest.mark.django_db
