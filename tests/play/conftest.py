@@ -36,3 +36,16 @@ def artifacts():
     path = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
     path.mkdir(exist_ok=True)
     return path
+
+
+@pytest.fixture(scope="session")
+def live_server(request):
+    """The table's pages, actions and live updates through ``pablo.asgi:application``
+    (uvicorn), the path that waits without a thread (games/feed/), instead of
+    pytest-django's WSGI server."""
+    from tests.asgi_server import AsgiLiveServer
+
+    request.getfixturevalue("django_db_setup")
+    server = AsgiLiveServer()
+    yield server
+    server.stop()

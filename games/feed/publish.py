@@ -1,0 +1,83 @@
+"""Announce a game's new version to every waiter, whoever appended.
+
+A receiver of ``games.signals.events_appended`` -- sent by the game's stream
+once an append has committed, by a web process, the Celery worker (timeouts,
+bots) or another machine alike -- PUBLISHes the game's new version on the
+game's Redis channel (``PABLO_FEED_CHANNEL:<game id>``), where the hubs of the
+ASGI processes that have waiters for that game listen (``games.feed.hub``),
+and wakes this process's own hub directly.
+
+Publishing never fails or slows the write: a Redis that is away is given
+``TIMEOUT`` seconds once, then left alone for ``PAUSE`` seconds (the waiters'
+hubs re-check the database while their own subscription is down, and a waiter
+that missed a wake-up still answers at its ``wait`` with the version it had,
+after which the client's next poll reads the new events: late, never lost).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any
+
+import redis
+from django.conf import settings
+from django.dispatch import receiver
+
+from games.signals import events_appended
+
+log = logging.getLogger(__name__)
+
+TIMEOUT = 0.25
+PAUSE = 2.0
+
+_client: redis.Redis | None = None
+_client_url = ""
+_down_until = 0.0
+_lock = threading.Lock()
+#: hubs of this process (one per running event loop), woken in-process
+local_hubs: set[Any] = set()
+
+
+def channel(game_id: Any) -> str:
+    return f"{settings.PABLO_FEED_CHANNEL}:{game_id}"
+
+
+def redis_url() -> str:
+    return str(getattr(settings, "PABLO_FEED_REDIS_URL", "") or "")
+
+
+def _redis() -> redis.Redis | None:
+    global _client, _client_url
+    url = redis_url()
+    if not url:
+        return None
+    if _client is None or _client_url != url:
+        with _lock:
+            _client = redis.Redis.from_url(
+                url, socket_connect_timeout=TIMEOUT, socket_timeout=TIMEOUT
+            )
+            _client_url = url
+    return _client
+
+
+def publish(game_id: Any, version: int) -> None:
+    """Wake every waiter of ``game_id`` below ``version``, in every process."""
+    global _down_until
+    key = str(game_id)
+    for hub in list(local_hubs):
+        hub.wake_threadsafe(key, version)
+    client = _redis()
+    if client is None or time.monotonic() < _down_until:
+        return
+    try:
+        client.publish(channel(key), str(version))
+    except redis.RedisError as exc:
+        _down_until = time.monotonic() + PAUSE
+        log.warning("feed: cannot publish to Redis (%s); waiters re-check instead", exc)
+
+
+@receiver(events_appended, dispatch_uid="games.feed.publish")
+def on_events_appended(sender: Any, game_id: Any, version: int, **kwargs: Any) -> None:
+    publish(game_id, version)
