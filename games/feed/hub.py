@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ log = logging.getLogger(__name__)
 #: Seconds between two PINGs on a quiet subscription, and how long a PONG may take.
 PING_EVERY = 5.0
 PING_GRACE = 3.0
+DEBUG = bool(os.environ.get("PABLO_FEED_DEBUG"))
 
 
 @dataclass(eq=False)
@@ -244,6 +246,13 @@ class Hub:
             kind = reply[0]
             if kind == "message" and len(reply) == 3:
                 self.stats["messages"] += 1
+                if DEBUG:
+                    game = self.games.get(self.by_channel.get(reply[1], ""))
+                    print(
+                        f"FEEDDBG {time.time():.3f} msg {reply[1][-8:]} v{reply[2]} "
+                        f"waiters {len(game.waiters) if game else None}",
+                        flush=True,
+                    )
                 game_id = self.by_channel.get(reply[1])
                 if game_id is not None:
                     with contextlib.suppress(ValueError):

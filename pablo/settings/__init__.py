@@ -412,5 +412,11 @@ PABLO_FEED_CHANNEL = env.str("PABLO_FEED_CHANNEL", default="pablo-feed")
 # Seconds between the shared re-checks while the fan-out is away (one query per
 # ASGI process for all its waited games).
 PABLO_FEED_RECHECK = env.float("PABLO_FEED_RECHECK", default=0.5)
-# Executor threads of an ASGI process (its synchronous code, and its database connections).
-PABLO_ASGI_THREADS = env.int("PABLO_ASGI_THREADS", default=8)
+# Executor threads of an ASGI process: its synchronous code runs there, each keeps one
+# persistent database connection, so they bound its connections (games/feed/asgi.py).
+PABLO_ASGI_THREADS = env.int("PABLO_ASGI_THREADS", default=16)
+if os.environ.get("PABLO_SERVER") == "asgi" and DATABASES["default"].get("CONN_HEALTH_CHECKS"):
+    # One round trip less per request in the feed process, whose requests are mostly
+    # short reads: after a database restart a thread's first request answers 503 (and
+    # drops the broken connection) instead of reconnecting first; clients retry.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False

@@ -209,7 +209,7 @@ def test_at_most_feed_waits_per_user_across_processes_and_paths(pg_servers):
     assert len(refused) == 4, refused
     for status, body, seconds, _d, _t in refused:
         assert status == 429 and body["code"] == "throttled"
-        assert seconds < 5
+        assert seconds < 15  # refused, not held for the 20 s wait
     # others are served meanwhile, quickly
     start = time.monotonic()
     assert call(feed, "/api/rulesets/")[0] == 200
