@@ -98,9 +98,12 @@ def _timed(fn: Any) -> Any:
                 _last_dump[0] = end
                 q = sorted(t[0] for t in _times)
                 r = sorted(t[1] for t in _times)
-                print(f"FEEDDBG exec n {len(_times)} queue p50 {q[len(q) // 2] * 1000:.1f} "
-                      f"p90 {q[int(len(q) * 0.9)] * 1000:.1f} run p50 {r[len(r) // 2] * 1000:.1f} "
-                      f"p90 {r[int(len(r) * 0.9)] * 1000:.1f} ms", flush=True)
+                print(
+                    f"FEEDDBG exec n {len(_times)} queue p50 {q[len(q) // 2] * 1000:.1f} "
+                    f"p90 {q[int(len(q) * 0.9)] * 1000:.1f} run p50 {r[len(r) // 2] * 1000:.1f} "
+                    f"p90 {r[int(len(r) * 0.9)] * 1000:.1f} ms",
+                    flush=True,
+                )
                 _times.clear()
 
     return run
