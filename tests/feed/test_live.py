@@ -257,3 +257,45 @@ def test_waiters_are_woken_by_the_recheck_when_redis_is_away(pg_servers):
     assert [s for s, *_ in results] == [200] * 3
     assert all(body["version"] == game.version for _s, body, *_ in results)
     assert max(r[3] for r in results) - appended < 2.0
+
+
+def test_a_redis_restart_loses_nothing_and_the_hub_subscribes_again(pg_servers, settings):
+    from tests.faults.servers import Redis
+
+    redis = Redis()
+    try:
+        settings.PABLO_FEED_REDIS_URL = redis.url  # this process publishes there
+        base = pg_servers.feed(PABLO_FEED_REDIS_URL=redis.url, PABLO_FEED_RECHECK="0.3")
+        (ann, token), (ben, _t) = users(2)
+        game = started_game([ann, ben])
+        rng = random.Random(3)
+
+        def round_trip() -> float:
+            """Three clients wait; an append; all three have it. Seconds to the last."""
+            nonlocal game
+            before = game.version
+            path = f"/api/games/{game.id}/events/?after={before}&wait=20"
+            waiters = Waiters(base, [(path, token)] * 3)
+            time.sleep(1.0)
+            appended = time.monotonic()
+            while Game.objects.get(pk=game.id).version == before:
+                act_any(game, [ann, ben], rng)
+            game = Game.objects.get(pk=game.id)
+            results = waiters.join()
+            assert [r[0] for r in results] == [200] * 3
+            for r in results:
+                assert [e["seq"] for e in r[1]["events"]] == list(
+                    range(before + 1, r[1]["version"] + 1)
+                )
+            return max(r[3] for r in results) - appended
+
+        assert round_trip() < 2.0  # through Redis
+        redis.stop()
+        assert round_trip() < 2.0  # Redis away: the re-check
+        redis.start()
+        log = pg_servers.procs[0][1]
+        assert wait_until(lambda: "subscription is back" in log.read_text(), 20, 0.2)
+        time.sleep(2.5)  # this process's publisher tries again after its pause
+        assert round_trip() < 2.0
+    finally:
+        redis.close()
