@@ -489,18 +489,24 @@ def compare_phase(port: int, seconds: float, rounds: int, configs: list[tuple]) 
             lats: dict[str, list[float]] = {c[0]: [] for c in configs}
             for i, _config in enumerate(configs):
                 hammer("real", port + 2 + i, jobs[:clients], 1.0)  # warm
-            for _ in range(rounds):
-                for i, (name, *_rest) in enumerate(configs):
+            for r in range(rounds):
+                order = list(enumerate(configs))
+                if r % 2:
+                    order.reverse()  # neither goes first every time
+                for i, (name, *_rest) in order:
                     rate, _c = hammer("real", port + 2 + i, jobs[:clients], seconds, lats[name])
                     rates[name].append(rate)
-            first = statistics.median(rates[configs[0][0]])
+            first = configs[0][0]
             for name, *_rest in configs:
                 ms = sorted(x * 1000 for x in lats[name])
                 p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
                 rate = statistics.median(rates[name])
+                # each round's ratio to the first configuration's (the machine's load
+                # drifts between rounds more than between neighbours), then the median
+                ratio = statistics.median(x / y for x, y in zip(rates[name], rates[first]))
                 print(
                     f"HTTP {clients:2d} clients, {name:>28}: {rate:6.0f} POSTs/s "
-                    f"({rate / first:.2f} of {configs[0][0]}), p50 {statistics.median(ms):5.1f} ms"
+                    f"(paired ratio {ratio:.2f}), p50 {statistics.median(ms):5.1f} ms"
                     f", p99 {p99:5.1f} ms (rounds {', '.join(f'{x:.0f}' for x in rates[name])})",
                     flush=True,
                 )
@@ -536,10 +542,9 @@ def main() -> int:
     try:
         if args.compare:
             before = Path(args.compare).resolve()
-            compare_phase(args.port, seconds, rounds, [
+            compare_phase(args.port, 3.0, rounds, [
                 ("before (gunicorn)", before, "gunicorn", {}),
                 ("after (gunicorn)", ROOT, "gunicorn", {}),
-                ("after (gunicorn, pool of 4)", ROOT, "gunicorn", {"PABLO_DB_POOL": "4"}),
                 ("after (uvicorn, everything)", ROOT, "uvicorn", {}),
             ])  # fmt: skip
             return 0
