@@ -503,7 +503,9 @@ def compare_phase(port: int, seconds: float, rounds: int, configs: list[tuple]) 
                 rate = statistics.median(rates[name])
                 # each round's ratio to the first configuration's (the machine's load
                 # drifts between rounds more than between neighbours), then the median
-                ratio = statistics.median(x / y for x, y in zip(rates[name], rates[first]))
+                ratio = statistics.median(
+                    x / y for x, y in zip(rates[name], rates[first], strict=True)
+                )
                 print(
                     f"HTTP {clients:2d} clients, {name:>28}: {rate:6.0f} POSTs/s "
                     f"(paired ratio {ratio:.2f}), p50 {statistics.median(ms):5.1f} ms"
