@@ -2,7 +2,7 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/pablo \\
     CELERY_BROKER_URL=redis://127.0.0.1:6379/6 .venv/bin/python bench/bench_feed.py --k 0,1000,5000
-    # --seconds 40 (measured per K), --feed-workers 1, --port 18700 (and the next one)
+    # --seconds 40 (measured per K), --feed-workers 2, --port 18700 (and the next one)
 
 The production configuration on loopback, in a database of its own
 (``bench_pablo_feed``: created, migrated, dropped): gunicorn with
@@ -470,7 +470,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--k", default="0,1000,5000", help="comma-separated K values")
     parser.add_argument("--seconds", type=float, default=40.0)
-    parser.add_argument("--feed-workers", type=int, default=1)
+    parser.add_argument("--feed-workers", type=int, default=2)
     parser.add_argument("--port", type=int, default=18700)
     parser.add_argument("--open-rate", type=float, default=50, help="least new clients/s")
     parser.add_argument("--max-minutes", type=float, default=30.0, help="stops by itself")
@@ -486,6 +486,7 @@ def main() -> int:
     creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     connection.settings_dict["NAME"] = DB_NAME
     servers = feed = driver = None
+    rows: dict[int, tuple[float, float, int]] = {}
     print(f"load average {os.getloadavg()[0]:.2f}; file descriptors {fds}", flush=True)
     try:
         biggest = max(ks)
@@ -528,6 +529,7 @@ def main() -> int:
             elapsed = time.monotonic() - started
             cpu = {n: (servers.usage((n,))[0] - cpu0[n]) / elapsed for n in ("feed", "web")}
             lat = [x * 1000 for x in driver.latencies]
+            rows[k] = (pct(lat, 0.99), pct(feed.delays, 0.99), driver.errors + feed.errors)
             print(
                 f"{k:>6} {driver.done / elapsed:>9.2f} {pct(lat, 0.5):>6.0f}ms "
                 f"{pct(lat, 0.99):>6.0f}ms"
@@ -554,6 +556,20 @@ def main() -> int:
             servers.stop()
         connection.close()
         creation.destroy_test_db(DB_NAME, verbosity=0)
+    # Goals (issue 17): at K = 5,000 actions' p99 within 2x their p99 at K = 0,
+    # delivery p99 <= 1 s, no errors.
+    if 0 in rows and 5000 in rows:
+        act0 = rows[0][0]
+        act, delivery, errors = rows[5000]
+        missed = []
+        if not act <= 2 * act0:
+            missed.append(f"actions p99 {act:.0f} ms > 2 x {act0:.0f} ms")
+        if not delivery <= 1.0:
+            missed.append(f"delivery p99 {delivery:.2f} s > 1 s")
+        if errors:
+            missed.append(f"{errors} errors")
+        print("goals at K = 5000:", "all met" if not missed else "missed: " + "; ".join(missed))
+        return 1 if missed else 0
     return 0
 
 
