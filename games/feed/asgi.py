@@ -84,14 +84,26 @@ _times: list[tuple[float, float, str]] = []
 _last_dump = [0.0]
 
 
+PROFILE = os.environ.get("PABLO_FEED_PROFILE", "")
+_profiles: dict[int, Any] = {}
+
+
 def _timed(fn: Any) -> Any:
     queued = time.monotonic()
 
     def run(*args: Any, **kwargs: Any) -> Any:
         start = time.monotonic()
+        prof = None
+        if PROFILE:
+            import cProfile
+
+            prof = _profiles.setdefault(threading.get_ident(), cProfile.Profile())
+            prof.enable()
         try:
             return fn(*args, **kwargs)
         finally:
+            if prof is not None:
+                prof.disable()
             end = time.monotonic()
             _times.append((start - queued, end - start, getattr(fn, "__name__", "?")))
             if end - _last_dump[0] > 5:
@@ -210,7 +222,7 @@ class Application(ASGIHandler):
                     await super().__call__(scope, receive, send)
             finally:
                 waiting.current_hold.reset(token)
-                if hold.pending is not None:
+                if hold.pending is not None and hold.pending.slot.held:  # (client gone)
                     await waiting.release(hold.pending.slot)
 
     async def send_response(self, response: Any, send: Any) -> None:
@@ -248,6 +260,11 @@ class Application(ASGIHandler):
             if message["type"] == "lifespan.startup":
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
+                if PROFILE:
+                    import pstats
+
+                    stats = pstats.Stats(*_profiles.values())
+                    stats.dump_stats(f"{PROFILE}.{os.getpid()}")
                 await service.close_hubs()
                 for executor in self.executors:
                     executor.shutdown(wait=False)

@@ -5,8 +5,8 @@ park on an ``asyncio.Future``: no thread, no database connection, no query
 while nothing happens. The hub keeps **one** Redis connection in subscribed
 mode and multiplexes it over the games somebody waits on: the first waiter of
 a game SUBSCRIBEs to the game's channel, the last one's departure
-UNSUBSCRIBEs. A message on a channel (the game's new version, published by
-whichever process appended, see ``games.feed.publish``) wakes that game's
+UNSUBSCRIBEs (``LINGER`` seconds later). A message on a channel (the game's
+new version, published by whichever process appended, see ``games.feed.publish``) wakes that game's
 waiters whose ``after`` is below it. An append in this very process wakes
 them directly too (``wake_local``), which is all the embedded default has.
 
@@ -40,6 +40,9 @@ log = logging.getLogger(__name__)
 PING_EVERY = 5.0
 PING_GRACE = 3.0
 DEBUG = bool(os.environ.get("PABLO_FEED_DEBUG"))
+#: Seconds a game stays subscribed after its last waiter left: a client polls again
+#: at once after each answer, and finds the subscription (and the versions heard) there.
+LINGER = 5.0
 
 
 @dataclass(eq=False)
@@ -56,6 +59,8 @@ class _Game:
     known: int = 0
     #: set once the server confirmed the SUBSCRIBE of the game's channel
     subscribed: asyncio.Event = field(default_factory=asyncio.Event)
+    #: the pending UNSUBSCRIBE of a game nobody holds any more (see LINGER)
+    linger: asyncio.TimerHandle | None = None
 
 
 class Hub:
@@ -105,6 +110,9 @@ class Hub:
             self.by_channel[self.channel(game_id)] = game_id
             if self.conn is not None:
                 self._send("SUBSCRIBE", self.channel(game_id))
+        elif game.linger is not None:
+            game.linger.cancel()
+            game.linger = None
         game.holds += 1
         try:
             if self.conn is not None and self.healthy and not game.subscribed.is_set():
@@ -113,11 +121,17 @@ class Hub:
             yield game
         finally:
             game.holds -= 1
-            if game.holds <= 0 and not game.waiters:
-                del self.games[game_id]
-                self.by_channel.pop(self.channel(game_id), None)
-                if self.conn is not None:
-                    self._send("UNSUBSCRIBE", self.channel(game_id))
+            if game.holds <= 0 and not game.waiters and game.linger is None:
+                game.linger = self.loop.call_later(LINGER, self._drop, game_id)
+
+    def _drop(self, game_id: str) -> None:
+        game = self.games.get(game_id)
+        if game is None or game.holds > 0 or game.waiters:
+            return
+        del self.games[game_id]
+        self.by_channel.pop(self.channel(game_id), None)
+        if self.conn is not None:
+            self._send("UNSUBSCRIBE", self.channel(game_id))
 
     async def wait(self, game_id: str, after: int, timeout: float) -> int | None:
         """Until the game has a version above ``after`` (returns the version heard)

@@ -3,8 +3,8 @@
 A wait (a feed request with ``wait`` > 0) takes a slot when it starts and
 gives it back when it ends, on every path (answered, timed out, refused, the
 client gone). The count lives in the ``throttle`` cache, which every process
-of the service shares, and is changed atomically: on Redis one
-``MULTI INCR EXPIRE EXEC``; on the files of the embedded default under an
+of the service shares, and is changed atomically: on Redis one script
+(``INCRBY`` and ``EXPIRE`` in one round trip); on the files of the embedded default under an
 exclusive file lock; on a per-process cache (tests) under a thread lock. The
 key expires ``TTL`` seconds after the user's last wait started, so a slot
 that a killed process never gave back is forgotten after that long (every
@@ -23,6 +23,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import redis
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.filebased import FileBasedCache
@@ -35,6 +36,36 @@ TTL = 120
 #: seconds a refused client is asked to wait before it polls again
 RETRY_AFTER = 5
 _thread_lock = threading.Lock()
+#: One round trip, atomic: add ``delta`` (never below zero), expire TTL seconds later
+#: when taking (a release leaves the expiry alone).
+_CHANGE = """
+local n = redis.call('INCRBY', KEYS[1], ARGV[1])
+if n < 0 then redis.call('SET', KEYS[1], 0, 'KEEPTTL') n = 0 end
+if tonumber(ARGV[1]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
+return n
+"""
+_script: Any = None
+
+
+def _redis_script(cache: RedisCache) -> Any:
+    """The counting script on one client for the process (a thread-safe pool), not
+    Django's cache client, which is made again per request context (a new
+    connection each time)."""
+    global _script
+    if _script is None:
+        with _thread_lock:
+            if _script is None:
+                client = redis.Redis.from_url(
+                    cache._servers[0],
+                    socket_connect_timeout=0.5,
+                    socket_timeout=0.5,
+                    lib_name=None,
+                    lib_version=None,
+                )
+                _script = client.register_script(_CHANGE)
+    return _script
+
+
 _last_warning = 0.0
 
 
@@ -44,6 +75,10 @@ class Slot:
     def __init__(self, key: str | None) -> None:
         self.key = key
         self._lock = threading.Lock()
+
+    @property
+    def held(self) -> bool:
+        return self.key is not None
 
     def release(self) -> None:
         with self._lock:
@@ -84,16 +119,7 @@ def _warn(exc: Exception) -> None:
 def _change(key: str, delta: int) -> int:
     cache = caches[CACHE]
     if isinstance(cache, RedisCache):
-        client = cache._cache.get_client(key, write=True)
-        full = cache.make_and_validate_key(key)
-        pipe = client.pipeline(transaction=True)
-        pipe.incrby(full, delta)
-        pipe.expire(full, TTL)
-        count = int(pipe.execute()[0])
-        if count < 0:  # a release after the key expired: never below zero
-            client.incrby(full, -count)
-            count = 0
-        return count
+        return int(_redis_script(cache)(keys=[cache.make_key(key)], args=[delta, TTL]))
     with _locked(cache):
         count = max(0, int(cache.get(key, 0) or 0) + delta)
         cache.set(key, count, TTL)

@@ -61,7 +61,11 @@ def _redis() -> redis.Redis | None:
     if _client is None or _client_url != url:
         with _lock:
             _client = redis.Redis.from_url(
-                url, socket_connect_timeout=TIMEOUT, socket_timeout=TIMEOUT
+                url,
+                socket_connect_timeout=TIMEOUT,
+                socket_timeout=TIMEOUT,
+                lib_name=None,  # no CLIENT SETINFO (it reads the package metadata)
+                lib_version=None,
             )
             _client_url = url
     return _client

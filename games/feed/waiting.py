@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import DatabaseError, connections
+from django.db import DatabaseError, close_old_connections
 from rest_framework.exceptions import Throttled
 from rest_framework.response import Response
 
@@ -99,6 +99,9 @@ def answer(request: Any, *, game: Game, after: int, wait: float) -> Response:
     )
     response = Response(data)
     response.pablo_feed_pending = True  # type: ignore[attr-defined]
+    # given back when the answer is closed (in the request's last executor call);
+    # the handler gives it back itself if the client went away before
+    response._resource_closers.append(slot.release)
     return response
 
 
@@ -110,9 +113,8 @@ def read_again(pending: Pending) -> dict[str, Any] | None:
         return selectors.event_feed(game=game, user=pending.user, after=pending.after)
     except DatabaseError as exc:
         log.warning("feed: reading game %s after a wake-up failed: %s", pending.game.pk, exc)
+        close_old_connections()  # a broken one goes; the thread's healthy one stays
         return None
-    finally:
-        connections.close_all()
 
 
 def render(response: Any, data: dict[str, Any]) -> None:
