@@ -1,11 +1,15 @@
 # Everyday commands. `make run` and `make test` are the README quickstart.
-.PHONY: run test lint format schema bench
+.PHONY: run test test-embedded lint format schema bench
 
 run:            ## run web + Celery worker + beat on the embedded default (or DATABASE_URL etc.)
 	scripts/run.sh
 
 test:           ## the whole test suite (real PostgreSQL + Redis when reachable); ARGS go to pytest
 	scripts/test.sh $(ARGS)
+
+test-embedded:  ## the suite on the embedded default (SQLite, file broker), as `make run` serves it
+	DATABASE_URL= CELERY_BROKER_URL= PABLO_REQUIRE_SERVICES=0 \
+		scripts/test.sh -m "not browser and not slow and not services" $(ARGS)
 
 lint:           ## ruff lint and format check, strict mypy on the pure rules
 	scripts/venv.sh dev

@@ -63,13 +63,16 @@ from rest_framework.authtoken.models import Token  # noqa: E402
 
 from games import selectors, services  # noqa: E402
 
-try:  # (so that the same bench measures the code before games/streams.py)
-    from games import streams
+try:  # (so that the same bench measures the code before games/store/)
+    from games import store as streams
 except ImportError:
-    streams = None  # type: ignore[assignment]
+    try:
+        from games import streams  # type: ignore[no-redef]
+    except ImportError:
+        streams = None  # type: ignore[assignment]
+from games import rules  # noqa: E402
+from games.bots.common import concrete  # noqa: E402
 from games.models import Game  # noqa: E402
-from games.rules import engine  # noqa: E402
-from replays import autoplay  # noqa: E402
 
 GOALS = {
     "http4": 0.7,
@@ -209,33 +212,33 @@ def long_active_game(users: list, target: int) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
-def _play_cabo(users: list, target: int, rng: random.Random) -> tuple[list, engine.State]:
+def _play_cabo(users: list, target: int, rng: random.Random) -> tuple[list, rules.State]:
     from django.utils import timezone
 
     from games.chance import DeckChance
 
     names = [u.username for u in users]
-    ctx = engine.Context(chance=DeckChance(rng=rng), now=timezone.now())
-    events = engine.create("cabo", seats=2, options={}, turn_timeout=86400, creator=names[0])
-    state = engine.fold(events)
-    joined = engine.join(state, names[1], ctx)
+    ctx = rules.Context(chance=DeckChance(rng=rng), now=timezone.now())
+    events = rules.create("cabo", seats=2, options={}, turn_timeout=86400, creator=names[0])
+    state = rules.fold(events)
+    joined = rules.join(state, names[1], ctx)
     events += joined
     for e in joined:
-        engine.apply(state, e)
+        rules.apply(state, e)
     while len(events) < target and state.status == "active":
         options = []
         for seat in range(2):
-            for action in engine.view(state, seat).get("legal_actions") or []:
+            for action in rules.view(state, seat).get("legal_actions") or []:
                 if action["type"] != "call":
                     options.append((seat, action))
         seat, action = rng.choice(options)
         try:
-            new = engine.act(state, seat, autoplay.concrete(action, rng), ctx)
-        except engine.RulesError:
+            new = rules.act(state, seat, concrete(action, rng), ctx)
+        except rules.RulesError:
             continue
         events += new
         for e in new:
-            engine.apply(state, e)
+            rules.apply(state, e)
     return events, state
 
 
@@ -244,7 +247,7 @@ def timed_action(game: Game, users: list, rng: random.Random, *, cold: bool) -> 
     state = selectors.game_state(game=game)
     options = []
     for seat in range(2):
-        for action in engine.view(state, seat).get("legal_actions") or []:
+        for action in rules.view(state, seat).get("legal_actions") or []:
             if action["type"] not in ("call", "throw"):
                 options.append((seat, action))
     seat, action = rng.choice(options)
@@ -252,7 +255,7 @@ def timed_action(game: Game, users: list, rng: random.Random, *, cold: bool) -> 
         clear = getattr(streams, "clear_cache", None) if streams else None
         (clear or selectors.clear_state_cache)()
     started = time.perf_counter()
-    services.game_act(game_id=game.id, user=users[seat], command=autoplay.concrete(action, rng))
+    services.game_act(game_id=game.id, user=users[seat], command=concrete(action, rng))
     spent = time.perf_counter() - started
     game.refresh_from_db()
     return spent

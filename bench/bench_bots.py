@@ -11,7 +11,7 @@ No database (the pure engine only). Two parts, with their goals:
 2. 4-player ``cabo`` between ``random`` bots: complete games per second of
    CPU time of this one process (one core; the machine is shared, so CPU time
    and not wall time). Goal: >= 300. Beside it, the yardstick: folding the
-   very same games' events again (``engine.fold``, the floor of evolving a
+   very same games' events again (``rules.fold``, the floor of evolving a
    state), so the ratio says what deciding and the bots cost on top of it.
 
 Exits 1 when a goal is missed.
@@ -30,10 +30,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pablo.settings")
 os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-" + "k" * 50)  # a throwaway key
 
-from games.bots.play import Unfinished, play_game
+from games import rules
+from games.bots.driver import Unfinished
+from games.bots.play import play_game
 from games.chance import DeckChance
 from games.management.commands.simulate import wilson
-from games.rules import engine
 
 RULESETS = ("pablo", "pablo-50", "tamalou", "cabo", "skipbo")
 GOAL_WIN = 0.80
@@ -66,10 +67,10 @@ def strength(ruleset: str, games: int, seed: int) -> tuple[float, float, float, 
 
 
 def speed(games: int, seed: int) -> tuple[float, float, float]:
-    streams: list[list[engine.Event]] = []
+    streams: list[list[rules.Event]] = []
     started = time.process_time()
     for i in range(games):
-        stream: list[engine.Event] = []
+        stream: list[rules.Event] = []
         play_game(
             "cabo",
             ["random"] * 4,
@@ -81,7 +82,7 @@ def speed(games: int, seed: int) -> tuple[float, float, float]:
     played = time.process_time() - started
     started = time.process_time()
     for stream in streams:
-        engine.fold(stream)
+        rules.fold(stream)
     folded = time.process_time() - started
     events = sum(len(s) for s in streams) / games
     return games / played, games / folded, events

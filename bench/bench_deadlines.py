@@ -8,7 +8,7 @@ and dropped; SQLite runs too, in a temporary file, but without SKIP LOCKED).
 1. **Throughput.** 10,000 two-player Skip-Bo games whose turn is overdue are
    written straight into the event store (streams made by the pure engine,
    ``bulk_create``), then ``--sweepers`` processes (default 2, one per core)
-   run ``games.deadlines.sweep`` at once until no game is due. Prints the
+   run ``games.turns.deadlines.sweep`` at once until no game is due. Prints the
    rate (games/s) and the lag past each deadline (p50, p99) -- in this phase
    the lag is mostly the backlog's queueing time.
 2. **Idle lag.** ``--idle`` games (default 200) fall due one by one over
@@ -57,10 +57,10 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection, connections  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from games import deadlines  # noqa: E402
+from games import rules  # noqa: E402
 from games.chance import DeckChance  # noqa: E402
 from games.models import Event, Game, Seat  # noqa: E402
-from games.rules import engine  # noqa: E402
+from games.turns import deadlines  # noqa: E402
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -79,18 +79,18 @@ def make_games(count: int, *, due_in: list[float], users: list, turn_timeout: in
     for i in range(count):
         a, b = users[(2 * i) % len(users)], users[(2 * i + 1) % len(users)]
         created = now + timedelta(seconds=due_in[i] - turn_timeout)
-        ctx = engine.Context(chance=DeckChance(random.Random(rng.random())), now=created)
-        events = engine.create(
+        ctx = rules.Context(chance=DeckChance(random.Random(rng.random())), now=created)
+        events = rules.create(
             "skipbo",
             seats=2,
             options={"start_seat": 0},
             turn_timeout=turn_timeout,
             creator=a.username,
         )
-        state = engine.fold(events)
-        joined = engine.join(state, b.username, ctx)
+        state = rules.fold(events)
+        joined = rules.join(state, b.username, ctx)
         for event in joined:
-            engine.apply(state, event)
+            rules.apply(state, event)
         events += joined
         game = Game(
             ruleset="skipbo",

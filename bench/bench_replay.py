@@ -25,7 +25,7 @@ selectors, the views, the templates -- and times each request:
   perspectives (all cards or a seat), the case of every click after the first.
 
 Beside them, in the same run, the yardstick: loading the stream and folding it
-once (``load_events`` + ``engine.fold``), the least a first page can cost.
+once (``selectors.game_events`` + ``rules.fold``), the least a first page can cost.
 
 Goal (bench/README.md): every step <= 50 ms, the first of a game included.
 The exit status checks the p50 of every row and the p99 of the in-process
@@ -87,8 +87,8 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 
-from games.rules import engine  # noqa: E402
-from replays import selectors  # noqa: E402
+from games import rules, selectors  # noqa: E402
+from replays import steps  # noqa: E402
 from tests.replays.games import engine_game, store  # noqa: E402
 
 GOAL_MS = 50.0
@@ -176,13 +176,13 @@ def fresh(db_name: str, first_url: str, url: str) -> dict:
 
 def forget(game) -> None:
     """No replay of ``game`` cached anywhere."""
-    cache.delete(f"replay:{game.id}:{game.version}:{selectors.code_version()}")
+    cache.delete(f"replay:{game.id}:{game.version}:{steps.code_version()}")
 
 
 def yardstick(game) -> tuple[float, float]:
     """Loading the stream and folding it once: the least a first page can cost."""
     start, cpu = time.perf_counter(), time.process_time()
-    engine.fold(selectors.load_events(game))
+    rules.fold(selectors.game_events(game))
     return (time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000
 
 
@@ -235,7 +235,7 @@ def main() -> int:
                 hit = fresh(db_name, first_url, f"{base}?step=0")
                 fresh_hit.append(tuple(hit["took"]))
                 fresh_gc += got["full_gc"] + hit["full_gc"]
-            replay = selectors.game_replay(game)
+            replay = steps.game_replay(game)
             args_url = (rng, base, seats, replay.last)
 
             FULL_GC.clear()

@@ -51,8 +51,8 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 
-from games import selectors, services, streams  # noqa: E402
-from play import recent  # noqa: E402
+from games import selectors, services  # noqa: E402
+from games import store as game_store  # noqa: E402
 from replays.autoplay import play  # noqa: E402
 from tests.replays.games import store  # noqa: E402
 from tests.rules.table import Table  # noqa: E402
@@ -103,8 +103,7 @@ def server_side(events: int, requests: int) -> bool:
         user = get_user_model().objects.get(username="ann")
         client = Client()
         client.force_login(user)
-        streams.clear_cache()
-        recent._states.clear()
+        game_store.clear_cache()
         first = timed(client, f"/play/{game.id}/")
         page = [timed(client, f"/play/{game.id}/") for _ in range(requests)]
         api = [timed(client, f"/api/games/{game.id}/") for _ in range(requests)]

@@ -6,10 +6,11 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # Connects the events_appended receiver (deadline fast path, notifications) and
-        # registers the tasks, which the work modules enqueue by name (games.queue).
-        # bots (issue #11): the events_appended receiver that enqueues bot moves, and their tasks
-        # The live feed's publish first: waiters learn of an append before anything slower runs.
+        # The receivers of events_appended (deadline fast path, bot turns, notifications)
+        # and the Celery tasks, which the work modules enqueue by name (games.outbox).
+        # The live feed's publish first: waiters learn of an append before anything slower.
         import games.feed.publish  # noqa: F401
 
-        from . import bot_turns, notification_signal, tasks, tasks_bots  # noqa: F401  # noqa: F401
+        from .notifications import receivers, tasks  # noqa: F401
+        from .turns import receivers as turn_receivers  # noqa: F401
+        from .turns import tasks as turn_tasks  # noqa: F401

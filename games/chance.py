@@ -1,4 +1,4 @@
-"""The source of chance handed to the rules (``games.rules.engine.Chance``).
+"""The source of chance handed to the rules (``games.rules.Chance``).
 
 It lives outside ``games/rules`` because it owns a random generator. The
 service uses the operating system's generator; tests pass a seeded one.

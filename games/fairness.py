@@ -168,7 +168,7 @@ class History:
 
 @dataclass
 class FairChance:
-    """``games.rules.engine.Chance`` drawing from the committed generator.
+    """``games.rules.Chance`` drawing from the committed generator.
 
     ``history`` is called once, at the first draw of this request. ``draws``
     collects the records of this request's draws (``{"k", "kind", "round",

@@ -237,3 +237,35 @@ class FairDraw(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} draw {self.k} ({self.kind})"
+
+
+# --------------------------------------------------------------------------- the outbox
+# (owned by games/outbox.py; see docs/operations.md "Faults")
+
+
+class OutboxMessage(models.Model):
+    """A Celery message kept in the database (``games.outbox``): refused by the broker,
+    or a claimed message not yet claimed by its task.
+
+    Its table keeps the name it had when the model lived in the ``pablo`` app
+    (moved by migrations games 0006 / pablo 0002, state only).
+    """
+
+    task = models.CharField(max_length=200)
+    args = models.JSONField(default=list)
+    kwargs = models.JSONField(default=dict)
+    options = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    attempts = models.PositiveIntegerField(default=0)
+    # A claimed message stays until its task claims (deletes) it in the task's own
+    # transaction; the flush publishes it again while it is unclaimed.
+    claim = models.BooleanField(default=False)
+    published_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.CharField(max_length=300, blank=True, default="")
+
+    class Meta:
+        db_table = "pablo_outboxmessage"
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.task} #{self.pk}"

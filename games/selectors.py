@@ -1,9 +1,9 @@
 """Every read: a game as a viewer sees it, game lists, the event feed, replays.
 
-Read-only: a state comes from the game's stream (``games.streams``, which owns
-the per-process cache of recent states); nothing here writes.
+Read-only: a state comes from the game's stream (``games.store``, which owns
+the per-process cache of recent states); nothing here writes a model.
 
-Redaction happens only in the rules (``engine.view`` / ``engine.event_view``);
+Redaction happens only in the rules (``rules.view`` / ``rules.event_view``);
 this module decides *who* is looking (their seat, or None for a non-player).
 """
 
@@ -17,12 +17,11 @@ from typing import Any
 from django.db import DatabaseError, close_old_connections, connection
 from django.db.models import QuerySet
 
-from games import errors, fairness, streams
-from games.bots import bot_level
+from games import errors, fairness, rules, store
+from games.bots import bot_level, waits_for
 from games.bots import levels as bot_levels
 from games.errors import Conflict
-from games.models import Event, FairDraw, Game, Seat
-from games.rules import engine
+from games.models import Event, FairDraw, Game, NotificationSettings, Seat
 
 JSON = dict[str, Any]
 
@@ -31,31 +30,63 @@ POLL_INTERVAL = 0.2
 MAX_WAIT = 30
 
 
-def to_engine(row: Event) -> engine.Event:
-    return streams.to_engine(row)
+def to_engine(row: Event) -> rules.Event:
+    return store.to_engine(row)
 
 
-def game_events(game: Game, *, upto: int | None = None) -> list[engine.Event]:
+def game_events(game: Game, *, upto: int | None = None) -> list[rules.Event]:
     """The game's stream as engine events, in order (up to seq ``upto``)."""
-    return streams.events(game.id, upto=upto)
+    return store.events(game.id, upto=upto)
 
 
-def game_state(*, game: Game, version: int | None = None) -> engine.State:
+def game_state(*, game: Game, version: int | None = None) -> rules.State:
     """The folded state at ``version`` (default: the game's current version); a private copy."""
-    return streams.state(game, version)
+    return store.state(game, version)
+
+
+# --------------------------------------------------------------------------- bots
+
+
+def bot_seats(state: rules.State) -> dict[int, tuple[str, bool]]:
+    """Seats a bot plays now: {seat: (level, as a stand-in)}."""
+    out: dict[int, tuple[str, bool]] = {}
+    stand_in = state.options.get("stand_in", "rules")
+    for seat, name in enumerate(state.players):
+        level = bot_level(name)
+        if level is not None:
+            out[seat] = (level, False)
+        elif stand_in != "rules" and state.absent[seat]:
+            out[seat] = (stand_in, True)
+    return out
+
+
+def bots_due(state: rules.State, *, waited_only: bool = False) -> list[int]:
+    """The bot seats that may act now (``waited_only``: only those the game waits for)."""
+    if state.status != "active":
+        return []
+    rulebook = rules.get_ruleset(state.ruleset)
+    out = []
+    for seat, (_level, stand_in) in bot_seats(state).items():
+        legal = rulebook.legal_actions(state, seat)
+        if not legal:
+            continue
+        if (waited_only or stand_in) and not waits_for(legal):
+            continue  # a stand-in only plays the absent player's turns
+        out.append(seat)
+    return out
 
 
 # --------------------------------------------------------------------------- games
 
 
 def iso(moment: datetime | None) -> str | None:
-    return None if moment is None else engine.iso(moment)
+    return None if moment is None else rules.iso(moment)
 
 
 def game_get(game_id: Any) -> Game:
     """The game with this id; ``NotFound`` (404) for an unknown or malformed id."""
     try:
-        return Game.objects.get(pk=streams.game_key(game_id))
+        return Game.objects.get(pk=store.game_key(game_id))
     except Game.DoesNotExist:
         raise errors.not_found() from None
 
@@ -75,7 +106,7 @@ def seat_of(*, game: Game, user: Any) -> int | None:
     return Seat.objects.filter(game=game, user=user).values_list("seat", flat=True).first()
 
 
-def _viewer_seat(state: engine.State, user: Any) -> int | None:
+def _viewer_seat(state: rules.State, user: Any) -> int | None:
     username = getattr(user, "username", None)
     if username and username in state.players:
         return state.players.index(username)
@@ -86,8 +117,8 @@ def game_data(
     *,
     game: Game,
     user: Any,
-    state: engine.State | None = None,
-    recent: Sequence[engine.Event] = (),
+    state: rules.State | None = None,
+    recent: Sequence[rules.Event] = (),
 ) -> JSON:
     """The API's game object, with ``state`` as ``user`` sees it (docs/api.md)."""
     if state is None:
@@ -113,7 +144,7 @@ def game_data(
             if name is not None
         ],
         "you": you,
-        "state": engine.view(state, you, recent),
+        "state": rules.view(state, you, recent),
         "created_at": iso(game.created_at),
         "fairness": game_fairness(game=game, status=state.status),
     }
@@ -183,7 +214,7 @@ def game_summary(*, game: Game, user: Any) -> JSON:
 # --------------------------------------------------------------------------- events
 
 
-event_data = streams.event_data
+event_data = store.event_data
 
 
 def event_views(
@@ -196,8 +227,8 @@ def event_views(
     upto = game.version if upto is None else upto
     if after >= upto:
         return []
-    if after >= 1 and streams.cached(game.id, after) is not None:
-        state: engine.State | None = game_state(game=game, version=after)
+    if after >= 1 and store.cached(game.id, after) is not None:
+        state: rules.State | None = game_state(game=game, version=after)
         rows = Event.objects.filter(game=game, seq__gt=after, seq__lte=upto)
     else:
         state = None
@@ -206,14 +237,26 @@ def event_views(
     for row in rows.order_by("seq"):
         event = to_engine(row)
         if state is None:  # game_created: nothing before it, nothing hidden in it
-            state = engine.fold([event])
+            state = rules.fold([event])
             data: JSON | None = dict(event.data) if row.seq > after else None
         else:
-            data = engine.event_view(state, event, seat) if row.seq > after else None
-            engine.apply(state, event)
+            data = rules.event_view(state, event, seat) if row.seq > after else None
+            rules.apply(state, event)
         if data is not None:
             out.append(event_data(row, data))
     return out
+
+
+def recent_events(*, game: Game, seat: int | None, count: int) -> list[JSON]:
+    """The game's last ``count`` events, each as ``seat`` saw it at its own moment.
+
+    The state just before them comes from the store (its cache, advanced by the few
+    events since, or the game's snapshot) and is kept there for the next request.
+    """
+    after = max(0, game.version - count)
+    if after >= 1:
+        store.state(game, after)
+    return event_views(game=game, seat=seat, after=after)
 
 
 def _current_version(game: Game) -> int:
@@ -288,8 +331,59 @@ def ruleset_list() -> list[JSON]:
             "max_players": ruleset.max_players_any,
             "bot_levels": bot_levels(),  # bots (issue #11)
             "options": {
-                name: option.describe() for name, option in engine.all_options(ruleset).items()
+                name: option.describe() for name, option in rules.all_options(ruleset).items()
             },
         }
-        for ruleset in engine.rulesets()
+        for ruleset in rules.rulesets()
     ]
+
+
+# --------------------------------------------------------------------------- the replay viewer
+# (replays/: the list of finished games and one game's stream, folded there into steps)
+
+#: The games the viewer shows: over, so nothing in them is hidden any more.
+VIEWABLE = (Game.Status.FINISHED, Game.Status.ABORTED)
+
+
+def replay_list(*, ruleset: str = "", player: str = "") -> QuerySet[Game]:
+    """Finished and aborted games, newest first, filtered by ruleset and player username."""
+    games = Game.objects.filter(status__in=VIEWABLE).prefetch_related("seat_set__user")
+    if ruleset:
+        games = games.filter(ruleset=ruleset)
+    if player:
+        games = games.filter(seat_set__user__username__iexact=player).distinct()
+    return games.order_by("-finished_at", "-created_at")
+
+
+def replay_players() -> list[str]:
+    """Usernames that appear in a viewable game (the viewer's player filter)."""
+    seats = Seat.objects.filter(game__status__in=VIEWABLE, user__isnull=False)
+    return sorted(set(seats.values_list("user__username", flat=True)), key=str.lower)
+
+
+def replay_game(game_id: Any) -> Game | None:
+    """The game if it is finished or aborted; None for any other id (the viewer's 404)."""
+    return Game.objects.filter(id=game_id, status__in=VIEWABLE).first()
+
+
+def rules_version() -> str:
+    """The fingerprint of the rules' code (the stream's snapshots carry the same)."""
+    return store.code_version()
+
+
+# --------------------------------------------------------------------------- the account page
+
+
+def user_api_token(*, user: Any) -> str | None:
+    """The user's API token if one was ever issued (the web table's account page)."""
+    token = getattr(user, "auth_token", None)  # the one-to-one of DRF's Token, if any
+    return None if token is None else str(token.key)
+
+
+# --------------------------------------------------------------------------- notifications
+
+
+def notification_settings(*, user: Any) -> NotificationSettings:
+    """The user's notification settings (the defaults, unsaved, when they have no row)."""
+    found = NotificationSettings.objects.filter(user=user).first()
+    return found if found is not None else NotificationSettings(user=user)

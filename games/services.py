@@ -1,12 +1,15 @@
-"""Every write to a game, as a short recipe over its stream (``games.streams``).
+"""Every write, as a short recipe over a game's stream (``games.store``).
 
-A command service runs in one transaction: ``streams.lock`` reads the game row
-once under ``SELECT ... FOR UPDATE`` with its folded state (404 when there is no
-such game), the recipe checks who the caller is on that state (403), asks the
-pure engine for the new events (409 when the rules refuse), and
-``streams.append`` stores them at the expected version, projects them and
-announces them after the commit. The deadline sweep may already hold the row
-lock in an outer transaction: re-locking one's own row is immediate.
+Actions, joins, coming back, a bot's move, timeouts one by one and in batches,
+accounts and notification settings: nothing else in the project writes a
+model. A command service runs in one transaction: ``store.lock`` reads the
+game row once under ``SELECT ... FOR UPDATE`` with its folded state (404 when
+there is no such game), the recipe checks who the caller is on that state
+(403), asks the pure engine for the new events (409 when the rules refuse)
+with the stream's chance (``Stream.context``), and ``store.append`` stores
+them and the fair draws at the expected version, projects them and announces
+them after the commit. The deadline sweep may already hold the row lock in an
+outer transaction: re-locking one's own row is immediate.
 
 Services return data (a ``Game`` row, an ``ActionAnswer``); the API renders
 it. Commands arrive checked (``games.commands``); refusals are the domain
@@ -16,21 +19,21 @@ errors of ``games.errors``.
 from __future__ import annotations
 
 import json
+import logging
+import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.db import IntegrityError, connection, transaction
-from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from games import errors, fairness, selectors, streams
-from games.bots import LEVELS as BOT_LEVELS
-from games.bots import bot_name
-from games.chance import DeckChance
+from games import errors, fairness, rules, selectors, store
+from games.bots import bot_name, decide
+from games.bots.play import bot_view
 from games.commands import (  # the bounds too, for callers that read them here
     DEFAULT_TURN_TIMEOUT,
     MAX_TURN_TIMEOUT,  # noqa: F401
@@ -38,11 +41,13 @@ from games.commands import (  # the bounds too, for callers that read them here
     check_turn_timeout,
 )
 from games.errors import ApplicationError
-from games.models import FairDraw, Game, IdempotentAnswer
-from games.rules import engine
+from games.models import Game, IdempotentAnswer, NotificationSettings
+from games.notifications import webhooks
 from games.rules.cards import missing_from
 
 JSON = dict[str, Any]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -58,118 +63,36 @@ class ActionAnswer:
     replayed: bool = False
 
 
-def _context(game: Game) -> engine.Context:
-    chance = _fair_chance(game) or DeckChance(decks=game.stacked_decks)
-    return engine.Context(chance=chance, now=timezone.now())
-
-
-# --- fair deals (#12, games/fairness.py) ------------------------------------------------
-# A game with a server seed draws from the committed generator; its draws are kept on
-# the game object until ``_fair_flush`` stores them with the events (same transaction).
-
-
-def _fair_chance(game: Game) -> fairness.FairChance | None:
-    if game.server_seed is None:
-        return None
-
-    def history() -> fairness.History:
-        draws = FairDraw.objects.filter(game=game)
-        last_deal = draws.filter(kind=fairness.KIND_DEAL).order_by("-k").first()
-        return fairness.History(
-            next_k=draws.count(),
-            round=last_deal.round if last_deal else None,
-            deck=list(last_deal.output) if last_deal else None,
-        )
-
-    chance = fairness.FairChance(
-        server_seed=bytes(game.server_seed),
-        seeds=fairness.seeds_by_seat(game.player_seeds or {}, game.seats),
-        history=history,
-    )
-    game._fair_chance = chance  # type: ignore[attr-defined]
-    return chance
-
-
-def new_server_seed() -> bytes:
-    """A game's secret seed: 32 bytes from the operating system's generator."""
-    return secrets.token_bytes(fairness.SEED_BYTES)
-
-
-def _fair_rows(game: Game) -> list[FairDraw]:
-    """The draws of the chance last handed out for ``game`` (once)."""
-    chance = getattr(game, "_fair_chance", None)
-    if chance is None:
-        return []
-    game._fair_chance = None  # type: ignore[attr-defined]
-    return [FairDraw(game=game, **draw) for draw in chance.finish()]
-
-
-def _fair_flush(game: Game) -> None:
-    rows = _fair_rows(game)
-    if rows:
-        FairDraw.objects.bulk_create(rows)
-
-
-# --- end fair deals ---------------------------------------------------------------------
-
-
-# --- bots (issue #11): seats taken by bots at creation (the rest: games/bot_turns.py) -----
-
-
-def _check_bots(bots: Any, seats: Any) -> list[tuple[int, str]]:
-    """``bots`` of ``POST /api/games/`` as (seat, level) pairs; 400 naming the field."""
-    if bots is None:
-        return []
-    if not isinstance(bots, list):
-        raise ApplicationError("bots: must be a list of {seat, level}.", "invalid_bots")
-    out: list[tuple[int, str]] = []
-    for i, item in enumerate(bots):
-        if not isinstance(item, dict) or set(item) - {"seat", "level"}:
-            raise ApplicationError(f"bots[{i}]: must be {{seat, level}}.", "invalid_bots")
-        seat = item.get("seat")
-        level = item.get("level", "basic")
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            raise ApplicationError(f"bots[{i}].seat: must be an integer.", "invalid_bots")
-        if seat < 1 or (isinstance(seats, int) and seat >= seats):
-            raise ApplicationError(
-                f"bots[{i}].seat: must be from 1 to seats - 1 (seat 0 is yours).", "invalid_bots"
-            )
-        if level not in BOT_LEVELS:
-            raise ApplicationError(
-                f"bots[{i}].level: must be one of {', '.join(BOT_LEVELS)}.", "invalid_bots"
-            )
-        if any(seat == s for s, _ in out):
-            raise ApplicationError(f"bots[{i}].seat: seat {seat} is named twice.", "invalid_bots")
-        out.append((seat, level))
-    return out
-
-
-def _bot_user(level: str, seat: int) -> Any:
+def user_without_login(*, username: str) -> Any:
+    """The account ``username`` (created without a usable password if new): a bot's, or
+    the simulator's seat 0."""
     users = get_user_model()
-    user, created = users.objects.get_or_create(username=bot_name(level, seat))
+    user, created = users.objects.get_or_create(username=username)
     if created:
         user.set_unusable_password()
         user.save(update_fields=["password"])
     return user
 
 
-def _add_bots(game: Game, state: engine.State, bots: list[tuple[int, str]]) -> engine.State:
-    """Join each bot at its seat (inside ``game_create``'s transaction); the new state."""
+def _add_bots(game: Game, state: rules.State, bots: Sequence[Mapping[str, Any]]) -> None:
+    """Join each bot at its seat (inside ``game_create``'s transaction)."""
+    seats = sorted((int(b["seat"]), str(b.get("level", "basic"))) for b in bots)
     seeds = getattr(game, "player_seeds", None)
     if seeds is not None:
         # Fair deals: a bot's seed is "" and, like a person's, is stored before the join
         # that may start the game (and draw).
-        game.player_seeds = {**seeds, **{str(seat): "" for seat, _ in bots}}
+        game.player_seeds = {**seeds, **{str(seat): "" for seat, _ in seats}}
         game.save(update_fields=["player_seeds"])
-    for seat, level in sorted(bots):
-        _bot_user(level, seat)
-        events = engine.join(state, bot_name(level, seat), _context(game), seat=seat, bot=level)
-        state = streams.append(streams.Stream(game, state), events).state.copy()
-        _fair_flush(game)
-    return state
+    for seat, level in seats:
+        user_without_login(username=bot_name(level, seat))
+        stream = store.Stream(game, state)
+        events = rules.join(state, bot_name(level, seat), stream.context(), seat=seat, bot=level)
+        state = store.append(stream, events).state.copy()
 
 
-# --- end bots ---------------------------------------------------------------------------
+def new_server_seed() -> bytes:
+    """A game's secret seed: 32 bytes from the operating system's generator."""
+    return secrets.token_bytes(fairness.SEED_BYTES)
 
 
 # --------------------------------------------------------------------------- accounts
@@ -204,17 +127,17 @@ def user_token(*, request: Any, username: str, password: str) -> str:
 # --------------------------------------------------------------------------- commands
 
 
-def _check_decks(rules: Any, options: JSON, decks: list[list[str]]) -> None:
+def _check_decks(rulebook: Any, options: JSON, decks: list[list[str]]) -> None:
     if not settings.PABLO_ALLOW_STACKED_DECKS:
         raise ApplicationError(
             "decks: stacked decks are disabled on this server.", "stacked_decks_disabled"
         )
-    full = rules.deck(options)
+    full = rulebook.deck(options)
     for index, deck in enumerate(decks):
         bad = missing_from(deck, full)
         if bad:
             raise ApplicationError(
-                f"decks[{index}]: not part of one {rules.id} deck with these options: "
+                f"decks[{index}]: not part of one {rulebook.id} deck with these options: "
                 f"{', '.join(bad)}.",
                 "invalid_deck",
             )
@@ -229,17 +152,16 @@ def game_create(
     turn_timeout: int = DEFAULT_TURN_TIMEOUT,
     options: JSON | None = None,
     decks: list[list[str]] | None = None,
-    bots: list[JSON] | None = None,
+    bots: Sequence[Mapping[str, Any]] | None = None,
     seed: str = "",
 ) -> Game:
     """A new game with ``user`` in seat 0 (starts at once if it has one seat).
 
-    ``bots``: ``[{"seat", "level"}]`` seats taken by bots at once (games/bot_turns.py).
+    ``bots``: ``[{"seat", "level"}]`` seats taken by bots at once, as checked by
+    the API's input serializer (``games.commands.check_bots``).
     """
     check_turn_timeout(turn_timeout)
-    # --- bots (issue #11): validated before anything is written
-    bot_seats = _check_bots(bots, seats)
-    events = engine.create(
+    events = rules.create(
         ruleset,
         seats=seats,
         options={} if options is None else options,
@@ -247,23 +169,23 @@ def game_create(
         creator=user.username,
     )
     header = events[0].data
-    rules = engine.get_ruleset(header["ruleset"])
+    rulebook = rules.get_ruleset(header["ruleset"])
     if decks:
-        _check_decks(rules, header["options"], decks)
+        _check_decks(rulebook, header["options"], decks)
     game = Game.objects.create(
-        ruleset=rules.id,
+        ruleset=rulebook.id,
         seats=header["seats"],
         options=header["options"],
         turn_timeout=header["turn_timeout"],
         created_by=user,
         stacked_decks=[list(d) for d in decks] if decks else None,
-        # fair deals (#12): a secret seed from the OS; none with stacked decks.
+        # fair deals: a secret seed from the OS; none with stacked decks.
         server_seed=None if decks else new_server_seed(),
         player_seeds=None if decks else {"0": seed},
     )
-    started = streams.start(game, events)
-    if bot_seats:  # --- bots (issue #11)
-        _add_bots(game, started.state.copy(), bot_seats)
+    started = store.start(game, events)
+    if bots:
+        _add_bots(game, started.state.copy(), bots)
     return game
 
 
@@ -274,26 +196,24 @@ def game_join(*, game_id: Any, user: Any, seed: str = "") -> Game:
     ``seed`` is the player's fair-deal seed: stored before the join's events are
     decided, so the start's draws (if this is the last seat) already hold it.
     """
-    stream = streams.lock(game_id)
+    stream = store.lock(game_id)
     game, state = stream.game, stream.state
-    # fair deals (#12): the joiner's seed, before anything is drawn
     free = [s for s, name in enumerate(state.players) if name is None]
     joining = game.player_seeds is not None and state.status == "waiting" and free
     if joining and user.username not in state.players:
         game.player_seeds = {**game.player_seeds, str(free[0]): seed}
-    events = engine.join(state, user.username, _context(game))
+    events = rules.join(state, user.username, stream.context())
     if joining:
         game.save(update_fields=["player_seeds"])
-    streams.append(stream, events)
-    _fair_flush(game)
+    store.append(stream, events)
     return game
 
 
 @transaction.atomic
 def game_come_back(*, game_id: Any, user: Any) -> Game:
     """An absent ``user`` is back: their turns are no longer played for them."""
-    stream = streams.lock(game_id)
-    streams.append(stream, engine.come_back(stream.state, stream.seat(user)))
+    stream = store.lock(game_id)
+    store.append(stream, rules.come_back(stream.state, stream.seat(user)))
     return stream.game
 
 
@@ -317,11 +237,11 @@ def game_act(
     the answer be a refusal, it is done again on the locked row, so that every
     refusal is the current game's.
     """
-    stream = streams.latest(game_id) if idempotency_key is None else None
+    stream = store.latest(game_id) if idempotency_key is None else None
     if stream is not None and not connection.in_atomic_block:
         try:
             return _act(stream, user, command, expected_version, None)
-        except (streams.Stale, ApplicationError, engine.RulesError):
+        except (store.Stale, ApplicationError, rules.RulesError):
             pass
     return _act_locked(game_id, user, command, expected_version, idempotency_key)
 
@@ -330,11 +250,11 @@ def game_act(
 def _act_locked(
     game_id: Any, user: Any, command: JSON, expected: int | None, key: str | None
 ) -> ActionAnswer:
-    return _act(streams.lock(game_id), user, command, expected, key)  # 404
+    return _act(store.lock(game_id), user, command, expected, key)  # 404
 
 
 def _act(
-    stream: streams.Stream, user: Any, command: JSON, expected: int | None, key: str | None
+    stream: store.Stream, user: Any, command: JSON, expected: int | None, key: str | None
 ) -> ActionAnswer:
     seat = stream.seat(user)  # 403
     game = stream.game
@@ -345,13 +265,10 @@ def _act(
             return ActionAnswer(json.loads(bytes(stored.body)), replayed=True)
     if expected is not None and expected != stream.version:
         raise errors.version_conflict(stream.version, expected)
-    events = engine.act(stream.state, seat, command, _context(game))  # 400 / 409
-    draws = _fair_rows(game)
-    if draws and not stream.locked:
-        raise streams.Stale  # draws are stored in the events' transaction: under the lock
-    done = streams.append(stream, events, viewer=seat, view=True)
-    if draws:
-        FairDraw.objects.bulk_create(draws)
+    events = rules.act(stream.state, seat, command, stream.context())  # 400 / 409
+    # The store evolves the stream's state by the events once, redacting each for the
+    # actor against the state just before it: that is the answer's ``events``.
+    done = store.append(stream, events, viewer=seat, view=True)
     data = {
         "version": done.state.version,
         "events": done.views,
@@ -365,21 +282,54 @@ def _act(
 
 
 @transaction.atomic
+def game_bot_act(*, game_id: Any, seat: int, version: int, rng: random.Random | None = None) -> int:
+    """The bot of ``seat`` acts if the game is still at ``version``; events stored (0: none).
+
+    A bot's move is an ordinary action under the row lock and version check: a
+    duplicate, redelivered or stale task stores nothing (docs/bots.md).
+    """
+    try:
+        stream = store.lock(game_id)
+    except errors.NotFound:
+        return 0
+    state = stream.state
+    if state.status != "active" or stream.version != version:
+        return 0
+    playing = selectors.bot_seats(state).get(seat)
+    if playing is None:
+        return 0
+    level, stand_in = playing
+    if stand_in and seat not in selectors.bots_due(state):
+        return 0
+    body = decide(level, state.ruleset, bot_view(state, seat), seat, rng or random.Random())
+    if body is None:
+        return 0
+    try:
+        # In place: the stream's state is private, so the rules' new state is kept as it
+        # is and the store does not apply the events again.
+        events = rules.act_in_place(state, seat, body, stream.context(), stand_in=stand_in)
+    except rules.RulesError as exc:
+        log.warning("bot of game %s seat %s refused: %s (%s)", game_id, seat, exc.detail, body)
+        return 0
+    store.append(stream, events, after=state)
+    return len(events)
+
+
+@transaction.atomic
 def game_timeout(*, game_id: Any, turn_key: str) -> int:
     """Enforce the deadline of turn ``turn_key``; the number of events stored (0 when stale).
 
     Safe to call inside an outer transaction that already locked the row.
     """
     try:
-        stream = streams.lock(game_id)
+        stream = store.lock(game_id)
     except errors.NotFound:
         return 0
     if stream.state.status != "active" or stream.state.turn_key != turn_key:
         return 0
-    events = engine.timeout(stream.state, turn_key, _context(stream.game))
+    events = rules.timeout(stream.state, turn_key, stream.context())
     if events:
-        streams.append(stream, events)
-        _fair_flush(stream.game)
+        store.append(stream, events)
     return len(events)
 
 
@@ -388,14 +338,62 @@ def game_timeout_many(*, games: Sequence[Game]) -> dict[Any, int]:
     """``game_timeout`` for a batch of locked games, each for its own ``turn_key`` (the
     deadline sweep): the number of events stored per game id (stale games left out)."""
     live = [g for g in games if g.status == Game.Status.ACTIVE and g.turn_key]
-    stored = streams.append_many(
-        live, lambda game, state: engine.timeout(state, game.turn_key, _context(game))
+    return store.append_many(
+        live, lambda stream: rules.timeout(stream.state, stream.game.turn_key, stream.context())
     )
-    FairDraw.objects.bulk_create([d for g in live if g.id in stored for d in _fair_rows(g)])
-    return stored
 
 
 @transaction.atomic
 def game_rebuild_projection(*, game_id: Any) -> Game:
     """Recompute the ``Game`` projection and ``Seat`` rows from the events alone."""
-    return streams.rebuild(game_id)
+    return store.rebuild(game_id)
+
+
+# --------------------------------------------------------------------------- notifications
+
+
+@transaction.atomic
+def notification_settings_update(
+    *,
+    user: Any,
+    email: str | None = None,
+    email_enabled: bool | None = None,
+    webhook_enabled: bool | None = None,
+) -> NotificationSettings:
+    """Change the user's e-mail address or turn channels on and off (None: unchanged)."""
+    prefs, _ = NotificationSettings.objects.get_or_create(user=user)
+    if email is not None:
+        user.email = email
+        user.save(update_fields=["email"])
+    changed = {"email_enabled": email_enabled, "webhook_enabled": webhook_enabled}
+    fields = [name for name, value in changed.items() if value is not None]
+    for name in fields:
+        setattr(prefs, name, changed[name])
+    if fields:
+        prefs.save(update_fields=[*fields, "updated_at"])
+    return prefs
+
+
+@transaction.atomic
+def webhook_register(*, user: Any, url: str) -> NotificationSettings:
+    """Register (or replace) the user's webhook, with a fresh signing secret."""
+    prefs, _ = NotificationSettings.objects.get_or_create(user=user)
+    prefs.webhook_url = url
+    prefs.webhook_secret = webhooks.new_secret()
+    prefs.webhook_enabled = True
+    prefs.save(update_fields=["webhook_url", "webhook_secret", "webhook_enabled", "updated_at"])
+    return prefs
+
+
+def webhook_remove(*, user: Any) -> None:
+    """Forget the user's webhook (its URL and secret)."""
+    NotificationSettings.objects.filter(user=user).update(webhook_url="", webhook_secret="")
+
+
+# --------------------------------------------------------------------------- the account page
+
+
+def user_token_issue(*, user: Any) -> str:
+    """The signed-in user's API token, created on first use (the account page's button)."""
+    token, _ = Token.objects.get_or_create(user=user)
+    return str(token.key)

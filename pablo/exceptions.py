@@ -4,7 +4,7 @@ Everything that can go wrong in a request maps here to the status of API.md:
 
 * the domain errors of ``games.errors`` (``NotFound`` 404, ``Forbidden`` 403,
   ``Conflict`` 409, any other ``ApplicationError`` 400) and the pure rules'
-  ``games.rules.engine.Malformed`` 400 / ``NotAllowed`` 409, by their class
+  ``games.rules.Malformed`` 400 / ``NotAllowed`` 409, by their class
   (``STATUSES``, the only table of statuses) with their own ``code``;
 * DRF's exceptions (validation 400 ``invalid`` with the field named in the
   detail, parse errors 400, 401, 403, 404, 405, ...) by their status and code;
@@ -28,7 +28,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.errors import ApplicationError, Conflict, Forbidden, NotFound
-from games.rules.engine import Malformed, NotAllowed, RulesError
+from games.rules import Malformed, NotAllowed, RulesError
 
 __all__ = ["ApplicationError", "Conflict", "Forbidden", "NotFound", "exception_handler"]
 

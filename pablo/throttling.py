@@ -54,6 +54,7 @@ to wait, or None when the request may go on.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 import time
@@ -170,8 +171,6 @@ class LoginFailureLimit(_Limit):
             return None
         # Usernames are case-sensitive in Django but a guesser may vary the case:
         # count them together. Hashed, so any username makes a valid cache key.
-        import hashlib
-
         ident = hashlib.sha256(
             f"{self.username.casefold()}\n{client_address(request)}".encode()
         ).hexdigest()

@@ -12,8 +12,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
-    path("api/", include("games.urls")),
-    path("api/me/", include("games.notification_urls")),
+    path("api/", include("games.api.urls")),
+    path("api/me/", include("games.notifications.urls")),
     path("replays/", include("replays.urls")),
     # Any other /api/ path ending in "/" is a JSON 404 (API.md error shape).
     re_path(r"^api/(?:.*/)?$", not_found_view),

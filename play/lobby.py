@@ -17,8 +17,9 @@ from django.conf import settings
 from django.http import QueryDict
 
 from games import selectors
+from games.errors import ApplicationError
 
-from .table import time_left
+from .durations import time_left
 
 #: Turn time units offered (seconds each); the API takes 1 s to 14 days.
 UNITS = [("minutes", 60), ("hours", 3600), ("days", 86400)]
@@ -93,8 +94,6 @@ def forms() -> list[dict[str, Any]]:
 
 def create_body(post: QueryDict) -> dict[str, Any]:
     """The API's create body from the lobby form's fields."""
-    from pablo.exceptions import ApplicationError
-
     ruleset = post.get("ruleset", "")
     spec = next((r for r in _rulesets() if r["id"] == ruleset), None)
     if spec is None:

@@ -1,59 +1,18 @@
-"""The last events of a game as a seat saw them, cheaply, for the table page.
+"""The last events of a game as a seat saw them, for the table page.
 
-``selectors.event_views`` redacts each event against the state just before it
-(the rules' ``event_view``), starting from a folded state that the fold cache
-holds -- or, on a miss, by loading and folding the whole stream as model
-objects (about 200 ms for 2,000 events). The table only shows the last few
-events, so before asking for them this module offers the fold cache (``streams.remember``) the state
-just before them, folded from plain rows (``values_list``: no model objects)
-and kept here per game, advanced by the few events since the last request.
-Redaction still happens only in the rules, through ``selectors.event_views``.
+A thin name for ``selectors.recent_events``: the store keeps the state just
+before those events (its cache, advanced by the few events since the last
+request, or the game's snapshot), so the page never folds the whole stream.
+Redaction happens only in the rules.
 """
 
 from __future__ import annotations
 
-import threading
-import uuid
-from collections import OrderedDict
 from typing import Any
 
-from games import selectors, streams
-from games.models import Event, Game
-from games.rules import engine
-
-KEEP = 256  # games
-
-_states: OrderedDict[uuid.UUID, engine.State] = OrderedDict()
-_lock = threading.Lock()
+from games import selectors
 
 
-def _state_at(game: Game, version: int) -> engine.State:
-    with _lock:
-        known = _states.get(game.id)
-    state = known.copy() if known is not None and known.version <= version else None
-    start = state.version if state is not None else 0
-    rows = (
-        Event.objects.filter(game=game, seq__gt=start, seq__lte=version)
-        .order_by("seq")
-        .values_list("type", "data", "seat")
-    )
-    events = (engine.Event(type=t, data=d, seat=s) for t, d, s in rows)
-    if state is None:
-        state = engine.fold(events)
-    else:
-        for event in events:
-            engine.apply(state, event)
-    with _lock:
-        _states[game.id] = state.copy()
-        _states.move_to_end(game.id)
-        while len(_states) > KEEP:
-            _states.popitem(last=False)
-    return state
-
-
-def recent_events(*, game: Game, seat: int | None, count: int) -> list[dict[str, Any]]:
+def recent_events(*, game: Any, seat: int | None, count: int) -> list[dict[str, Any]]:
     """The game's last ``count`` events, each as ``seat`` saw it at its own moment."""
-    after = max(0, game.version - count)
-    if after >= 1:
-        streams.remember(game.id, _state_at(game, after))
-    return selectors.event_views(game=game, seat=seat, after=after)
+    return selectors.recent_events(game=game, seat=seat, count=count)

@@ -24,18 +24,19 @@ from django.contrib.auth.forms import UserCreationForm
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
-from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ValidationError
 
 from games import selectors, services
+from games.api.serializers import GameCreateInputSerializer, parse_action
 from games.errors import ApplicationError, not_a_player
-from games.rules.engine import RulesError
-from games.serializers import GameCreateInputSerializer, parse_action
+from games.rules import RulesError
 from pablo.exceptions import exception_handler
 from pablo.throttling import ActionLimit, check_web_auth
 
 from . import lobby, table
+from .durations import human_seconds
 from .recent import recent_events
 
 #: Events described under the table ("the last events in plain words").
@@ -100,7 +101,7 @@ def too_many(request: HttpRequest, wait: int) -> HttpResponse:
     response = render(
         request,
         "play/throttled.html",
-        {"wait": table.human_seconds(wait), "seconds": wait, "next": _safe_next(request)},
+        {"wait": human_seconds(wait), "seconds": wait, "next": _safe_next(request)},
         status=429,
     )
     response["Retry-After"] = str(wait)
@@ -126,8 +127,6 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 def _safe_next(request: HttpRequest) -> str:
-    from django.utils.http import url_has_allowed_host_and_scheme
-
     target = request.POST.get("next") or request.GET.get("next") or ""
     if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
         return target
@@ -137,11 +136,10 @@ def _safe_next(request: HttpRequest) -> str:
 @login_required
 def api_token(request: HttpRequest) -> HttpResponse:
     """The user's API token (the same one ``POST /api/auth/token/`` gives)."""
-    token = None
     if request.method == "POST":
-        token, _ = Token.objects.get_or_create(user=request.user)
+        token = services.user_token_issue(user=request.user)
     else:
-        token = Token.objects.filter(user=request.user).first()
+        token = selectors.user_api_token(user=request.user)
     return render(request, "play/token.html", {"token": token})
 
 

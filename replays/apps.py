@@ -5,7 +5,7 @@ class ReplaysConfig(AppConfig):
     name = "replays"
 
     def ready(self) -> None:
-        from games.signals import events_appended
+        from games.store.signals import events_appended
 
         from .signals import prepare_replay
 

@@ -1,9 +1,9 @@
-"""Random legal play: the demo games (``manage.py demo``), the tests and the benchmark.
+"""Random legal play: the viewer's tests and the benchmarks (bench/bench_table.py).
 
-It plays only what ``legal_actions`` offers (RULES.md's own judgement of what
-is legal), choosing at random with a seeded generator, so a game is the same
-every time for the same seed. Templates with ``choices`` get one choice per
-free parameter. Until real bots exist this is how the demo plays.
+It plays only what ``legal_actions`` offers, choosing any seat's action at
+random with a seeded generator (``games.bots.driver.weighted_random_move``),
+so a game is the same every time for the same seed. The loop is the one
+driver's (``games.bots.driver.drive``).
 """
 
 from __future__ import annotations
@@ -12,27 +12,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from games.bots.driver import drive, weighted_random_move
+
 JSON = dict[str, Any]
-
-#: Action types a random player prefers, so that games end in a sensible number of
-#: steps (the Pablo family's call ends a round; throws are kept rarer).
-WEIGHTS = {"call": 0.04, "throw": 0.2, "skip": 0.5, "end": 1.0, "play": 3.0}
-
-
-def concrete(action: JSON, rng: random.Random) -> JSON:
-    """A complete action body from a legal action (filling in a template's choices)."""
-    body = {k: v for k, v in action.items() if k != "choices"}
-    for name, options in (action.get("choices") or {}).items():
-        if options:
-            body[name] = rng.choice(list(options))
-    return body
-
-
-def pick(actions: list[JSON], rng: random.Random) -> JSON | None:
-    if not actions:
-        return None
-    weights = [WEIGHTS.get(a.get("type", ""), 1.0) for a in actions]
-    return concrete(rng.choices(actions, weights=weights, k=1)[0], rng)
 
 
 def play(
@@ -49,25 +31,17 @@ def play(
     Returns the number of actions. ``act`` may raise for a refused action (a
     legal-looking throw that went stale); that is skipped.
     """
-    done = 0
-    while not finished() and done < max_actions:
-        options: list[tuple[int, JSON]] = []
-        for seat in range(seats):
-            state = view(seat) or {}
-            for action in state.get("legal_actions") or []:
-                options.append((seat, action))
-        if not options:
-            break
-        on_turn = [(s, a) for s, a in options if a.get("type") != "throw"]
-        pool = on_turn if on_turn and rng.random() > 0.1 else options
-        seat = rng.choice(sorted({s for s, _ in pool}))
-        body = pick([a for s, a in pool if s == seat], rng)
-        if body is None:
-            break
+
+    def act_or_skip(seat: int, body: JSON) -> None:
         try:
             act(seat, body)
         except Exception as exc:  # a rules refusal: try something else
             if getattr(exc, "status", None) not in (400, 409):
                 raise
-        done += 1
-    return done
+
+    return drive(
+        finished=finished,
+        next_move=lambda: weighted_random_move([view(s) for s in range(seats)], rng),
+        act=act_or_skip,
+        max_actions=max_actions,
+    )

@@ -19,14 +19,6 @@ from django.utils.safestring import SafeString, mark_safe
 #: Colour-blind-friendly (Okabe-Ito), one per seat; repeats past eight.
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
 
-#: The end threshold of each ruleset (RULES.md): (value, label).
-THRESHOLDS = {
-    "pablo": (100, "game ends at 100"),
-    "pablo-50": (50, "game ends above 50"),
-    "tamalou": (100, "game ends at 100"),
-    "cabo": (100, "game ends above 100"),
-}
-
 
 @dataclass(frozen=True)
 class Series:

@@ -1,6 +1,6 @@
 """One step of a replay as template context: the table with every card already HTML.
 
-The views (``engine.view`` / ``engine.reveal``) decide what is visible; this
+The views (``rules.view`` / ``rules.reveal``) decide what is visible; this
 module only lays it out, and -- in the all-cards view -- marks each face-up
 card that the acting seat did not know at that moment (their own view shows
 ``"?"`` there).
@@ -8,22 +8,18 @@ card that the acting seat did not know at that moment (their own view shows
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.utils.safestring import SafeString
 
-from .cards import card_html
-from .selectors import Replay, Step, table_views
+from tabletop.cards import card_html
+from tabletop.describe import STAGE_WORDS
+from tabletop.layouts import layout
+
+from .steps import Replay, Step, table_views
 
 JSON = dict[str, Any]
-
-STAGE_WORDS = {
-    "look": "looking at two cards",
-    "draw": "to draw",
-    "hold": "holding a card",
-    "power": "using a power",
-    "play": "playing",
-}
 
 
 def frame(replay: Replay, step: Step, perspective: int | None) -> JSON:
@@ -43,10 +39,9 @@ def frame(replay: Replay, step: Step, perspective: int | None) -> JSON:
         "actor_name": actor_name,
         "marking": bool(actor_view is not None and actor_name),
     }
-    if replay.kind == "skipbo":
-        common.update(_skipbo(replay, table, actor_view, actor_name, perspective, actor))
-    else:
-        common.update(_family(replay, table, actor_view, actor_name))
+    board = layout(replay.ruleset).board
+    common.update(BOARDS[board](replay, table, actor_view, actor_name, perspective, actor))
+    common["board"], common["template"] = board, f"replays/_{board}.html"
     for seat in common["seats"]:
         seat["total"] = totals[seat["seat"]] if seat["seat"] < len(totals) else 0
     return common
@@ -57,7 +52,14 @@ def _mark(code: Any, theirs: Any, kind: str, actor_name: str) -> SafeString:
     return card_html(code, kind, unknown_to=actor_name if unknown else "")
 
 
-def _family(replay: Replay, table: JSON, actor_view: JSON | None, actor_name: str) -> JSON:
+def _family(
+    replay: Replay,
+    table: JSON,
+    actor_view: JSON | None,
+    actor_name: str,
+    perspective: int | None,
+    actor: int | None,
+) -> JSON:
     kind = replay.kind
     fields = table.get("fields") or {}
     their_fields = (actor_view or {}).get("fields") or {}
@@ -100,7 +102,6 @@ def _family(replay: Replay, table: JSON, actor_view: JSON | None, actor_name: st
     discard = table.get("discard") or {}
     top = discard.get("top")
     return {
-        "layout": "family",
         "seats": seats,
         "discard_top": card_html(top, kind) if top else None,
         "discard_count": discard.get("count", 0),
@@ -169,4 +170,10 @@ def _skipbo(
                 "winner": seat in (replay.result.get("winners") or []),
             }
         )
-    return {"layout": "skipbo", "seats": seats, "building": building}
+    return {"seats": seats, "building": building}
+
+
+Board = Callable[[Replay, JSON, JSON | None, str, int | None, int | None], JSON]
+
+#: One entry per board of ``tabletop.layouts.BOARDS``.
+BOARDS: dict[str, Board] = {"family": _family, "skipbo": _skipbo}

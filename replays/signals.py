@@ -2,7 +2,7 @@
 
 Without this the first request for a finished game loads and folds its whole
 stream. The receiver runs after the commit of the action that finished the game
-(``games.signals``), builds the replay once and puts it in Django's default
+(``games.store.signals``), builds the replay once and puts it in Django's default
 cache, which every gunicorn worker reads (docs/viewer.md "Speed"). It never
 fails the action: the cache is an optimisation.
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from games.models import Game
+from games import selectors
 
-from . import selectors
+from . import steps
 
 logger = logging.getLogger(__name__)
 
@@ -25,8 +25,8 @@ def prepare_replay(sender: Any, *, game_id: Any, version: int, events: Any, **_:
     if not any(event.type in TERMINAL for event in events):
         return
     try:
-        game = Game.objects.get(pk=game_id)
-        if game.version == version:
-            selectors.game_replay(game)
+        game = selectors.replay_game(game_id)
+        if game is not None and game.version == version:
+            steps.game_replay(game)
     except Exception:
         logger.warning("replay of game %s not prepared", game_id, exc_info=True)

@@ -14,15 +14,15 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from games import rules, selectors
+from tabletop.layouts import layout
+
 from . import chart
 from .frames import frame
-from .selectors import (
-    RULESET_NAMES,
-    game_replay,
-    replay_list,
-    replay_players,
-    viewable_game,
-)
+from .steps import game_replay
+
+#: Display names, as the rulesets give them (``GET /api/rulesets/`` shows the same).
+RULESET_NAMES = {ruleset.id: ruleset.name for ruleset in rules.rulesets()}
 
 PAGE_SIZE = 20
 WINDOW = 6  # steps listed on each side of the current one
@@ -34,7 +34,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
     if ruleset not in RULESET_NAMES:
         ruleset = ""
     player = request.GET.get("player", "").strip()[:150]
-    page = Paginator(replay_list(ruleset=ruleset, player=player), PAGE_SIZE).get_page(
+    page = Paginator(selectors.replay_list(ruleset=ruleset, player=player), PAGE_SIZE).get_page(
         request.GET.get("page")
     )
     rows = []
@@ -65,7 +65,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
             "rulesets": RULESET_NAMES,
             "ruleset": ruleset,
             "player": player,
-            "players": replay_players(),
+            "players": selectors.replay_players(),
             "query": urlencode(keep),
         },
     )
@@ -80,7 +80,7 @@ def _int(value: str | None) -> int | None:
 
 @require_GET
 def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
-    game = viewable_game(game_id)
+    game = selectors.replay_game(game_id)
     if game is None:
         raise Http404("No finished game with this id.")
     replay = game_replay(game)
@@ -119,12 +119,9 @@ def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
     prev_jump = next((j for j in reversed(jumps) if j["number"] < number), None)
     next_jump = next((j for j in jumps if j["number"] > number), None)
     series = chart.series_for(replay.names, replay.totals_by_round, start=None)
-    threshold = (
-        (0, "an empty stock wins")
-        if replay.chart_axis == "turn"
-        else chart.THRESHOLDS.get(replay.ruleset)
+    chart_ = chart.Chart(
+        series, threshold=layout(replay.ruleset).threshold, x_label=replay.chart_axis
     )
-    chart_ = chart.Chart(series, threshold=threshold, x_label=replay.chart_axis)
     svg = chart_.svg(step.chart_x)
     perspectives = [{"label": "All cards", "url": url(number, None), "active": perspective is None}]
     perspectives += [

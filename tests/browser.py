@@ -1,4 +1,25 @@
-"""The system Chromium the browser tests drive through Playwright (never a downloaded browser)."""
+"""The browser tests' one place: the system Chromium (never a downloaded browser) and its fixtures.
+
+Loaded for every test directory by ``tests/conftest.py`` (``pytest_plugins``),
+so the web table's tests (tests/play) and the viewer's (tests/replays) share
+one definition of ``chromium``, ``page`` and ``artifacts``.
+
+``chromium`` is module-scoped: Playwright's sync API runs an event loop in the
+test thread while it is open, and allows one instance per thread at a time, so
+each browser test module opens its own and closes it before the next module
+(and before the tests that run an event loop of their own).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.needs import missing
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -11,3 +32,36 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """The system Chromium driven by Playwright."""
+    if not os.path.exists(CHROMIUM):
+        missing(f"Chromium at {CHROMIUM} (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright  # only where a browser is wanted
+
+    # Playwright's sync API runs an event loop in this thread; the ORM calls the
+    # tests make beside it are still synchronous and safe.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(chromium: Any) -> Iterator[Any]:
+    """A fresh tab (its own context: no cookies shared) in a desktop-sized window."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    yield tab
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """Where browser tests leave screenshots (test-artifacts/, kept by CI)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

@@ -1,21 +1,80 @@
-"""The import plan of the project's own modules (games/, pablo/, replays/).
+"""The import plan of the project's own packages (games/, pablo/, replays/, play/, tabletop/).
 
-* No circle: no module imports (directly or through others) a module that
-  imports it back.
-* No import inside a function of a project module, the usual way to hide a
-  circle -- except in ``AppConfig.ready``, where Django wants receivers and
-  tasks registered once the models are loaded.
+Imports flow one way: ``play, replays -> tabletop, games.services/selectors ->
+games.store -> games.rules`` (docs/design.md). Read from the source (``ast``),
+without importing anything, this fails on:
 
-Read from the source (``ast``), without importing anything.
+* a circle: a module that imports (directly or through others) a module that
+  imports it back;
+* an import inside a function, the usual way to hide a circle -- except in
+  ``AppConfig.ready``, where Django wants receivers and tasks registered once
+  the models are loaded;
+* ``games -> pablo``: pablo/ is the HTTP and settings glue around games/;
+* ``play <-> replays``: the table and the viewer share what they both draw
+  through tabletop/, never through each other; and neither tabletop/ nor
+  games/ imports a page;
+* ``games.models`` from play/, replays/ or tabletop/: they read through
+  ``games.selectors`` and write through ``games.services``;
+* anything impure in ``games.rules`` or ``games.bots``: they import only each
+  other and pure parts of the standard library, and read neither the clock nor
+  the global random generator (chance and time are handed in).
+
+Imports under ``if TYPE_CHECKING:`` are for the type checker only and count as
+none of these.
 """
 
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("games", "pablo", "replays")
+PACKAGES = tuple(
+    p for p in ("games", "pablo", "replays", "play", "tabletop") if (ROOT / p).is_dir()
+)
+PURE_PACKAGES = ("games.rules", "games.bots")
+#: The standard library a pure module may import: data, types, algorithms -- no I/O,
+#: no clock of its own, no threads. (``random`` for the ``random.Random`` a bot is
+#: handed; calling the module's global generator is refused below.)
+PURE_STDLIB = frozenset(
+    {
+        "__future__",
+        "abc",
+        "bisect",
+        "collections",
+        "copy",
+        "dataclasses",
+        "datetime",
+        "enum",
+        "fractions",
+        "functools",
+        "hashlib",
+        "heapq",
+        "itertools",
+        "math",
+        "operator",
+        "random",
+        "re",
+        "statistics",
+        "string",
+        "types",
+        "typing",
+    }
+)
+#: Calls that read the clock or the global random generator.
+IMPURE_CALLS = frozenset(
+    {
+        ("datetime", "now"),
+        ("datetime", "utcnow"),
+        ("datetime", "today"),
+        ("date", "today"),
+        ("time", "time"),
+        ("time", "monotonic"),
+        ("time", "perf_counter"),
+    }
+)
 
 
 def _modules() -> dict[str, Path]:
@@ -32,61 +91,106 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
-def _resolve(module: str, node: ast.ImportFrom | ast.Import, is_package: bool) -> list[str]:
-    """The project modules an import statement loads."""
-    names: list[str] = []
+def _absolute(module: str, node: ast.ImportFrom | ast.Import, is_package: bool) -> list[str]:
+    """The dotted names an import statement loads (project or not)."""
     if isinstance(node, ast.Import):
-        names = [alias.name for alias in node.names]
-    else:
-        base = node.module or ""
-        if node.level:
-            anchor = module.split(".")
-            if not is_package:
-                anchor = anchor[:-1]
-            anchor = anchor[: len(anchor) - (node.level - 1)]
-            base = ".".join([*anchor, base] if base else anchor)
-        # ``from X import y``: the module X.y if there is one, else X (a name in X)
-        names = [
-            f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base
-            for alias in node.names
-        ]
+        return [alias.name for alias in node.names]
+    base = node.module or ""
+    if node.level:
+        anchor = module.split(".")
+        if not is_package:
+            anchor = anchor[:-1]
+        anchor = anchor[: len(anchor) - (node.level - 1)]
+        base = ".".join([*anchor, base] if base else anchor)
+    # ``from X import y``: the module X.y if there is one, else X (a name in X)
+    return [
+        f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base
+        for alias in node.names
+    ]
+
+
+def _project(module: str, names: list[str]) -> list[str]:
+    """The project modules among ``names`` (the longest that each is or lies in)."""
     out = []
     for name in names:
-        # the longest project module that the name is or lies in
         parts = name.split(".")
         while parts and ".".join(parts) not in MODULES:
             parts.pop()
         target = ".".join(parts)
         # A package is always initialised before its modules: importing it (or a name
         # from it) from inside is no circle.
-        if parts and not module.startswith(target + "."):
+        if parts and target != module and not module.startswith(target + "."):
             out.append(target)
     return out
 
 
-def _imports() -> tuple[dict[str, set[str]], list[str]]:
-    graph: dict[str, set[str]] = {name: set() for name in MODULES}
-    hidden: list[str] = []
+@dataclass
+class Plan:
+    #: module -> project modules it imports at module level (at run time)
+    graph: dict[str, set[str]] = field(default_factory=dict)
+    #: module -> every dotted name it imports at module level (project or not)
+    loads: dict[str, set[str]] = field(default_factory=dict)
+    #: "module:line in function(): names" for every import inside a function
+    hidden: list[str] = field(default_factory=list)
+    #: "module:line: call" for every call of the clock or the global random generator
+    calls: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _impure_call(node: ast.Call) -> str | None:
+    func = node.func
+    if not isinstance(func, ast.Attribute):
+        return None
+    owner = func.value
+    name = owner.id if isinstance(owner, ast.Name) else getattr(owner, "attr", None)
+    if name == "random" and func.attr != "Random":
+        return f"random.{func.attr}()"
+    if (name, func.attr) in IMPURE_CALLS:
+        return f"{name}.{func.attr}()"
+    return None
+
+
+@cache
+def _plan() -> Plan:
+    plan = Plan()
     for module, path in MODULES.items():
         tree = ast.parse(path.read_text(), str(path))
         is_package = path.name == "__init__.py"
+        plan.graph[module] = set()
+        plan.loads[module] = set()
+        plan.calls[module] = []
 
         def visit(node: ast.AST, function: str | None, module: str = module,
                   is_package: bool = is_package, path: Path = path) -> None:  # fmt: skip
             for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.If) and _type_checking(child):
+                    for other in child.orelse:
+                        visit(other, function)
+                    continue
                 if isinstance(child, ast.Import | ast.ImportFrom):
-                    targets = [t for t in _resolve(module, child, is_package) if t != module]
+                    names = _absolute(module, child, is_package)
                     if function is None:
-                        graph[module].update(targets)
-                    elif targets and not (path.name == "apps.py" and function == "ready"):
-                        hidden.append(f"{module}:{child.lineno} in {function}(): {targets}")
+                        plan.loads[module].update(names)
+                        plan.graph[module].update(_project(module, names))
+                    elif not (path.name == "apps.py" and function == "ready"):
+                        plan.hidden.append(f"{module}:{child.lineno} in {function}(): {names}")
+                if isinstance(child, ast.Call):
+                    call = _impure_call(child)
+                    if call is not None:
+                        plan.calls[module].append(f"{module}:{child.lineno}: {call}")
                 inner = function
                 if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
                     inner = child.name
                 visit(child, inner)
 
         visit(tree, None)
-    return graph, hidden
+    return plan
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -103,7 +207,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
         counter[0] += 1
         stack.append(v)
         on.add(v)
-        for w in graph[v]:
+        for w in graph.get(v, ()):
             if w not in index:
                 strong(w)
                 low[v] = min(low[v], low[w])
@@ -126,21 +230,139 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
+def _in(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def _edges(source: str, target: str) -> list[str]:
+    """``a -> b`` for every project import from package ``source`` into package ``target``."""
+    graph = _plan().graph
+    return sorted(
+        f"{a} -> {b}"
+        for a, targets in graph.items()
+        if _in(a, source)
+        for b in targets
+        if _in(b, target)
+    )
+
+
+# --------------------------------------------------------------------------- the checker itself
+
+
 def test_the_plan_reads_the_project():
-    graph, _ = _imports()
-    assert "games.streams" in graph["games.services"]
-    assert "games.streams" in graph["games.selectors"]
-
-
-def test_no_import_circle():
-    graph, _ = _imports()
-    assert _cycles(graph) == []
-
-
-def test_no_function_level_import_of_a_project_module():
-    _, hidden = _imports()
-    assert hidden == []
+    plan = _plan()
+    for package in ("games", "pablo", "replays", "play"):
+        assert package in PACKAGES and package in MODULES
+    assert "games.rules" in plan.graph["games.selectors"]
+    assert "games.rules.lifecycle" in plan.graph["games.rules"]
+    assert "games.rules.registry" in plan.graph["games.rules.family"]
 
 
 def test_the_checker_finds_a_circle():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_the_checker_sees_through_type_checking_and_finds_impure_calls():
+    source = """
+from typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from games.models import Game
+else:
+    import os
+def f():
+    return datetime.now(), random.choice([1]), random.Random(3), time.time()
+"""
+    tree = ast.parse(source)
+    guarded = next(n for n in tree.body if isinstance(n, ast.If))
+    assert _type_checking(guarded)
+    calls = [_impure_call(n) for n in ast.walk(tree) if isinstance(n, ast.Call)]
+    assert sorted(c for c in calls if c) == ["datetime.now()", "random.choice()", "time.time()"]
+
+
+# --------------------------------------------------------------------------- the plan
+
+
+def test_no_import_circle():
+    assert _cycles(_plan().graph) == []
+
+
+def test_no_function_level_import():
+    assert _plan().hidden == []
+
+
+def test_games_never_imports_pablo():
+    assert _edges("games", "pablo") == []
+
+
+def test_play_and_replays_never_import_each_other():
+    assert _edges("play", "replays") + _edges("replays", "play") == []
+
+
+def test_the_layers_below_never_import_the_pages():
+    """tabletop/ is what the pages share and games/ what they use: neither imports a page."""
+    below = [("tabletop", page) for page in ("play", "replays")]
+    below += [("games", page) for page in ("play", "replays", "tabletop")]
+    assert [edge for source, target in below for edge in _edges(source, target)] == []
+
+
+def test_the_pages_never_import_the_models():
+    found = [
+        edge
+        for package in ("play", "replays", "tabletop")
+        for edge in _edges(package, "games.models")
+    ]
+    assert found == []
+
+
+def test_the_rules_and_the_bots_are_pure():
+    plan = _plan()
+    impure = []
+    for module, names in plan.loads.items():
+        if not any(_in(module, p) for p in PURE_PACKAGES):
+            continue
+        for name in names:
+            pure = name.split(".")[0] in PURE_STDLIB or any(_in(name, p) for p in PURE_PACKAGES)
+            # ``from games import rules``: the package games.rules itself
+            if name == "games" or not pure:
+                impure.append(f"{module} imports {name}")
+        impure += plan.calls[module]
+    assert impure == []
+
+
+IMPURE_ROOTS = frozenset({"django", "rest_framework", "celery", "kombu", "redis", "psycopg"})
+
+
+def _closure(names: set[str]) -> set[str]:
+    """Every dotted name loaded, at module level, by importing ``names`` (transitively)."""
+    plan = _plan()
+    seen: set[str] = set()
+    todo = list(names)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for module in _project("", [name]):
+            # a package's __init__ runs first
+            parts = module.split(".")
+            for i in range(1, len(parts) + 1):
+                todo.extend(plan.loads.get(".".join(parts[:i]), ()))
+    return seen
+
+
+def test_the_rules_tests_need_no_django():
+    """tests/rules run without a database or settings: nothing they import loads Django."""
+    loaded: set[str] = set()
+    for path in (ROOT / "tests" / "rules").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                if isinstance(node, ast.ImportFrom) and node.level:
+                    continue
+                names = _absolute("tests.rules.x", node, False)
+                loaded.update(n for n in names if not n.startswith("tests."))
+    found = sorted(
+        name
+        for name in _closure(loaded)
+        if name.split(".")[0] in IMPURE_ROOTS or _in(name, "pablo")
+    )
+    assert found == []

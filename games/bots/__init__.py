@@ -2,7 +2,7 @@
 
 Pure code, like ``games.rules``: no Django, no database, no clock, and no
 random generator of its own (one is handed in). A bot is a function of one
-seat's view -- ``engine.view(state, seat)``, which carries that view's
+seat's view -- ``rules.view(state, seat)``, which carries that view's
 ``legal_actions`` -- and of the generator; it keeps no state between
 decisions. Whatever it "remembers" is what the view shows: the view (with
 ``memory: assisted``) shows every card the seat was ever shown and where that

@@ -23,7 +23,8 @@ def concrete(action: JSON, rng: random.Random) -> JSON:
     """A complete body from a legal action: each free parameter a uniform legal choice."""
     body = {k: v for k, v in action.items() if k != "choices"}
     for name, options in (action.get("choices") or {}).items():
-        body[name] = rng.choice(list(options))
+        if options:
+            body[name] = rng.choice(list(options))
     return body
 
 

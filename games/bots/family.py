@@ -3,7 +3,7 @@
 It reads only its seat's view: the fields with the cards it knows (``"?"``
 for the others), the discard top, the card it holds, the power pending, the
 callers and ``legal_actions``. Card values, ranks and powers come from the
-ruleset's preset (``games.rules.family_presets``), so each ruleset's own
+ruleset's preset (``games.rules.family.presets``), so each ruleset's own
 values and matching rule are honoured.
 
 Heuristics (docs/bots.md):
@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from games.rules.family_presets import PRESETS, Preset
+from games.rules.family.presets import PRESETS, Preset
 
 from .common import JSON, find
 

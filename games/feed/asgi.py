@@ -32,8 +32,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import cProfile
 import logging
 import os
+import pstats
 import re
 import threading
 import time
@@ -95,8 +97,6 @@ def _timed(fn: Any) -> Any:
         start = time.monotonic()
         prof = None
         if PROFILE:
-            import cProfile
-
             prof = _profiles.setdefault(threading.get_ident(), cProfile.Profile())
             prof.enable()
         try:
@@ -261,8 +261,6 @@ class Application(ASGIHandler):
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 if PROFILE:
-                    import pstats
-
                     stats = pstats.Stats(*_profiles.values())
                     stats.dump_stats(f"{PROFILE}.{os.getpid()}")
                 await service.close_hubs()

@@ -1,6 +1,6 @@
 """Announce a game's new version to every waiter, whoever appended.
 
-A receiver of ``games.signals.events_appended`` -- sent by the game's stream
+A receiver of ``games.store.signals.events_appended`` -- sent by the game's stream
 once an append has committed, by a web process, the Celery worker (timeouts,
 bots) or another machine alike -- PUBLISHes the game's new version on the
 game's Redis channel (``PABLO_FEED_CHANNEL:<game id>``), where the hubs of the
@@ -30,7 +30,7 @@ import redis
 from django.conf import settings
 from django.dispatch import receiver
 
-from games.signals import events_appended
+from games.store.signals import events_appended
 
 log = logging.getLogger(__name__)
 

@@ -1,49 +1,50 @@
 """The pure rules: no Django, no DRF, no Celery, no clock, no random generator.
 
-Importing the package registers every ruleset with the engine.
+This package's namespace is the rules' public face: callers write
+``from games import rules`` and ``rules.act(...)``, ``rules.fold(...)``,
+``rules.Event``. Each name lives in the module of its job (docs/design.md,
+"The rules"); importing the package registers every ruleset.
 """
 
 from . import family, skipbo  # noqa: F401  (register the rulesets)
-from .engine import (
-    ACTION_TYPES,
-    Chance,
-    Context,
-    Event,
-    Malformed,
-    NotAllowed,
-    RulesError,
-    Ruleset,
-    State,
-    act,
-    come_back,
-    create,
-    event_view,
-    fold,
-    get_ruleset,
-    join,
-    rulesets,
-    timeout,
-    view,
-)
+from .errors import Malformed, NotAllowed, RulesError
+from .events import ACTION_TYPES, ENGINE_EVENTS, JSON, Chance, Context, Event, iso
+from .evolve import apply, fold
+from .lifecycle import act, act_in_place, come_back, create, join, timeout
+from .options import COMMON_OPTIONS, Option
+from .protocol import Ruleset
+from .registry import all_options, get_ruleset, rulesets, validate_options
+from .state import State
+from .visibility import event_view, reveal, view
 
 __all__ = [
     "ACTION_TYPES",
+    "COMMON_OPTIONS",
+    "ENGINE_EVENTS",
+    "JSON",
     "Chance",
     "Context",
     "Event",
     "Malformed",
     "NotAllowed",
+    "Option",
     "RulesError",
     "Ruleset",
     "State",
     "act",
+    "act_in_place",
+    "all_options",
+    "apply",
     "come_back",
     "create",
     "event_view",
     "fold",
     "get_ruleset",
+    "iso",
     "join",
+    "reveal",
     "rulesets",
     "timeout",
+    "validate_options",
     "view",
 ]

@@ -1,4 +1,4 @@
-"""Skip-Bo on the engine protocol; docs/skipbo.md explains the decisions.
+"""Skip-Bo on the ``Ruleset`` protocol; docs/skipbo.md explains the decisions.
 
 The game is one round. ``round_started`` records the dealt deck (162 codes);
 a card's id is its index in that list. Deal order: seat 0's stock (id 0 is
@@ -37,9 +37,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, cast
 
-from . import engine
 from .cards import SKIPBO_WILD, skipbo_deck
-from .engine import JSON, Context, Event, Handlers, Malformed, NotAllowed, Option, State, Work
+from .errors import Malformed, NotAllowed
+from .events import JSON, Context, Event
+from .evolve import Handlers, Work
+from .options import Option
+from .registry import register
+from .state import State, base_header, clone
 
 HAND_SIZE = 5
 PILES = 4  # building slots, and discard piles per player
@@ -133,7 +137,7 @@ class Skipbo:
         return skipbo_deck()
 
     def initial_state(self, header: JSON) -> SkipboState:
-        state = engine.base_header(SkipboState, header)
+        state = base_header(SkipboState, header)
         seats = state.seats
         state.stocks = [[] for _ in range(seats)]
         state.hands = [[] for _ in range(seats)]
@@ -354,7 +358,14 @@ class Skipbo:
 
     # ----------------------------------------------------------------- viewing
 
-    def view(self, state: State, seat: int | None, recent: Sequence[Event] = ()) -> JSON:
+    def view(
+        self,
+        state: State,
+        seat: int | None,
+        recent: Sequence[Event] = (),
+        *,
+        memory: str | None = None,  # Skip-Bo hides the same whatever one remembers
+    ) -> JSON:
         st = _skipbo(state)
         deck = st.deck
         seats = range(st.seats)
@@ -415,7 +426,7 @@ class Skipbo:
             return {"seat": data["seat"], "count": len(data["cards"])}
         if event.type == "draw_pile_reshuffled":
             return {"count": len(data["order"])}
-        return engine.clone(data)  # type: ignore[no-any-return]
+        return clone(data)  # type: ignore[no-any-return]
 
     def legal_actions(self, state: State, seat: int | None) -> list[JSON]:
         st = _skipbo(state)
@@ -586,4 +597,19 @@ def _optional_card(command: JSON) -> str | None:
     return value.upper()
 
 
-engine.register(Skipbo())
+def card_code(value: object) -> str | None:
+    """A card code as a client may write it (``"7"``, ``7``, ``"sb"``) in its one
+    spelling (``"7"``, ``"SB"``); None when it names no Skip-Bo card."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str) or value.upper() not in CODES:
+        return None
+    return value.upper()
+
+
+def card_order(code: str) -> int:
+    """Where a card code sorts: 1 to 12, then the Skip-Bo card."""
+    return TOP + 1 if code == SKIPBO_WILD else int(code)
+
+
+register(Skipbo())

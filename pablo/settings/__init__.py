@@ -82,6 +82,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served by us: /api/docs/ works offline
     "games",
+    "tabletop",
     "replays",
     "play",
     "pablo.apps.PabloConfig",  # site-wide receivers (throttling)

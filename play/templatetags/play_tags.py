@@ -1,26 +1,16 @@
-"""Template tags of the table: inline SVG icons and clickable cards."""
+"""Template tags of the table: clickable cards (icons and faces: ``{% load cards %}``, tabletop)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import template
-from django.template.loader import render_to_string
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from play.table import card_link
+from play.selection import Pick
 
 register = template.Library()
-
-_ICONS: dict[str, SafeString] = {}
-
-
-@register.simple_tag
-def icon(name: str) -> SafeString:
-    """An inline SVG icon (no glyph depends on an emoji or symbol font)."""
-    if name not in _ICONS:
-        _ICONS[name] = mark_safe(render_to_string("play/_icon.html", {"icon": name}).strip())
-    return _ICONS[name]
 
 
 @register.simple_tag
@@ -29,6 +19,21 @@ def pick(selection: Any, html: Any) -> SafeString:
     if html is None or html == "":
         html = EMPTY
     return card_link(selection, html)
+
+
+def card_link(pick: Pick | None, html: SafeString) -> SafeString:
+    """``html`` inside a link that picks (or unpicks) the card: ``?sel=`` the selection after."""
+    if pick is None:
+        return html
+    return format_html(
+        '<a class="pick{}" href="?sel={}" data-sel="{}" aria-label="{}" aria-pressed="{}">{}</a>',
+        " picked" if pick.selected else "",
+        pick.sel,
+        pick.sel,
+        pick.label,
+        "true" if pick.selected else "false",
+        html,
+    )
 
 
 EMPTY = mark_safe(

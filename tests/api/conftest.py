@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+
+from tests.factories import UserFactory
 
 JSON = dict[str, Any]
 
@@ -39,7 +40,7 @@ class Player(APIClient):
 @pytest.fixture
 def make_player(db):
     def make(username: str) -> Player:
-        user = get_user_model().objects.create_user(username=username, password="secret-pw")
+        user = UserFactory(username=username, password="secret-pw")
         token = Token.objects.create(user=user)
         client = Player()
         client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from django.core.cache import caches
 
+from games.bots.driver import drive
 from tests.api.conftest import create
 
 pytestmark = pytest.mark.django_db
@@ -311,18 +312,31 @@ def pick(legal: list[dict]) -> dict | None:
 
 
 def play_out(players: dict[int, Any], game_id: str, limit: int = 600) -> dict:
-    """Plays a Pablo-family game to its end: draw, discard, call whenever possible."""
-    for _ in range(limit):
-        states = {seat: client.game(game_id) for seat, client in players.items()}
-        if states[0]["status"] != "active":
-            return states[0]
+    """Plays a Pablo-family game to its end (the one driver): draw, discard, call whenever
+    possible."""
+    states: dict[int, dict] = {}
+
+    def finished() -> bool:
+        states.update({seat: client.game(game_id) for seat, client in players.items()})
+        return states[0]["status"] != "active"
+
+    def next_move() -> tuple[int, dict]:
         choices = {seat: pick(state["state"]["legal_actions"]) for seat, state in states.items()}
         # a call first (its window closes when the next player acts)
         calls = [seat for seat, choice in choices.items() if choice and choice["type"] == "call"]
         acting = [seat for seat, choice in choices.items() if choice]
         seat = (calls or acting)[0]
         assert choices[seat] is not None, states
-        players[seat].ok(game_id, choices[seat])
+        return seat, choices[seat]
+
+    drive(
+        finished=finished,
+        next_move=next_move,
+        act=lambda seat, body: players[seat].ok(game_id, body),
+        max_actions=limit,
+    )
+    if states[0]["status"] != "active":
+        return states[0]
     raise AssertionError("the game did not end")
 
 

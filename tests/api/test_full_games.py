@@ -2,7 +2,7 @@
 
 Every ruleset is played to its end by seeded random players: one shared
 ``random.Random`` drives both the players' choices and the server's chance
-(``games.services.DeckChance`` and ``games.services.new_server_seed`` are patched
+(``games.store.stream.DeckChance`` and ``games.services.new_server_seed`` are patched
 to use it), so each game is the same
 on every run. After the end: the result, the totals, the replay, every seat's
 event feed and a rebuilt projection are checked against each other.
@@ -19,10 +19,11 @@ from typing import Any
 
 import pytest
 
-from games import services
+from games import rules, services
+from games.bots.driver import drive
 from games.chance import DeckChance
 from games.models import Event, Game
-from games.rules import engine
+from games.store import stream as store_stream
 
 pytestmark = pytest.mark.django_db
 
@@ -58,30 +59,43 @@ def choose(actions: list[JSON], rng: random.Random) -> JSON | None:
 
 
 def play_to_the_end(players, gid: str, rng: random.Random) -> JSON:
-    """Play until the game is over; the last game object seen."""
+    """Play until the game is over (through the API, by the one driver); the last game seen."""
     seats = len(players)
-    view = players[0].game(gid)
-    for _ in range(MAX_ACTIONS):
-        if view["status"] != "active":
-            return view
+    last = {"view": players[0].game(gid), "called": True}
+
+    def next_move() -> tuple[int, JSON] | None:
+        view = last["view"]
+        # Right after one's own turn a call may be open (RULES.md): take it at times.
+        if not last["called"]:
+            last["called"] = True
+            calls = [a for a in view["state"]["legal_actions"] if a["type"] == "call"]
+            if calls and rng.random() < 0.4:
+                return view["you"], complete(calls[0], rng)
         on_turn = view["state"]["turn"]["seat"]
         candidates = [on_turn] if on_turn is not None else list(range(seats))
         for seat in candidates:
             if view["you"] != seat:
-                view = players[seat].game(gid)
+                view = last["view"] = players[seat].game(gid)
             body = choose(view["state"]["legal_actions"], rng)
             if body is not None:
-                break
-        else:
-            raise AssertionError(f"nobody can act: {view}")
+                last["called"] = False
+                return seat, body
+        raise AssertionError(f"nobody can act: {view}")
+
+    def act(seat: int, body: JSON) -> None:
         answer = players[seat].ok(gid, body)
         assert answer["game"]["you"] == seat
-        view = answer["game"]
-        # Right after one's own turn a call may be open (RULES.md): take it at times.
-        calls = [a for a in view["state"]["legal_actions"] if a["type"] == "call"]
-        if view["status"] == "active" and calls and rng.random() < 0.4:
-            view = players[seat].ok(gid, complete(calls[0], rng))["game"]
-    raise AssertionError(f"no end after {MAX_ACTIONS} actions")
+        last["view"] = answer["game"]
+
+    drive(
+        finished=lambda: last["view"]["status"] != "active",
+        next_move=next_move,
+        act=act,
+        max_actions=2 * MAX_ACTIONS,  # a turn and the call after it
+    )
+    if last["view"]["status"] == "active":
+        raise AssertionError(f"no end after {MAX_ACTIONS} turns")
+    return last["view"]
 
 
 def check_finished(players, gid: str, finished: JSON) -> None:
@@ -102,7 +116,7 @@ def check_finished(players, gid: str, finished: JSON) -> None:
     stored = list(Event.objects.filter(game=game).order_by("seq"))
     assert [e["data"] for e in replay["events"]] == [e.data for e in stored]
     # The fold of the stored events is the game that was answered.
-    state = engine.fold(engine.Event(e.type, e.data, e.seat) for e in stored)
+    state = rules.fold(rules.Event(e.type, e.data, e.seat) for e in stored)
     assert state.result == result
     assert dict(enumerate(state.scores)) == totals
     before = Game.objects.filter(pk=gid).values().get()
@@ -115,7 +129,7 @@ def check_finished(players, gid: str, finished: JSON) -> None:
 @pytest.fixture
 def seeded(monkeypatch):
     rng = random.Random(20261122)
-    monkeypatch.setattr(services, "DeckChance", lambda decks=None: DeckChance(rng, decks))
+    monkeypatch.setattr(store_stream, "DeckChance", lambda decks=None: DeckChance(rng, decks))
     # Fair deals (#12): games without stacked decks draw from their server seed.
     monkeypatch.setattr(services, "new_server_seed", lambda: rng.randbytes(32))
     return rng

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from games.rules import RulesError
+from pablo.exceptions import STATUSES
 from tests.api.conftest import create
+from tests.rules.helpers import RULES_STATUSES
 
 pytestmark = pytest.mark.django_db
 
@@ -115,3 +118,9 @@ def test_strict_memory_shows_a_look_in_its_answer_only(ann, bob):
     feed = ann.get(f"/api/games/{game['id']}/events/").json()["events"]
     assert "5H" in str(feed) and "6H" in str(feed)
     assert "5H" not in str(bob.get(f"/api/games/{game['id']}/events/").json()["events"])
+
+
+def test_the_rules_tests_map_rules_errors_to_the_apis_statuses():
+    """tests/rules (no Django) keep their own table of the rules errors' statuses: the same."""
+    ours = [(cls, status) for cls, status in STATUSES if issubclass(cls, RulesError)]
+    assert ours == list(RULES_STATUSES)

@@ -1,16 +1,17 @@
-"""Token lookups are cached per process (games.authentication), never past a deletion."""
+"""Token lookups are cached per process (games.api.auth), never past a deletion."""
 
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+
+from tests.factories import UserFactory
 
 
 @pytest.mark.django_db
 def test_a_deleted_token_is_refused_at_once_and_a_deactivated_user_too():
-    user = get_user_model().objects.create_user(username="cached", password="x")
+    user = UserFactory(username="cached", password="x")
     token = Token.objects.create(user=user)
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")

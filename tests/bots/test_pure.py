@@ -6,17 +6,18 @@ import random
 
 import pytest
 
+from games import rules
 from games.bots import decide, levels
-from games.bots.play import Unfinished, bot_view, play_game
+from games.bots.driver import Unfinished
+from games.bots.play import bot_view, play_game
 from games.chance import DeckChance
-from games.rules import engine
 
 FAMILY = ("pablo", "pablo-50", "tamalou", "cabo")
 RULESETS = (*FAMILY, "skipbo")
 GAMES_PER_RULESET = 2000
 
 
-def is_legal(state: engine.State, seat: int, body: dict, legal: list[dict]) -> bool:
+def is_legal(state: rules.State, seat: int, body: dict, legal: list[dict]) -> bool:
     """Is ``body`` one of ``legal`` (a complete body, or a template with its choices filled)?"""
     for action in legal:
         if action["type"] != body.get("type"):
@@ -40,8 +41,8 @@ def is_legal(state: engine.State, seat: int, body: dict, legal: list[dict]) -> b
     return False
 
 
-def legality_check(state: engine.State, seat: int, body: dict) -> None:
-    legal = engine.get_ruleset(state.ruleset).legal_actions(state, seat)
+def legality_check(state: rules.State, seat: int, body: dict) -> None:
+    legal = rules.get_ruleset(state.ruleset).legal_actions(state, seat)
     assert is_legal(state, seat, body, legal), (state.ruleset, seat, body, legal)
 
 
@@ -49,6 +50,7 @@ def test_levels():
     assert levels() == ["random", "basic"]
 
 
+@pytest.mark.slow  # 200 s in all: a marker, not an exclusion (CI runs it)
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_bots_only_choose_legal_actions(ruleset):
     """Two thousand games per ruleset (10,000 in all), every choice against legal_actions."""
@@ -85,7 +87,7 @@ class Enough(Exception):
     pass
 
 
-def _hidden_shuffled(state: engine.State, seat: int, rng: random.Random) -> engine.State:
+def _hidden_shuffled(state: rules.State, seat: int, rng: random.Random) -> rules.State:
     """A copy of ``state`` whose cards unknown to ``seat`` are permuted among themselves."""
     other = state.copy()
     if state.ruleset == "skipbo":
@@ -117,9 +119,9 @@ def test_hidden_cards_do_not_change_a_decision(ruleset):
     options = {"stock_size": 30} if ruleset == "skipbo" else {}
     compared = differed = 0
     for seed in range(30):
-        steps: list[engine.State] = []
+        steps: list[rules.State] = []
 
-        def keep(state: engine.State, seat: int, body: dict, steps: list = steps) -> None:
+        def keep(state: rules.State, seat: int, body: dict, steps: list = steps) -> None:
             steps.append(state.copy())
             if len(steps) >= 60:
                 raise Enough
@@ -151,6 +153,6 @@ def test_hidden_cards_do_not_change_a_decision(ruleset):
 
 
 def test_stand_in_choices_are_the_bot_levels():
-    from games.rules.engine import COMMON_OPTIONS
+    from games.rules import COMMON_OPTIONS
 
     assert COMMON_OPTIONS["stand_in"].choices == ("rules", *levels())

@@ -6,9 +6,8 @@ import random
 
 import pytest
 
-from games import bot_turns, selectors
+from games import rules, selectors, services
 from games.models import Event, Game
-from games.rules import engine
 
 pytestmark = pytest.mark.django_db
 
@@ -95,17 +94,17 @@ def test_a_bots_stale_or_duplicate_action_stores_nothing(ann):
     now = _game(game["id"]).version
     assert now == version + 1
     # a task enqueued for the old version is stale: nothing
-    assert bot_turns.act(game_id=game["id"], seat=1, version=version) == 0
+    assert services.game_bot_act(game_id=game["id"], seat=1, version=version) == 0
     assert _game(game["id"]).version == now
     # the current one acts once; its duplicate stores nothing
-    assert bot_turns.act(game_id=game["id"], seat=1, version=now) > 0
+    assert services.game_bot_act(game_id=game["id"], seat=1, version=now) > 0
     after = _game(game["id"]).version
-    assert bot_turns.act(game_id=game["id"], seat=1, version=now) == 0
+    assert services.game_bot_act(game_id=game["id"], seat=1, version=now) == 0
     assert _game(game["id"]).version == after
     look = Event.objects.get(game_id=game["id"], type="looked", seat=1)
     assert look.seq == now + 1
     # a person's seat has no bot
-    assert bot_turns.act(game_id=game["id"], seat=0, version=after) == 0
+    assert services.game_bot_act(game_id=game["id"], seat=0, version=after) == 0
 
 
 def test_stand_in_plays_an_absent_players_turns(ann, bob):
@@ -130,14 +129,14 @@ def test_stand_in_plays_an_absent_players_turns(ann, bob):
         state = selectors.game_state(game=_game(gid))
         if state.turn_seat != 1:
             break
-        legal = engine.get_ruleset("skipbo").legal_actions(state, 1)
+        legal = rules.get_ruleset("skipbo").legal_actions(state, 1)
         body = next(a for a in legal if a["type"] == "end")
         bob.post(f"/api/games/{gid}/actions/", body, format="json")
     state = selectors.game_state(game=_game(gid))
     assert state.turn_seat == 0 and state.absent[0]  # waits for the stand-in, not auto-played
-    assert bot_turns.due(state) == [0]
+    assert selectors.bots_due(state) == [0]
     before = state.version
-    stored = bot_turns.act(game_id=gid, seat=0, version=before, rng=random.Random(1))
+    stored = services.game_bot_act(game_id=gid, seat=0, version=before, rng=random.Random(1))
     assert stored > 0
     rows = Event.objects.filter(game_id=gid, seq__gt=before).order_by("seq")
     assert rows[0].type in ("card_played", "card_discarded") and rows[0].seat == 0
@@ -148,4 +147,4 @@ def test_stand_in_plays_an_absent_players_turns(ann, bob):
     assert back.status_code == 200, back.content
     state = selectors.game_state(game=_game(gid))
     assert not state.absent[0]
-    assert 0 not in bot_turns.bot_seats(state)
+    assert 0 not in selectors.bot_seats(state)

@@ -24,9 +24,9 @@ from typing import Any
 import pytest
 
 import fairness_check
-from games import fairness, services
+from games import fairness, rules, services
+from games.bots.driver import drive
 from games.models import FairDraw, Game
-from games.rules import engine
 from tests.api.test_full_games import complete, play_to_the_end
 from tests.rules.table import START
 
@@ -97,7 +97,7 @@ def engine_replay(ruleset: str, seats: int, seed: int, call: float = 0.02) -> JS
     seeds = [f"seat {s}" for s in range(seats)]
     draws: list[JSON] = []
 
-    def ctx() -> engine.Context:
+    def ctx() -> rules.Context:
         def history() -> fairness.History:
             deals = [d for d in draws if d["kind"] == "deal"]
             last = deals[-1] if deals else None
@@ -109,39 +109,47 @@ def engine_replay(ruleset: str, seats: int, seed: int, call: float = 0.02) -> JS
 
         chance = fairness.FairChance(server_seed, seeds, history)
         contexts.append(chance)
-        return engine.Context(chance=chance, now=START)
+        return rules.Context(chance=chance, now=START)
 
     contexts: list[fairness.FairChance] = []
-    events = engine.create(ruleset, seats=seats, options={}, turn_timeout=60, creator="p0")
-    state = engine.fold(events)
+    events = rules.create(ruleset, seats=seats, options={}, turn_timeout=60, creator="p0")
+    state = rules.fold(events)
 
-    def store(new: list[engine.Event]) -> None:
+    def store(new: list[rules.Event]) -> None:
         for event in new:
-            engine.apply(state, event)
+            rules.apply(state, event)
         events.extend(new)
         draws.extend(contexts.pop().finish())
 
     for s in range(1, seats):
-        store(engine.join(state, f"p{s}", ctx()))
-    for _ in range(20_000):
+        store(rules.join(state, f"p{s}", ctx()))
+
+    def enough() -> bool:
         kinds = [d["kind"] for d in draws]
-        if state.status != "active" or (kinds.count("deal") >= 3 and "reshuffle" in kinds):
-            break
+        return state.status != "active" or (kinds.count("deal") >= 3 and "reshuffle" in kinds)
+
+    def next_move() -> tuple[int, JSON]:
         legal = {
-            s: [a for a in engine.view(state, s)["legal_actions"] if a["type"] != "throw"]
+            s: [a for a in rules.view(state, s)["legal_actions"] if a["type"] != "throw"]
             for s in range(seats)
         }
         callers = [s for s, acts in legal.items() if any(a["type"] == "call" for a in acts)]
         if callers and rng.random() < call:
-            store(engine.act(state, callers[0], {"type": "call"}, ctx()))
-            continue
+            return callers[0], {"type": "call"}
         s, quiet = next(
             (s, [a for a in acts if a["type"] != "call"])
             for s, acts in legal.items()
             if any(a["type"] != "call" for a in acts)
         )
         quiet = [a for a in quiet if a.get("source") != "discard"] or quiet  # use the pile up
-        store(engine.act(state, s, complete(rng.choice(quiet), rng), ctx()))
+        return s, complete(rng.choice(quiet), rng)
+
+    drive(
+        finished=enough,
+        next_move=next_move,
+        act=lambda seat, body: store(rules.act(state, seat, body, ctx())),
+        max_actions=20_000,
+    )
     return {
         "game": {"ruleset": ruleset, "seats": seats, "status": state.status},
         "events": [

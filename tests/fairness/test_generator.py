@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 
 import fairness_check
-from games import fairness
+from games import fairness, rules
 
 K1 = bytes(range(32))  # 000102...1f
 S1 = ["alice", "bob"]
@@ -235,8 +235,6 @@ def test_checker_generator():
     ],
 )
 def test_checker_knows_every_rulesets_deck(ruleset, options):
-    from games.rules import engine
-
-    rules = engine.get_ruleset(ruleset)
-    clean = engine.validate_options(rules, rules.min_players, options)
-    assert sorted(fairness_check.full_deck(ruleset, clean)) == sorted(rules.deck(clean))
+    rulebook = rules.get_ruleset(ruleset)
+    clean = rules.validate_options(rulebook, rulebook.min_players, options)
+    assert sorted(fairness_check.full_deck(ruleset, clean)) == sorted(rulebook.deck(clean))

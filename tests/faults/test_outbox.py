@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from kombu.exceptions import OperationalError
 
-from games.tasks import notify_game
-from pablo import outbox
-from pablo.models import OutboxMessage
+from games import outbox
+from games.models import OutboxMessage
+from games.notifications.tasks import notify_game
 
 pytestmark = pytest.mark.django_db
 

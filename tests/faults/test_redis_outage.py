@@ -17,8 +17,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from games import notifications, webhooks
-from pablo.models import OutboxMessage
+from games.models import OutboxMessage
+from games.notifications import fanout as notifications
+from games.notifications import webhooks
 from tests.faults.servers import Redis, Service, call, database_url
 from tests.tasks.helpers import Receiver, timeouts_per_turn, wait_for
 

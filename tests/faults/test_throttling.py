@@ -13,13 +13,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.cache import caches
 from django.http import HttpResponse
 from django.test import RequestFactory
 from rest_framework.test import APIClient
 
 from pablo import throttling
+from tests.factories import UserFactory
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,7 +50,7 @@ def token(client: APIClient, username: str, password: str, address: str = "10.0.
 
 @pytest.mark.django_db
 def test_a_wrong_password_30_times_in_a_row_gets_429s(limits):
-    get_user_model().objects.create_user(username="ann", password="right-one")
+    UserFactory(username="ann", password="right-one")
     client = APIClient()
     answers = [token(client, "ann", f"guess-{i}") for i in range(30)]
     assert [a.status_code for a in answers[:10]] == [400] * 10
@@ -62,13 +62,13 @@ def test_a_wrong_password_30_times_in_a_row_gets_429s(limits):
     assert token(client, "ann", "right-one").status_code == 429
     # ... but not from another address, and not for another username from this one
     assert token(client, "ann", "right-one", address="10.0.0.2").status_code == 200
-    get_user_model().objects.create_user(username="bob", password="bobs-pass")
+    UserFactory(username="bob", password="bobs-pass")
     assert token(client, "bob", "bobs-pass").status_code == 200
 
 
 @pytest.mark.django_db
 def test_the_failure_window_slides(limits, monkeypatch):
-    get_user_model().objects.create_user(username="ann", password="right-one")
+    UserFactory(username="ann", password="right-one")
     client = APIClient()
     clock = [1000.0]
     monkeypatch.setattr(throttling._Limit, "timer", lambda self: clock[0])
@@ -84,7 +84,7 @@ def test_the_failure_window_slides(limits, monkeypatch):
 
 @pytest.mark.django_db
 def test_successes_do_not_count(limits):
-    get_user_model().objects.create_user(username="ann", password="right-one")
+    UserFactory(username="ann", password="right-one")
     client = APIClient()
     for _ in range(9):
         assert token(client, "ann", "wrong").status_code == 400
@@ -141,7 +141,7 @@ def test_actions_per_user_over_all_games(settings, make_player):
 def test_web_login_helper_counts_failures_from_django_authenticate(limits):
     from django.contrib.auth import authenticate
 
-    get_user_model().objects.create_user(username="ann", password="right-one")
+    UserFactory(username="ann", password="right-one")
     factory = RequestFactory()
     calls = []
 
@@ -196,7 +196,7 @@ def test_an_unreachable_cache_lets_requests_through(limits, monkeypatch):
     cache = caches["throttle"]
     monkeypatch.setattr(cache, "get", broken)
     monkeypatch.setattr(cache, "set", broken)
-    get_user_model().objects.create_user(username="ann", password="right-one")
+    UserFactory(username="ann", password="right-one")
     client = APIClient()
     for _ in range(12):
         assert token(client, "ann", "wrong").status_code == 400

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games import services
+from tests.factories import UserFactory
 
 #: Skip-Bo, 2 players, stock 5 (see tests/api/conftest.py): seat 0 holds five 7s and
 #: wins by playing its stock 1..5 onto building pile 0.
@@ -15,8 +15,7 @@ STOCK_TO_PILE_0 = {"type": "play", "from": "stock", "pile": 0}
 
 @pytest.fixture
 def users(db):
-    model = get_user_model()
-    return [model.objects.create_user(username=f"u{i}", password="secret-pw") for i in range(6)]
+    return [UserFactory(username=f"u{i}", password="secret-pw") for i in range(6)]
 
 
 def start_skipbo(users, seats=2):

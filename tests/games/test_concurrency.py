@@ -15,7 +15,7 @@ from django.db import connection
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import services
+from games import rules, services
 from games.errors import Conflict
 from games.models import Event, IdempotentAnswer
 from tests.games.conftest import STOCK_TO_PILE_0, start_skipbo
@@ -135,13 +135,13 @@ def test_long_poll_wakes_up_on_a_new_event(require_postgres, users):
 
 
 def test_committed_writes_fill_the_fold_cache(require_postgres, users):
-    from games import selectors, streams
+    from games import selectors, store
 
-    streams.clear_cache()
+    store.clear_cache()
     game = start_skipbo(users)
     services.game_act(game_id=game.id, user=users[0], command=STOCK_TO_PILE_0)
-    cached = streams.cached(game.id)
+    cached = store.cached(game.id)
     assert cached is not None
     game.refresh_from_db()
     assert cached.version == game.version
-    assert cached == selectors.engine.fold(selectors.game_events(game))
+    assert cached == rules.fold(selectors.game_events(game))

@@ -15,11 +15,11 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import deadlines, services
+from games import rules, services
 from games.errors import ApplicationError
 from games.models import Event, Game
-from games.rules import engine
-from games.rules.engine import RulesError
+from games.rules import RulesError
+from games.turns import deadlines
 from tests.tasks.helpers import clock, skipbo_game, state, timeouts_per_turn, types, user
 
 
@@ -40,7 +40,7 @@ def test_sweep_times_out_an_overdue_turn_once_and_passes_it_on(ann, bob):
     assert state(game).turn_key == first_key
     assert deadlines.sweep() == 1
     game.refresh_from_db()
-    view = engine.view(state(game), 1)
+    view = rules.view(state(game), 1)
     assert view["turn"]["seat"] == 1  # seat 0 timed out: the next player is on turn
     assert game.turn_key != first_key
     # RULES §8 Skip-Bo: the first hand card goes onto the first empty discard pile
@@ -116,7 +116,7 @@ def test_absent_player_turns_are_played_at_once(ann, bob):
         assert deadlines.sweep() == 1  # seat 0 absent; seat 1's deadline overdue as well
     assert deadlines.sweep() == 1  # seat 1 absent; seat 2 on turn, deadline ahead
     assert state(game).absent == [True, True, False]
-    hand = engine.view(state(game), 2)["hand"]
+    hand = rules.view(state(game), 2)["hand"]
     answer = services.game_act(
         game_id=game.id, user=cy, command={"type": "end", "card": hand[0], "discard_pile": 0}
     )
@@ -164,7 +164,7 @@ def test_an_action_racing_its_own_timeout_stores_exactly_one(require_postgres):
     for _ in range(12):
         game = skipbo_game(ann, bob, turn_timeout=60, ago=61)
         key = game.turn_key
-        hand = engine.view(state(game), 0)["hand"]
+        hand = rules.view(state(game), 0)["hand"]
         barrier = threading.Barrier(2)
         result: dict[str, Any] = {}
 
@@ -206,18 +206,18 @@ def test_an_action_racing_its_own_timeout_stores_exactly_one(require_postgres):
 def test_a_game_whose_rules_fail_does_not_stop_the_batch(ann, bob, monkeypatch):
     good = [skipbo_game(ann, bob, turn_timeout=60, ago=61) for _ in range(3)]
     bad = skipbo_game(user("cy"), user("di"), turn_timeout=60, ago=62)
-    real = engine.timeout
+    real = rules.timeout
 
     def timeout(state, key, ctx):
         if state.players == ["cy", "di"]:
             raise RuntimeError("a ruleset bug")
         return real(state, key, ctx)
 
-    monkeypatch.setattr(engine, "timeout", timeout)
+    monkeypatch.setattr(rules, "timeout", timeout)
     assert deadlines.sweep() == 3
     assert "turn_timed_out" not in types(bad)
     assert all(timeouts_per_turn(g.id) == {(g.turn_key, 0): 1} for g in good)
-    monkeypatch.setattr(engine, "timeout", real)
+    monkeypatch.setattr(rules, "timeout", real)
     assert deadlines.sweep() == 1  # fixed: the next sweep takes it
     assert timeouts_per_turn(bad.id) == {(bad.turn_key, 0): 1}
 
@@ -245,12 +245,12 @@ def test_setup_phase_times_out_every_player_who_has_not_looked(ruleset, ann, bob
         services.game_join(game_id=game.id, user=bob)
     game.refresh_from_db()
     setup_key = game.turn_key
-    assert engine.view(state(game), 0)["phase"] == "setup"
+    assert rules.view(state(game), 0)["phase"] == "setup"
     services.game_act(game_id=game.id, user=bob, command={"type": "look", "positions": [2, 3]})
     assert deadlines.sweep() == 1
     # only ann had not looked: she is acted for (slots 0 and 1), then play begins with seat 0
     assert timeouts_per_turn(game.id) == {(setup_key, 0): 1}
-    view = engine.view(state(game), 0)
+    view = rules.view(state(game), 0)
     assert view["phase"] == "turn" and view["turn"]["seat"] == 0
     assert view["fields"]["0"][:2] != ["?", "?"]  # she knows slots 0 and 1 now
 
@@ -269,10 +269,10 @@ def test_family_turn_times_out_with_draw_and_discard(ruleset, ann, bob):
                 services.game_act(game_id=game.id, user=u, command=look)
     game.refresh_from_db()
     key = game.turn_key
-    before = engine.view(state(game), None)["discard"]["count"]
+    before = rules.view(state(game), None)["discard"]["count"]
     assert deadlines.sweep() == 1
     assert timeouts_per_turn(game.id) == {(key, 0): 1}
-    view = engine.view(state(game), None)
+    view = rules.view(state(game), None)
     # RULES §8: nothing drawn -> draw from the pile and discard it: one more on the discard pile
     assert view["discard"]["count"] == before + 1
     assert view["turn"]["seat"] == 1

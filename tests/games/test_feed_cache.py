@@ -6,16 +6,14 @@ from __future__ import annotations
 
 from unittest import mock
 
-from django.contrib.auth import get_user_model
-
-from games import selectors, services, streams
+from games import rules, selectors, services, store
 from games.models import Game
-from games.rules import engine
+from tests.factories import UserFactory
 
 
 def test_a_follower_of_the_feed_is_served_without_refolding(db, django_capture_on_commit_callbacks):
-    streams.clear_cache()
-    users = [get_user_model().objects.create_user(username=n, password="pw") for n in "ab"]
+    store.clear_cache()
+    users = [UserFactory(username=n, password="pw") for n in "ab"]
     with django_capture_on_commit_callbacks(execute=True):
         game = services.game_create(
             user=users[0],
@@ -38,12 +36,12 @@ def test_a_follower_of_the_feed_is_served_without_refolding(db, django_capture_o
     game.refresh_from_db()
     assert game.version > seen
 
-    with mock.patch.object(engine, "fold", side_effect=AssertionError("refolded")):
+    with mock.patch.object(rules, "fold", side_effect=AssertionError("refolded")):
         feed = selectors.event_feed(game=game, user=users[1], after=seen)
     assert [e["seq"] for e in feed["events"]] == list(range(seen + 1, game.version + 1))
     drawn = [e for e in feed["events"] if e["type"] == "drawn"]
     assert drawn and "code" not in drawn[0]["data"]  # seat 0's drawn card, hidden from seat 1
 
     # The same answer as a feed folded from scratch.
-    streams.clear_cache()
+    store.clear_cache()
     assert selectors.event_feed(game=game, user=users[1], after=seen) == feed

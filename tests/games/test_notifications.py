@@ -16,8 +16,11 @@ from django.core import mail
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import deadlines, notifications, services, webhooks
+from games import rules, services
 from games.models import NotificationSettings, TurnReminder
+from games.notifications import fanout as notifications
+from games.notifications import webhooks
+from games.turns import deadlines
 from pablo.celery import app
 from tests.tasks.helpers import Receiver, clock, skipbo_game, user
 
@@ -138,7 +141,7 @@ def test_your_turn_email_and_signed_webhook(eager, receiver, django_capture_on_c
     body = json.loads(got["body"])
     assert body["game_id"] == str(game.id) and body["ruleset"] == "skipbo"
     assert body["seat"] == 0 and body["event"] == "your_turn"
-    assert body["deadline"] == services.engine.iso(game.deadline)
+    assert body["deadline"] == rules.iso(game.deadline)
     # and the reminder at 80 %: 3600 s turn -> 720 s before the deadline
     reminder = TurnReminder.objects.get(game=game)
     assert reminder.remind_at == game.deadline - timedelta(seconds=720)
@@ -197,12 +200,13 @@ def test_unreachable_receiver_gives_up(eager, settings, django_capture_on_commit
 
 @pytest.mark.django_db
 def test_broker_down_never_fails_the_action(monkeypatch, django_capture_on_commit_callbacks):
-    from games import tasks
+    from games.notifications import tasks as notification_tasks
+    from games.turns import tasks
 
     def down(*args, **kwargs):
         raise ConnectionError("broker down")
 
-    monkeypatch.setattr(tasks.notify_game, "apply_async", down)
+    monkeypatch.setattr(notification_tasks.notify_game, "apply_async", down)
     monkeypatch.setattr(tasks.enforce_deadline, "apply_async", down)
     ann, bob = user("ann", "ann@example.org"), user("bob")
     with django_capture_on_commit_callbacks(execute=True):
@@ -212,7 +216,7 @@ def test_broker_down_never_fails_the_action(monkeypatch, django_capture_on_commi
 
 @pytest.mark.django_db
 def test_fast_path_only_for_near_deadlines(monkeypatch, django_capture_on_commit_callbacks):
-    from games import tasks
+    from games.turns import tasks
 
     sent = []
     monkeypatch.setattr(tasks.enforce_deadline, "apply_async", lambda *a, **k: sent.append((a, k)))
@@ -287,7 +291,7 @@ def test_no_stale_your_turn(eager, django_capture_on_commit_callbacks):
             version=game.version,
             kind="your_turn",
             turn_key=game.turn_key,
-            deadline=services.engine.iso(game.deadline),
+            deadline=rules.iso(game.deadline),
             seats=[0],
         )
     assert sent == 1 and [m.to for m in mail.outbox] == [["ann@example.org"]]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games import webhooks
+from games.notifications import webhooks
 
 
 class _Redirector:
@@ -70,8 +70,8 @@ def test_webhook_urls_in_logs_lose_path_query_and_credentials(url, shown):
 def test_a_batch_failing_at_its_last_statement_is_enforced_game_by_game(monkeypatch):
     # game_timeout_many has already copied the new turns onto the locked rows' objects
     # when bulk_update runs; the fallback must still name the turns that were due.
-    from games import deadlines
     from games.models import Game
+    from games.turns import deadlines
     from tests.tasks.helpers import skipbo_game, timeouts_per_turn, user
 
     ann, bob = user("ann"), user("bob")

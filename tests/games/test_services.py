@@ -8,11 +8,11 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from games import selectors, services, streams
+from games import rules, selectors, services
 from games.errors import ApplicationError, Conflict, Forbidden, NotFound
 from games.models import Event, Game
-from games.rules import engine
-from games.signals import events_appended
+from games.store import cache
+from games.store.signals import events_appended
 from tests.games.conftest import STOCK_TO_PILE_0
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +35,7 @@ def test_act_appends_with_consecutive_seqs_and_projects(users, skipbo_game):
     assert skipbo_game.version == version + 1
     # The deadline on the row is the one in the last deadline_set event.
     last = Event.objects.filter(game=skipbo_game, type="deadline_set").last()
-    assert engine.iso(skipbo_game.deadline) == last.data["deadline"]
+    assert rules.iso(skipbo_game.deadline) == last.data["deadline"]
     assert skipbo_game.turn_key == last.data["key"]
 
 
@@ -162,21 +162,21 @@ def test_rebuild_projection_of_a_finished_game(users, skipbo_game):
 
 def test_game_state_cache_hands_out_copies(users, skipbo_game):
     state = selectors.game_state(game=skipbo_game)
-    streams._cache_put(skipbo_game.id, state.copy())
+    cache._put(skipbo_game.id, state.copy())
     first = selectors.game_state(game=skipbo_game)
     first.scores[0] = 999
     again = selectors.game_state(game=skipbo_game)
     assert again.scores[0] != 999
-    assert again == engine.fold(selectors.game_events(skipbo_game))
+    assert again == rules.fold(selectors.game_events(skipbo_game))
     # A newer version folds on from the cached one.
     services.game_act(game_id=skipbo_game.id, user=users[0], command=STOCK_TO_PILE_0)
     skipbo_game.refresh_from_db()
-    assert selectors.game_state(game=skipbo_game) == engine.fold(selectors.game_events(skipbo_game))
+    assert selectors.game_state(game=skipbo_game) == rules.fold(selectors.game_events(skipbo_game))
 
 
 def test_game_events_reads_the_stream(skipbo_game):
     events = selectors.game_events(skipbo_game)
     assert len(events) == skipbo_game.version
-    assert isinstance(events[0], engine.Event)
+    assert isinstance(events[0], rules.Event)
     assert events[0].type == "game_created"
-    assert events[1] == engine.Event("player_joined", {"seat": 0, "username": "u0"}, 0)
+    assert events[1] == rules.Event("player_joined", {"seat": 0, "username": "u0"}, 0)

@@ -1,4 +1,4 @@
-"""games/streams.py: the optimistic write on this process's last state, and its fallback."""
+"""games/store/: the optimistic write on this process's last state, and its fallback."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import pickle
 
 import pytest
 
-from games import selectors, services, streams
+from games import rules, selectors, services, store
 from games.models import Event, Game
+from games.store import cache
 from tests.games.conftest import start_skipbo
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -30,31 +31,31 @@ def test_an_action_on_a_stale_process_cache_is_redone_on_the_locked_row(require_
     services.game_act(
         game_id=game.id, user=legal(game.id, users)[0], command=legal(game.id, users)[1]
     )
-    old = streams.latest(game.id)
+    old = store.latest(game.id)
     assert old is not None and not old.locked  # this process wrote it last
     user, body = legal(game.id, users)
     services.game_act(game_id=game.id, user=user, command=body)
     user, body = legal(game.id, users)
     # As if another process had written that last action: this one still believes `old`.
-    streams.clear_cache()
-    streams._cache_put(game.id, old.state)
-    streams._rows[game.id] = old.game
-    assert streams.latest(game.id).version == old.version
+    store.clear_cache()
+    cache._put(game.id, old.state)
+    cache._rows[game.id] = old.game
+    assert store.latest(game.id).version == old.version
     stale = []
-    real_store = streams._store
+    real_append = store.append
 
-    def store(*args, **kwargs):
+    def append(*args, **kwargs):
         try:
-            return real_store(*args, **kwargs)
-        except streams.Stale:
+            return real_append(*args, **kwargs)
+        except store.Stale:
             stale.append(True)
             raise
 
-    streams._store = store
+    store.append = append
     try:
         answer = services.game_act(game_id=game.id, user=user, command=body)
     finally:
-        streams._store = real_store
+        store.append = real_append
     assert stale == [True]  # the optimistic append found the game moved, stored nothing
     version = Game.objects.get(pk=game.id).version
     assert answer.data["version"] == version
@@ -66,7 +67,7 @@ def test_a_refusal_on_the_process_cache_is_confirmed_on_the_locked_row(require_p
     game = start_skipbo(users)
     user, body = legal(game.id, users)
     services.game_act(game_id=game.id, user=user, command=body)
-    assert streams.latest(game.id) is not None
+    assert store.latest(game.id) is not None
     # users[2] has no seat in the cached state: 403, from the current game, and nothing stored
     version = Game.objects.get(pk=game.id).version
     with pytest.raises(services.errors.Forbidden):
@@ -90,9 +91,9 @@ def test_the_append_is_a_prepared_statement_that_survives_rollbacks(require_post
     user, body = legal(game.id, users)
     version = Game.objects.get(pk=game.id).version
     with pytest.raises(services.errors.Conflict), transaction.atomic():
-        stream = streams.lock(game.id)
+        stream = store.lock(game.id)
         stream.version -= 1
-        streams.append(stream, [streams.engine.Event("player_returned", {}, 0)])
+        store.append(stream, [rules.Event("player_returned", {}, 0)])
     assert Game.objects.get(pk=game.id).version == version
     answer = services.game_act(game_id=game.id, user=user, command=body)
     assert answer.data["version"] > version
@@ -136,45 +137,45 @@ def play_until(game_id, users, version):
 
 def full_fold(game):
     rows = Event.objects.filter(game=game).order_by("seq")
-    return streams.engine.fold(streams.to_engine(row) for row in rows)
+    return rules.fold(store.to_engine(row) for row in rows)
 
 
 def test_a_long_game_loads_from_its_snapshot_and_the_events_after_it(require_postgres, users):
     from games.models import Snapshot
 
-    game = play_until(long_game(users).id, users, streams.SNAPSHOT_EVERY + 20)
+    game = play_until(long_game(users).id, users, store.SNAPSHOT_EVERY + 20)
     snapshot = Snapshot.objects.get(game=game)  # the append that crossed 100 wrote it
-    assert snapshot.version >= streams.SNAPSHOT_EVERY
-    assert snapshot.code == streams.code_version()
+    assert snapshot.version >= store.SNAPSHOT_EVERY
+    assert snapshot.code == store.code_version()
     assert snapshot.version < game.version
-    streams.clear_cache()
-    loaded = streams.state(game)
+    store.clear_cache()
+    loaded = store.state(game)
     assert loaded == full_fold(game)
     # The load started from the snapshot: a tampered one (same rules' code) shows through.
     tampered = pickle.loads(bytes(snapshot.state))
     tampered.options = {**tampered.options, "tampered": True}
     Snapshot.objects.filter(game=game).update(state=pickle.dumps(tampered))
-    streams.clear_cache()
-    assert streams.state(game).options["tampered"] is True
+    store.clear_cache()
+    assert store.state(game).options["tampered"] is True
     # A snapshot of other rules' code is ignored.
     Snapshot.objects.filter(game=game).update(code="other rules")
-    streams.clear_cache()
-    assert streams.state(game) == full_fold(game)  # ignored: folded from the start
+    store.clear_cache()
+    assert store.state(game) == full_fold(game)  # ignored: folded from the start
     # ... and that load folded more than SNAPSHOT_EVERY events: it kept a new snapshot.
     snapshot = Snapshot.objects.get(game=game)
-    assert (snapshot.code, snapshot.version) == (streams.code_version(), game.version)
+    assert (snapshot.code, snapshot.version) == (store.code_version(), game.version)
     # An action on the loaded state stores the right events.
-    streams.clear_cache()
+    store.clear_cache()
     game = play_until(game.id, users, game.version + 1)
-    assert streams.state(game) == full_fold(game)
+    assert store.state(game) == full_fold(game)
 
 
 def test_rebuilding_the_projection_drops_the_snapshot(require_postgres, users):
     from games.models import Snapshot
 
-    game = play_until(long_game(users).id, users, streams.SNAPSHOT_EVERY + 1)
+    game = play_until(long_game(users).id, users, store.SNAPSHOT_EVERY + 1)
     assert Snapshot.objects.filter(game=game).exists()
     services.game_rebuild_projection(game_id=game.id)
     assert not Snapshot.objects.filter(game=game).exists()
-    streams.clear_cache()
-    assert streams.state(Game.objects.get(pk=game.id)) == full_fold(game)
+    store.clear_cache()
+    assert store.state(Game.objects.get(pk=game.id)) == full_fold(game)

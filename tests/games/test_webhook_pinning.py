@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from games import webhooks
+from games.notifications import webhooks
 from tests.tasks.helpers import Receiver
 
 PUBLIC = "93.184.216.34"

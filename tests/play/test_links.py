@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.notifications import email_text
+from games.notifications.mail import email_text
 
 
 def test_mail_links(settings):

@@ -215,3 +215,15 @@ def test_skipbo_tables_show_no_round_and_family_tables_do():
         pages[ruleset] = client_for(ann).get(f"/play/{game.id}/").content.decode()
     assert 'class="round"' not in pages["skipbo"] and "round 1" not in pages["skipbo"]
     assert '<span class="round">round 1</span>' in pages["cabo"]
+
+
+@pytest.mark.django_db
+def test_the_account_page_shows_the_token_once_it_was_asked_for(client, django_user_model):
+    ann = django_user_model.objects.create_user("ann-token", password="pw")
+    client.force_login(ann)
+    assert 'id="token"' not in client.get("/accounts/token/").content.decode()
+    issued = client.post("/accounts/token/").content.decode()
+    key = issued.split('id="token">')[1].split("<")[0]
+    assert len(key) == 40
+    assert f'id="token">{key}<' in client.get("/accounts/token/").content.decode()
+    assert services.user_token(request=None, username="ann-token", password="pw") == key

@@ -11,7 +11,8 @@ from django.contrib.auth import get_user_model
 from django.core.cache import caches
 from django.test import Client
 
-from play.table import human_seconds
+from play.durations import human_seconds
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +33,7 @@ def login(client: Client, password: str, address: str = "10.9.0.1", username: st
 def test_30_wrong_passwords_in_a_row_get_429_pages(settings):
     settings.PABLO_THROTTLE_LOGIN_FAILURES = "10/hour"
     settings.PABLO_THROTTLE_AUTH = None
-    get_user_model().objects.create_user(username="ann", password="right-one-77")
+    UserFactory(username="ann", password="right-one-77")
     client = Client()
     answers = [login(client, f"guess-{i}") for i in range(30)]
     # the first ten are the form again, with its error; then the 429 page
@@ -50,7 +51,7 @@ def test_30_wrong_passwords_in_a_row_get_429_pages(settings):
     assert login(client, "right-one-77").status_code == 429
     # ... but the owner logs in from elsewhere, and another user from here
     assert login(Client(), "right-one-77", address="10.9.0.2").status_code == 302
-    get_user_model().objects.create_user(username="bob", password="bobs-pass-77")
+    UserFactory(username="bob", password="bobs-pass-77")
     assert login(Client(), "bobs-pass-77", username="bob").status_code == 302
 
 

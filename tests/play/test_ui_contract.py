@@ -15,7 +15,6 @@ from html.parser import HTMLParser
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 from rest_framework.authtoken.models import Token
@@ -23,6 +22,7 @@ from rest_framework.test import APIClient
 
 from pablo.celery import app
 from tests.api.conftest import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS, Player, create
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -59,7 +59,7 @@ def verb(action: dict) -> str:
 
 def player(username: str) -> Player:
     """A user with an API token (as tests/api's fixtures make them)."""
-    user = get_user_model().objects.create_user(username=username, password="secret-pw")
+    user = UserFactory(username=username, password="secret-pw")
     client = Player()
     client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
     client.user = user

@@ -1,10 +1,9 @@
-"""Fixtures for the viewer's tests: finished games stored as rows."""
+"""Fixtures for the viewer's tests: finished games stored as rows (browser: tests/browser.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.browser import CHROMIUM, CHROMIUM_ARGS
 from tests.replays.games import engine_game, store
 
 NAMES = ["ann", "ben", "cara", "dan"]
@@ -38,40 +37,3 @@ def stored():
         return game, t
 
     return make
-
-
-@pytest.fixture(scope="session")
-def chromium():
-    """The system Chromium driven by Playwright (never a downloaded browser)."""
-    import os
-
-    from tests.conftest import _missing
-
-    if not os.path.exists(CHROMIUM):
-        _missing(f"Chromium at {CHROMIUM} (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API runs an event loop in this thread; the ORM calls the
-    # tests make beside it are still synchronous and safe.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def page(chromium):
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    tab = context.new_page()
-    yield tab
-    context.close()
-
-
-@pytest.fixture(scope="session")
-def artifacts():
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
-    path.mkdir(exist_ok=True)
-    return path

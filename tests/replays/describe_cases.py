@@ -2,7 +2,7 @@
 and seeds whose random games emit them all together (tests/replays/test_views.py).
 """
 
-from games.rules import engine
+from games import rules
 
 FAMILY = {
     "round_started", "turn_started", "drawn", "discarded", "replaced",
@@ -20,6 +20,6 @@ ALL_EVENTS = {
     "skipbo": LIFE | {"round_started", "turn_started", "cards_drawn", "card_played",
                       "pile_completed", "draw_pile_reshuffled", "card_discarded", "turn_ended"},
 }  # fmt: skip
-assert LIFE <= engine.ENGINE_EVENTS
+assert LIFE <= rules.ENGINE_EVENTS
 
 SEEDS = {"pablo": [3, 5], "pablo-50": [9, 1], "tamalou": [32, 1], "cabo": [4, 2], "skipbo": [3, 1]}

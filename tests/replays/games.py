@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.rules.engine import Event
+from games.rules import Event
 from replays.autoplay import play
 from tests.rules.table import Table
 
@@ -45,11 +45,11 @@ def store(events: list[Event], *, names: list[str] | None = None):
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
+    from games import rules
     from games.models import Event as EventRow
     from games.models import Game, Seat
-    from games.rules import engine
 
-    state = engine.fold(events)
+    state = rules.fold(events)
     users = {}
     User = get_user_model()
     for seat in range(state.seats):

@@ -11,8 +11,9 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 
-from replays.cards import card_name, card_short
-from replays.selectors import build_replay, load_events, table_views
+from games.selectors import game_events
+from replays.steps import build_replay, table_views
+from tabletop.cards import card_name, card_short
 from tests.replays.test_views import _hidden
 
 # A live-server test ends by flushing the tables; SQLite runs that flush as DELETEs, which
@@ -53,7 +54,7 @@ def test_open_step_and_switch_perspective(live_server, page, stored, artifacts):
     page.click("a.btn.main[data-key=prev]")
     at_step(page, 2)
     page.keyboard.press("End")
-    replay = build_replay(str(game.id), game.version, load_events(game))
+    replay = build_replay(str(game.id), game.version, game_events(game))
     at_step(page, replay.last)
     assert "Game over" in page.inner_text(".now")
     page.keyboard.press("Home")
@@ -132,7 +133,7 @@ def test_screenshots_desktop_and_phone(live_server, chromium, stored, artifacts,
     """The list and a Pablo step with a call and a winner, at desktop and phone width
     (looked at by a person: test-artifacts/viewer-*.png); nothing wider than the phone."""
     game, _ = stored("pablo", 3, seed=3, names=["ann", "ben", "cara"])
-    replay = build_replay(str(game.id), game.version, load_events(game))
+    replay = build_replay(str(game.id), game.version, game_events(game))
     called = next(n for n, label in replay.jumps if label.endswith("called"))
     context = chromium.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()

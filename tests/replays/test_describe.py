@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules import engine
-from replays import describe as words
-from replays.selectors import build_replay
+from games import rules
+from replays.steps import build_replay
+from tabletop import describe as words
 from tests.replays.games import engine_game
 from tests.rules.table import Table
 
@@ -104,7 +104,7 @@ SKIPBO_EVENTS = {
 
 
 def test_every_event_type_has_its_own_words():
-    missing = (FAMILY_EVENTS | SKIPBO_EVENTS | engine.ENGINE_EVENTS) - set(words.DESCRIBE)
+    missing = (FAMILY_EVENTS | SKIPBO_EVENTS | rules.ENGINE_EVENTS) - set(words.DESCRIBE)
     assert not missing
 
 

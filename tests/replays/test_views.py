@@ -12,11 +12,11 @@ from html import unescape
 
 import pytest
 
+from games import rules
 from games.models import Game
-from games.rules import engine
-from replays import describe as words
-from replays.cards import card_name, card_short, words_html
-from replays.selectors import build_replay, table_views
+from replays.steps import build_replay, table_views
+from tabletop import describe as words
+from tabletop.cards import card_name, card_short, words_html
 from tests.replays.describe_cases import ALL_EVENTS, SEEDS
 from tests.replays.games import engine_game, store
 
@@ -94,7 +94,7 @@ def test_running_or_unknown_games_are_404_and_leak_nothing(client):
 
 
 def test_waiting_game_is_404(client):
-    events = engine.create("cabo", seats=2, options={}, turn_timeout=60, creator="ann")
+    events = rules.create("cabo", seats=2, options={}, turn_timeout=60, creator="ann")
     game = store(events)
     assert game.status == Game.Status.WAITING
     assert client.get(url(game)).status_code == 404
@@ -113,9 +113,9 @@ def test_step_parameters_are_clamped(client, stored):
 
 
 def _events(game):
-    from replays.selectors import load_events
+    from games.selectors import game_events
 
-    return load_events(game)
+    return game_events(game)
 
 
 def test_navigation_links_are_plain_links_with_shareable_urls(client, stored):
@@ -320,7 +320,7 @@ def test_the_card_tags_draw_the_viewers_cards():
     """The web table draws cards with the same renderer (replays/templatetags/cards.py)."""
     from django.template import Context, Template
 
-    from replays.cards import card_html
+    from tabletop.cards import card_html
 
     html = Template(
         "{% load cards %}{% card code kind %}|{% card '?' kind %}|{% card None kind %}|"

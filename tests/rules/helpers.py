@@ -29,16 +29,31 @@ Where RULES.md / API.md leave room, the scenario tests decide (or accept either)
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import pytest
 
-from games.rules.engine import RulesError
-from pablo.exceptions import status_of
+from games import rules
+from games.rules import Malformed, NotAllowed, RulesError
 from tests.rules.table import Table
 
 JSON = dict[str, Any]
+
+#: The status the API gives each rules error (``pablo.exceptions.STATUSES``; the
+#: API tests hold the two tables equal: tests/api/test_robustness.py).
+RULES_STATUSES: tuple[tuple[type[RulesError], int], ...] = (
+    (Malformed, 400),
+    (NotAllowed, 409),
+    (RulesError, 409),
+)
+
+
+def status_of(err: Exception) -> int | None:
+    """The HTTP status of a rules error (None: not a rules error)."""
+    return next((status for cls, status in RULES_STATUSES if isinstance(err, cls)), None)
 
 
 def deal(fields: Sequence[Sequence[str]], top: str, draws: Iterable[str] = ()) -> list[str]:
@@ -207,22 +222,17 @@ def expand(action: JSON) -> list[JSON]:
 
 def check_legal(t: Table) -> int:
     """Every action a view offers is accepted by the engine (tried, nothing stored)."""
-    from games.rules import engine
-
     tried = 0
     for seat in range(t.state.seats):
         for action in t.view(seat)["legal_actions"]:
             for body in expand(action):
-                engine.act(t.state, seat, body, t.ctx)  # raises RulesError if refused
+                rules.act(t.state, seat, body, t.ctx)  # raises RulesError if refused
                 tried += 1
     return tried
 
 
 def codes_seen(t: Table, seat: int | None, pattern: str) -> set[str]:
     """Every card code (matching ``pattern``) in the event views of ``seat``."""
-    import json
-    import re
-
     text = json.dumps(t.event_views(seat))
     return set(re.findall(pattern, text))
 

@@ -13,9 +13,9 @@ import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from games import rules
 from games.chance import DeckChance
-from games.rules import engine
-from games.rules.engine import Context, Event, State
+from games.rules import Context, Event, State
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -34,16 +34,16 @@ class Table:
         self.chance = DeckChance(random.Random(seed), decks)
         self.now = START
         self.check_fold = check_fold
-        self.events: list[Event] = engine.create(
+        self.events: list[Event] = rules.create(
             ruleset,
             seats=seats,
             options=options or {},
             turn_timeout=turn_timeout,
             creator="p0",
         )
-        self.state: State = engine.fold(self.events)
+        self.state: State = rules.fold(self.events)
         for seat in range(1, seats):
-            self._store(engine.join(self.state, f"p{seat}", self.ctx))
+            self._store(rules.join(self.state, f"p{seat}", self.ctx))
 
     @property
     def ctx(self) -> Context:
@@ -51,36 +51,36 @@ class Table:
 
     def _store(self, events: list[Event]) -> list[Event]:
         for event in events:
-            engine.apply(self.state, event)
+            rules.apply(self.state, event)
         self.events += events
         if self.check_fold:
-            assert engine.fold(self.events) == self.state, "fold(events) != live state"
+            assert rules.fold(self.events) == self.state, "fold(events) != live state"
         return events
 
     def act(self, seat: int, command: dict[str, Any]) -> list[Event]:
         """Do ``command`` as ``seat``; returns the new events (raises RulesError)."""
-        return self._store(engine.act(self.state, seat, command, self.ctx))
+        return self._store(rules.act(self.state, seat, command, self.ctx))
 
     def timeout(self, *, advance: bool = True) -> list[Event]:
         """Let the current deadline pass and enforce it."""
         if advance:
             self.now += timedelta(seconds=self.state.turn_timeout)
         assert self.state.turn_key is not None
-        return self._store(engine.timeout(self.state, self.state.turn_key, self.ctx))
+        return self._store(rules.timeout(self.state, self.state.turn_key, self.ctx))
 
     def view(self, seat: int | None = None, recent: list[Event] | None = None) -> dict[str, Any]:
-        out = engine.view(self.state, seat, recent or [])
+        out = rules.view(self.state, seat, recent or [])
         assert out is not None
         return out
 
     def event_views(self, seat: int | None) -> list[dict[str, Any]]:
         """Every event's data as ``seat`` saw it at its own moment."""
         first, *rest = self.events
-        state = engine.fold([first])
+        state = rules.fold([first])
         out = [dict(first.data)]
         for event in rest:
-            out.append(engine.event_view(state, event, seat))
-            engine.apply(state, event)
+            out.append(rules.event_view(state, event, seat))
+            rules.apply(state, event)
         return out
 
     def types(self, events: list[Event] | None = None) -> list[str]:

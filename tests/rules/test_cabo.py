@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules import engine
-from games.rules.engine import Malformed
+from games import rules
+from games.rules import Malformed
 from tests.rules import helpers
 from tests.rules.helpers import (
     assert_hidden,
@@ -302,10 +302,10 @@ def test_start_player_is_the_previous_winner_ties_go_to_the_lower_game_total():
 def test_cabo_has_no_options_of_its_own():
     for options in ({"jokers": 2}, {"decks": 2}, {"advanced": True}):
         with pytest.raises(Malformed) as caught:
-            engine.create(R, seats=2, options=options, turn_timeout=60, creator="a")
+            rules.create(R, seats=2, options=options, turn_timeout=60, creator="a")
         assert caught.value.code == "invalid_option"
     with pytest.raises(Malformed):
-        engine.create(R, seats=9, options={}, turn_timeout=60, creator="a")
+        rules.create(R, seats=9, options={}, turn_timeout=60, creator="a")
 
 
 # --------------------------------------------------------------------------- timeouts, memory
@@ -351,6 +351,22 @@ def test_strict_memory():
     assert held(t, 0) == "6"
     replace(t, 0, 1)
     assert field(t, 0, 0) == ["?"] * 4
+
+
+def test_a_strict_game_read_with_assisted_memory_shows_what_the_seat_knows():
+    """``view(..., memory="assisted")`` (the bots, the replay viewer) is the same game's
+    view with ``memory: assisted``; the game's own view stays strict."""
+    strict = table(R, [A, B], "0", DRAWS, options={"memory": "strict"})
+    assisted = table(R, [A, B], "0", DRAWS, options={"memory": "assisted"})
+    for t in (strict, assisted):
+        t.act(0, {"type": "look", "positions": [0, 3]})
+        t.act(1, {"type": "look", "positions": [0, 1]})
+        draw(t, 0)
+        replace(t, 0, 1)
+    for seat in (None, 0, 1):
+        assert rules.view(strict.state, seat, memory="assisted") == rules.view(assisted.state, seat)
+    assert strict.view(0)["fields"]["0"] == ["?"] * 4
+    assert rules.view(strict.state, 0, memory="assisted")["fields"]["0"] == ["1", "6", "?", "4"]
 
 
 #: any quoted number that is not a dict key (seat keys are "0", "1", ...)

@@ -1,8 +1,8 @@
 """Property tests of the Pablo-family engine: random legal games, checked after every event.
 
 Per ruleset, hypothesis draws >= 500 games (seat count, options, a seed for the
-players' choices and the shuffles). Each game is played through ``engine.act``
-and ``engine.timeout`` only, choosing among the views' ``legal_actions`` (plus
+players' choices and the shuffles). Each game is played through ``rules.act``
+and ``rules.timeout`` only, choosing among the views' ``legal_actions`` (plus
 random throws, some of them stale or wrong, and calls). After EVERY event:
 
 * every card id of the round is in exactly one place (fields, discard pile,
@@ -30,9 +30,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from games import rules
 from games.chance import DeckChance
-from games.rules import engine
-from games.rules.engine import Context, Event, RulesError
+from games.rules import Context, Event, RulesError
 from tests.rules.table import START
 
 pytestmark = pytest.mark.slow
@@ -192,17 +192,17 @@ class Game:
         self.rng = random.Random(seed)
         self.chance = DeckChance(random.Random(seed + 1))
         self.now = START
-        self.events = engine.create(
+        self.events = rules.create(
             ruleset, seats=seats, options=options, turn_timeout=60, creator="p0"
         )
-        self.live = engine.fold(self.events)
-        self.mirror = engine.fold([roundtrip(e) for e in self.events])
+        self.live = rules.fold(self.events)
+        self.mirror = rules.fold([roundtrip(e) for e in self.events])
         self.viewers: list[int | None] = [*range(seats), None]
         self.seen: dict[int | None, dict[int, str]] = {v: {} for v in self.viewers}
         self.callers: list[int] = []
         self.rounds_checked = 0
         for seat in range(1, seats):
-            self.store(engine.join(self.live, f"p{seat}", self.ctx))
+            self.store(rules.join(self.live, f"p{seat}", self.ctx))
 
     @property
     def ctx(self) -> Context:
@@ -213,8 +213,8 @@ class Game:
     def store(self, events: list[Event]) -> None:
         for event in events:
             self.check_event(event)
-            engine.apply(self.live, event)
-            engine.apply(self.mirror, roundtrip(event))
+            rules.apply(self.live, event)
+            rules.apply(self.mirror, roundtrip(event))
             assert self.live == self.mirror, f"fold of JSON copies differs after {event.type}"
             self.events.append(event)
             if self.live.status != "waiting":
@@ -233,7 +233,7 @@ class Game:
         allowed = allowed_viewers(self.ruleset, event, self.seats)
         codes = event.data["deck"] if event.type == "round_started" else self.codes
         for v in self.viewers:
-            data = engine.event_view(self.live, event, v)
+            data = rules.event_view(self.live, event, v)
             assert "deck" not in data and "order" not in data
             for card, code in cards_in(data):
                 assert v in allowed.get(card, set()), f"{event.type} shows card {card} to {v}"
@@ -252,7 +252,7 @@ class Game:
         places += s.discard + s.draw + ([s.held] if s.held is not None else [])
         assert sorted(places) == list(range(len(s.codes))), "a card is lost or doubled"
         for v in self.viewers:
-            self.check_view(v, engine.view(s, v))
+            self.check_view(v, rules.view(s, v))
 
     def check_view(self, v: int | None, view: dict[str, Any] | None, recent: Any = ()) -> None:
         assert view is not None
@@ -298,24 +298,24 @@ class Game:
     def act(self, seat: int, command: dict[str, Any], *, legal: bool) -> bool:
         before = len(self.events)
         try:
-            events = engine.act(self.live, seat, command, self.ctx)
+            events = rules.act(self.live, seat, command, self.ctx)
         except RulesError:
             assert not legal, f"legal action {command} refused"
             assert len(self.events) == before
             return False
         self.store(events)
         if self.live.options["memory"] == "strict" and self.live.status == "active":
-            self.check_view(seat, engine.view(self.live, seat, events), events)
+            self.check_view(seat, rules.view(self.live, seat, events), events)
         return True
 
     def timeout(self) -> None:
         self.now += timedelta(seconds=61)
         key = self.live.turn_key
         assert key is not None
-        events = engine.timeout(self.live, key, self.ctx)
+        events = rules.timeout(self.live, key, self.ctx)
         assert events, "a due deadline did nothing"
         self.store(events)
-        assert engine.timeout(self.live, key, self.ctx) == [] or self.live.turn_key == key
+        assert rules.timeout(self.live, key, self.ctx) == [] or self.live.turn_key == key
 
     def play(self) -> None:
         rng = self.rng
@@ -330,7 +330,7 @@ class Game:
             options = [
                 (seat, a)
                 for seat in range(self.seats)
-                for a in engine.view(self.live, seat)["legal_actions"]  # type: ignore[index]
+                for a in rules.view(self.live, seat)["legal_actions"]  # type: ignore[index]
             ]
             calls = [o for o in options if o[1]["type"] == "call"]
             throws = [o for o in options if o[1]["type"] == "throw"]
@@ -376,7 +376,7 @@ def play_game(ruleset: str, seats: int, options: dict[str, Any], seed: int) -> G
     game = Game(ruleset, seats, options, seed)
     game.play()
     assert game.live.status in ("finished", "aborted")
-    assert engine.fold(game.events) == game.live
+    assert rules.fold(game.events) == game.live
     if game.live.status == "finished":
         assert game.rounds_checked == len(game.live.rounds) >= 1  # type: ignore[attr-defined]
     return game

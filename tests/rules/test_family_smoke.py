@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from games.rules import engine
-from pablo.exceptions import status_of
+from games import rules
+from tests.rules.helpers import status_of
 from tests.rules.table import Table
 
 JSON = dict[str, Any]
@@ -252,7 +252,7 @@ def test_stale_timeout_key_stores_nothing() -> None:
     key = t.state.turn_key
     look_all(t)
     assert key is not None
-    assert engine.timeout(t.state, key, t.ctx) == []
+    assert rules.timeout(t.state, key, t.ctx) == []
 
 
 # --------------------------------------------------------------------------- draw pile
@@ -308,7 +308,7 @@ def test_nothing_left_to_draw_ends_the_round_as_if_nobody_called() -> None:
 
 
 def test_the_four_rulesets_are_registered_with_their_options() -> None:
-    found = {r.id: r for r in engine.rulesets()}
+    found = {r.id: r for r in rules.rulesets()}
     names = {i: found[i].name for i in FAMILY}
     assert names == {
         "pablo": "Pablo",
@@ -326,10 +326,10 @@ def test_the_four_rulesets_are_registered_with_their_options() -> None:
 
 
 def test_tamalou_seats_beyond_the_decks_are_refused_naming_decks() -> None:
-    with pytest.raises(engine.Malformed) as caught:
-        engine.create("tamalou", seats=7, options={}, turn_timeout=60, creator="a")
+    with pytest.raises(rules.Malformed) as caught:
+        rules.create("tamalou", seats=7, options={}, turn_timeout=60, creator="a")
     assert status_of(caught.value) == 400 and "options.decks" in caught.value.detail
-    assert engine.create("tamalou", seats=12, options={"decks": 2}, turn_timeout=60, creator="a")
-    with pytest.raises(engine.Malformed) as caught:
-        engine.create("pablo", seats=2, options={"jokers": 3}, turn_timeout=60, creator="a")
+    assert rules.create("tamalou", seats=12, options={"decks": 2}, turn_timeout=60, creator="a")
+    with pytest.raises(rules.Malformed) as caught:
+        rules.create("pablo", seats=2, options={"jokers": 3}, turn_timeout=60, creator="a")
     assert "options.jokers" in caught.value.detail

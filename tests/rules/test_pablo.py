@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from pablo.exceptions import status_of
+from games import rules
+from games.rules import Malformed
 from tests.rules.helpers import (
     FRENCH_CODE,
     action_types,
@@ -31,6 +32,7 @@ from tests.rules.helpers import (
     scores,
     serial,
     skip,
+    status_of,
     table,
     throw,
     top,
@@ -124,8 +126,6 @@ def test_two_jokers_option():
 
 
 def test_option_validation():
-    from games.rules import engine
-    from games.rules.engine import Malformed
 
     for options in (
         {"jokers": 3},
@@ -140,15 +140,15 @@ def test_option_validation():
         {"start_seat": 2},  # two seats: 0 and 1
     ):
         with pytest.raises(Malformed) as caught:
-            engine.create("pablo", seats=2, options=options, turn_timeout=60, creator="a")
+            rules.create("pablo", seats=2, options=options, turn_timeout=60, creator="a")
         assert status_of(caught.value) == 400
         assert caught.value.code == "invalid_option", options
         assert f"options.{next(iter(options))}" in caught.value.detail
     for seats in (1, 9):
         with pytest.raises(Malformed) as caught:
-            engine.create("pablo", seats=seats, options={}, turn_timeout=60, creator="a")
+            rules.create("pablo", seats=seats, options={}, turn_timeout=60, creator="a")
         assert caught.value.code == "invalid_seats"
-    engine.create("pablo", seats=8, options={"jokers": 2}, turn_timeout=60, creator="a")
+    rules.create("pablo", seats=8, options={"jokers": 2}, turn_timeout=60, creator="a")
 
 
 # --------------------------------------------------------------------------- draw, discard, replace

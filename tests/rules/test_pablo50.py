@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from games import rules
+from games.rules import Malformed
 from tests.rules.helpers import (
     FRENCH_CODE,
     assert_hidden,
@@ -418,15 +420,13 @@ def test_without_advanced_a_queen_brings_no_card():
 
 
 def test_advanced_option_validation():
-    from games.rules import engine
-    from games.rules.engine import Malformed
 
     for options in ({"advanced": "yes"}, {"jokers": 2}, {"forty_two": True}):
         with pytest.raises(Malformed) as caught:
-            engine.create(R, seats=2, options=options, turn_timeout=60, creator="a")
+            rules.create(R, seats=2, options=options, turn_timeout=60, creator="a")
         assert caught.value.code == "invalid_option"
     with pytest.raises(Malformed):
-        engine.create(R, seats=9, options={}, turn_timeout=60, creator="a")
+        rules.create(R, seats=9, options={}, turn_timeout=60, creator="a")
 
 
 # --------------------------------------------------------------------------- timeouts

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from games.rules import engine
+from games import rules
+from games.rules import Malformed, RulesError
 from games.rules.cards import skipbo_deck
-from games.rules.engine import Malformed, RulesError
-from pablo.exceptions import status_of
+from tests.rules.helpers import status_of
 from tests.rules.table import Table
 
 JSON = dict[str, Any]
@@ -59,11 +59,11 @@ def table(
     return Table("skipbo", seats=seats, options=opts, decks=[stacked(seats, size, stocks, draw)])
 
 
-def play(t: Table, seat: int, source: str, pile: int, **body: Any) -> list[engine.Event]:
+def play(t: Table, seat: int, source: str, pile: int, **body: Any) -> list[rules.Event]:
     return t.act(seat, {"type": "play", "from": source, "pile": pile, **body})
 
 
-def end(t: Table, seat: int, card: str, pile: int) -> list[engine.Event]:
+def end(t: Table, seat: int, card: str, pile: int) -> list[rules.Event]:
     return t.act(seat, {"type": "end", "card": card, "discard_pile": pile})
 
 
@@ -79,7 +79,7 @@ def refused(t: Table, seat: int, command: JSON, code: str, status: int = 409) ->
     return err
 
 
-def of(events: Sequence[engine.Event], kind: str) -> list[engine.Event]:
+def of(events: Sequence[rules.Event], kind: str) -> list[rules.Event]:
     return [e for e in events if e.type == kind]
 
 
@@ -87,7 +87,7 @@ def of(events: Sequence[engine.Event], kind: str) -> list[engine.Event]:
 
 
 def test_registered_with_its_option():
-    ruleset = engine.get_ruleset("skipbo")
+    ruleset = rules.get_ruleset("skipbo")
     assert (ruleset.name, ruleset.min_players, ruleset.max_players_any) == ("Skip-Bo", 2, 6)
     assert ruleset.options["stock_size"].describe() == {
         "type": "integer",
@@ -133,7 +133,7 @@ def test_deal_order_and_first_view():
     }
     public = t.view(None)
     assert public["hand"] == [] and public["legal_actions"] == []
-    assert engine.get_ruleset("skipbo").turn_key(t.state) == "t1"
+    assert rules.get_ruleset("skipbo").turn_key(t.state) == "t1"
     assert t.events[-1].type == "deadline_set" and t.events[-1].data["seats"] == [0]
 
 
@@ -165,18 +165,18 @@ def test_default_stock_size_by_seats(seats, size):
 def test_stock_size_validation(seats, size, ok):
     options = {"stock_size": size}
     if ok:
-        events = engine.create("skipbo", seats=seats, options=options, turn_timeout=60, creator="a")
+        events = rules.create("skipbo", seats=seats, options=options, turn_timeout=60, creator="a")
         assert events[0].data["options"]["stock_size"] == size
         return
     with pytest.raises(Malformed) as caught:
-        engine.create("skipbo", seats=seats, options=options, turn_timeout=60, creator="a")
+        rules.create("skipbo", seats=seats, options=options, turn_timeout=60, creator="a")
     assert caught.value.code == "invalid_option"
     assert caught.value.detail.startswith("options.stock_size")
 
 
 def test_seat_count_is_checked_by_the_engine_not_as_a_stock_size_error():
     with pytest.raises(Malformed) as caught:
-        engine.create("skipbo", seats=7, options={}, turn_timeout=60, creator="a")
+        rules.create("skipbo", seats=7, options={}, turn_timeout=60, creator="a")
     assert caught.value.code == "invalid_seats"
 
 
@@ -632,11 +632,11 @@ def test_empty_hand_and_nothing_to_draw_the_player_may_still_play_and_then_pass(
     v = t.view(0)
     assert v["hand"] == [] and v["deck"] == {"count": 0}
     assert {"type": "end"} in v["legal_actions"]
-    events = engine.act(st, 0, {"type": "play", "from": "stock", "pile": 0}, t.ctx)
+    events = rules.act(st, 0, {"type": "play", "from": "stock", "pile": 0}, t.ctx)
     assert [e.type for e in events] == ["card_played"]  # the 2 still fits: the turn goes on
     for e in events:
-        engine.apply(st, e)
-    events = engine.act(st, 0, {"type": "end"}, t.ctx)
+        rules.apply(st, e)
+    events = rules.act(st, 0, {"type": "end"}, t.ctx)
     assert events[0].type == "turn_ended" and events[0].data == {"seat": 0, "reason": "passed"}
     assert events[1].data == {"seat": 1, "turn": 2}
     assert not of(events, "cards_drawn")  # nothing to draw for seat 1 either
@@ -650,7 +650,7 @@ def test_a_turn_ends_by_itself_when_the_hand_is_empty_and_nothing_fits():
     st.discards[0][0] = st.hands[0][:]  # top: the 10
     st.hands[0] = []
     st.hands[1] = [st.discards[1][3].pop(0)]  # seat 1 holds one card (the bottom one)
-    events = engine.act(st, 0, {"type": "play", "from": "stock", "pile": 0}, t.ctx)
+    events = rules.act(st, 0, {"type": "play", "from": "stock", "pile": 0}, t.ctx)
     # the stock's next top is a 12, the discard top a 10, the hand empty: nothing more
     assert [e.type for e in events][:3] == ["card_played", "turn_ended", "turn_started"]
     assert events[1].data == {"seat": 0, "reason": "no_cards"}
@@ -664,8 +664,8 @@ def test_stalemate_ends_the_game_with_the_fewest_stock_cards_winning():
     _empty_handed(t)
     st.discards[0][0] = st.hands[0][:]
     st.hands[0] = []
-    for e in engine.act(st, 0, {"type": "play", "from": "stock", "pile": 0}, t.ctx):
-        engine.apply(st, e)
+    for e in rules.act(st, 0, {"type": "play", "from": "stock", "pile": 0}, t.ctx):
+        rules.apply(st, e)
     # seat 0 could not go on, and seat 1 (empty hand, a 12 on top of everything) cannot move
     assert st.status == "finished"
     assert st.result == {"winners": [0], "losers": []}  # 4 stock cards against 5
@@ -680,7 +680,7 @@ def test_timeout_with_an_empty_hand_just_ends_the_turn():
     st.discards[0][0] = st.hands[0][:]
     st.hands[0] = []
     st.hands[1] = [st.discards[1][3].pop(0)]
-    events = engine.timeout(st, st.turn_key, t.ctx)
+    events = rules.timeout(st, st.turn_key, t.ctx)
     assert [e.type for e in events][:3] == ["turn_timed_out", "turn_ended", "turn_started"]
     assert events[1].data == {"seat": 0, "reason": "no_cards"}
 
@@ -712,7 +712,7 @@ def test_event_views_hide_the_deck_and_other_hands():
         )
         text = json.dumps(seen)
         assert '"deck": [' not in text
-    reveal = engine.reveal(t.state)
+    reveal = rules.reveal(t.state)
     assert reveal is not None
     assert reveal["hands"] == {"0": ["1", "2", "SB", "9"], "1": ["5", "5", "7", "8", "11"]}
 
@@ -732,8 +732,8 @@ def test_a_round_of_turns_without_a_card_moving_ends_the_game():
     st.turn_seat = 1
     st.moved = False  # seat 1's (edited-in) turn has moved nothing so far
     st.absent[1] = True
-    assert engine.get_ruleset("skipbo").actors(st) == [1]
-    events = engine.timeout(st, st.turn_key, t.ctx)
+    assert rules.get_ruleset("skipbo").actors(st) == [1]
+    events = rules.timeout(st, st.turn_key, t.ctx)
     assert [(e.type, e.seat) for e in events] == [
         ("turn_timed_out", 1),
         ("turn_ended", 1),  # idle turn 1: nothing moved

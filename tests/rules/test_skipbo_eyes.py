@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 
-from games.rules import engine
+from games import rules
+from games.rules import RulesError
 from games.rules.cards import skipbo_deck
-from games.rules.engine import RulesError
-from pablo.exceptions import status_of
+from tests.rules.helpers import status_of
 from tests.rules.table import Table
 
 JSON = dict[str, Any]
@@ -43,11 +43,11 @@ def game(
     return Table("skipbo", seats=len(stocks), options=opts, decks=[prefix])
 
 
-def play(t: Table, seat: int, source: str, pile: int, **body: Any) -> list[engine.Event]:
+def play(t: Table, seat: int, source: str, pile: int, **body: Any) -> list[rules.Event]:
     return t.act(seat, {"type": "play", "from": source, "pile": pile, **body})
 
 
-def end(t: Table, seat: int, card: str, discard_pile: int) -> list[engine.Event]:
+def end(t: Table, seat: int, card: str, discard_pile: int) -> list[rules.Event]:
     return t.act(seat, {"type": "end", "card": card, "discard_pile": discard_pile})
 
 
@@ -423,7 +423,7 @@ def check_legal(t: Table, seat: int) -> list[JSON]:
     assert len({json.dumps(a, sort_keys=True) for a in legal}) == len(legal)
     for body in candidates(t.view(seat)):
         try:
-            engine.act(t.state, seat, body, t.ctx)
+            rules.act(t.state, seat, body, t.ctx)
         except RulesError:
             assert body not in legal, body
         else:

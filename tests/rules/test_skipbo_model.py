@@ -23,9 +23,9 @@ from typing import Any, TypeVar
 
 import pytest
 
-from games.rules import engine
+from games import rules
+from games.rules import Context, Event, RulesError
 from games.rules.cards import skipbo_deck
-from games.rules.engine import Context, Event, RulesError
 from tests.rules.skipbo_model import Refused, SkipboModel
 
 T = TypeVar("T")
@@ -87,11 +87,11 @@ def public(v: JSON) -> JSON:
     }
 
 
-def compare(state: engine.State, model: SkipboModel, where: str) -> None:
+def compare(state: rules.State, model: SkipboModel, where: str) -> None:
     """The engine's state, as the player on turn (else a non-player) sees it, is the model's."""
     assert state.status == model.status, where
     turn = model.turn
-    v = engine.view(state, turn)
+    v = rules.view(state, turn)
     assert v is not None
     assert public(v) == model.public(), where
     if turn is None:
@@ -99,10 +99,10 @@ def compare(state: engine.State, model: SkipboModel, where: str) -> None:
     else:
         assert v["hand"] == model.hand(turn), where
         assert canon(v["legal_actions"]) == canon(model.legal(turn)), where
-    rules = engine.get_ruleset("skipbo")
+    rulebook = rules.get_ruleset("skipbo")
     for seat in [None, *range(model.seats)]:
         if seat != turn:
-            assert rules.legal_actions(state, seat) == [], f"{where}, seat {seat}"
+            assert rulebook.legal_actions(state, seat) == [], f"{where}, seat {seat}"
 
 
 def wrong_play(rng: random.Random) -> JSON:
@@ -147,18 +147,18 @@ def play_game(seed: int) -> tuple[list[Event], str]:
     chance = SeededChance(seed, deck)
     ctx = Context(chance=chance, now=NOW)
     options = {"stock_size": size, "start_seat": start, "max_timeouts": max_timeouts}
-    events: list[Event] = engine.create(
+    events: list[Event] = rules.create(
         "skipbo", seats=seats, options=options, turn_timeout=60, creator="p0"
     )
-    state = engine.fold(events)
+    state = rules.fold(events)
 
     def store(new: list[Event]) -> None:
         for event in new:
-            engine.apply(state, event)
+            rules.apply(state, event)
         events.extend(new)
 
     for joining in range(1, seats):
-        store(engine.join(state, f"p{joining}", ctx))
+        store(rules.join(state, f"p{joining}", ctx))
     stock_size = size or (30 if seats <= 4 else 20)
     first = chance.choice(list(range(seats))) if start is None else start
     model = SkipboModel(deck, seats, stock_size, first, lambda c: recycle(seed, c), max_timeouts)
@@ -173,7 +173,7 @@ def play_game(seed: int) -> tuple[list[Event], str]:
         roll = rng.random()
         if roll < 0.03:
             assert state.turn_key is not None
-            store(engine.timeout(state, state.turn_key, ctx))
+            store(rules.timeout(state, state.turn_key, ctx))
             model.timeout()
             where += ": timeout"
         elif roll < 0.06:
@@ -182,20 +182,21 @@ def play_game(seed: int) -> tuple[list[Event], str]:
                 model.act(seat, body)
             except Refused:
                 with pytest.raises(RulesError):
-                    engine.act(state, seat, body, ctx)
+                    rules.act(state, seat, body, ctx)
                 continue
-            store(engine.act(state, seat, body, ctx))
+            store(rules.act(state, seat, body, ctx))
             where += f": {body}"
         else:
             body = choose(rng, model.legal(seat))
-            store(engine.act(state, seat, body, ctx))
+            store(rules.act(state, seat, body, ctx))
             model.act(seat, body)
             where += f": {body}"
         compare(state, model, where)
-    assert engine.fold(events) == state
+    assert rules.fold(events) == state
     return events, state.status
 
 
+@pytest.mark.slow  # 11 s: a marker, not an exclusion (CI runs it)
 def test_the_engine_plays_like_an_independent_model() -> None:
     outcomes: dict[str, int] = {}
     seen = {"reshuffles": 0, "recycled into an empty hand": 0, "passed": 0, "no_cards": 0}

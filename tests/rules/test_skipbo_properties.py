@@ -33,9 +33,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from games import rules
 from games.chance import DeckChance
-from games.rules import engine
-from games.rules.engine import Context, Event
+from games.rules import Context, Event
 from games.rules.skipbo import SkipboState
 
 ACTION_CAP = 400
@@ -51,19 +51,19 @@ class Game:
         self.rng = random.Random(seed)
         self.chance = DeckChance(random.Random(seed ^ 0x5EED))
         self.now = START
-        created = engine.create(
+        created = rules.create(
             "skipbo",
             seats=seats,
             options={"stock_size": size, "start_seat": None},
             turn_timeout=60,
             creator="p0",
         )
-        self.live = engine.fold(created[:1])
-        self.shadow = engine.fold([_roundtrip(created[0])])
+        self.live = rules.fold(created[:1])
+        self.shadow = rules.fold([_roundtrip(created[0])])
         self.count = 1
         self.store(created[1:])
         for seat in range(1, seats):
-            self.store(engine.join(self.live, f"p{seat}", self.ctx))
+            self.store(rules.join(self.live, f"p{seat}", self.ctx))
 
     @property
     def ctx(self) -> Context:
@@ -77,8 +77,8 @@ class Game:
     def store(self, events: list[Event]) -> None:
         for event in events:
             before = self.live.copy()
-            engine.apply(self.live, event)
-            engine.apply(self.shadow, _roundtrip(event))
+            rules.apply(self.live, event)
+            rules.apply(self.shadow, _roundtrip(event))
             self.count += 1
             assert self.shadow == self.live, f"fold differs after event {self.count} {event}"
             check_event_views(before, event)
@@ -91,15 +91,15 @@ class Game:
     def step(self) -> None:
         st_ = self.state
         seat = st_.turn_seat
-        assert seat is not None and engine.get_ruleset("skipbo").actors(st_) == [seat]
+        assert seat is not None and rules.get_ruleset("skipbo").actors(st_) == [seat]
         if self.rng.random() < 0.03:
             self.now += timedelta(seconds=61)
             assert st_.turn_key is not None
-            self.store(engine.timeout(st_, st_.turn_key, self.ctx))
+            self.store(rules.timeout(st_, st_.turn_key, self.ctx))
             return
-        actions = engine.view(st_, seat)["legal_actions"]  # type: ignore[index]
+        actions = rules.view(st_, seat)["legal_actions"]  # type: ignore[index]
         assert actions, "the player on turn always has something to do"
-        self.store(engine.act(st_, seat, choose(actions, self.rng), self.ctx))
+        self.store(rules.act(st_, seat, choose(actions, self.rng), self.ctx))
 
     def finish(self) -> None:
         """Let every deadline pass until the game is over."""
@@ -108,7 +108,7 @@ class Game:
                 return
             self.now += timedelta(seconds=61)
             assert self.state.turn_key is not None
-            self.store(engine.timeout(self.state, self.state.turn_key, self.ctx))
+            self.store(rules.timeout(self.state, self.state.turn_key, self.ctx))
         raise AssertionError("timeouts did not end the game")
 
 
@@ -157,7 +157,7 @@ def hidden_from(s: SkipboState, viewer: int | None) -> list[int]:
 
 def check_views(s: SkipboState, rng: random.Random) -> None:
     for viewer in [*range(s.seats), None]:
-        view = engine.view(s, viewer)
+        view = rules.view(s, viewer)
         assert view is not None
         own = s.hands[viewer] if viewer is not None else []
         assert view["hand"] == [s.deck[c] for c in own]
@@ -192,14 +192,14 @@ def check_views(s: SkipboState, rng: random.Random) -> None:
         other.deck = s.deck[:]
         for card, code in zip(hidden, codes, strict=True):
             other.deck[card] = code
-        assert engine.view(other, viewer) == view, f"seat {viewer} sees a hidden card"
+        assert rules.view(other, viewer) == view, f"seat {viewer} sees a hidden card"
 
 
-def check_event_views(before: engine.State, event: Event) -> None:
-    if event.type in engine.ENGINE_EVENTS:
+def check_event_views(before: rules.State, event: Event) -> None:
+    if event.type in rules.ENGINE_EVENTS:
         return
     for viewer in [*range(before.seats), None]:
-        seen = engine.event_view(before, event, viewer)
+        seen = rules.event_view(before, event, viewer)
         json.dumps(seen)
         if event.type == "round_started":
             assert "deck" not in seen or not isinstance(seen["deck"], list)
@@ -240,5 +240,5 @@ def test_random_games_keep_every_invariant(seats: int, size: int, seed: int) -> 
         winners = result["winners"]
         fewest = min(len(stock) for stock in game.state.stocks)
         assert winners and all(len(game.state.stocks[w]) == fewest for w in winners)
-    view = engine.view(game.state, None)
+    view = rules.view(game.state, None)
     assert view is not None and view["phase"] == "over" and view["legal_actions"] == []

@@ -21,8 +21,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
+from games import rules
 from games.chance import DeckChance
-from games.rules import engine
 from games.rules.cards import skipbo_deck
 from tests.rules.table import Table
 
@@ -66,18 +66,18 @@ def game(stocks: dict[int, Sequence[str]], draw: Sequence[str]) -> Table:
     return t
 
 
-def play(t: Table, seat: int, source: str, pile: int, **body: Any) -> list[engine.Event]:
+def play(t: Table, seat: int, source: str, pile: int, **body: Any) -> list[rules.Event]:
     return t.act(seat, {"type": "play", "from": source, "pile": pile, **body})
 
 
-def hand_onto(t: Table, seat: int, plays: Sequence[tuple[str, int]]) -> list[engine.Event]:
-    events: list[engine.Event] = []
+def hand_onto(t: Table, seat: int, plays: Sequence[tuple[str, int]]) -> list[rules.Event]:
+    events: list[rules.Event] = []
     for code, pile in plays:
         events += play(t, seat, "hand", pile, card=code)
     return events
 
 
-def drawn(events: Sequence[engine.Event]) -> list[str]:
+def drawn(events: Sequence[rules.Event]) -> list[str]:
     return [c["code"] for e in events if e.type == "cards_drawn" for c in e.data["cards"]]
 
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules import engine
+from games import rules
+from games.rules import Malformed
 from games.rules.cards import french_deck
-from games.rules.engine import Malformed
-from pablo.exceptions import status_of
 from tests.rules.helpers import (
     FRENCH_CODE,
     assert_hidden,
@@ -32,6 +31,7 @@ from tests.rules.helpers import (
     scores,
     serial,
     skip,
+    status_of,
     table,
     top,
     totals,
@@ -297,15 +297,15 @@ def test_game_ends_at_100_lowest_wins():
 def test_two_decks_allow_up_to_12_players():
     for seats, options in ((7, {}), (13, {"decks": 2})):
         with pytest.raises(Malformed) as caught:
-            engine.create(R, seats=seats, options=options, turn_timeout=60, creator="a")
+            rules.create(R, seats=seats, options=options, turn_timeout=60, creator="a")
         assert status_of(caught.value) == 400
         assert caught.value.code in ("invalid_seats", "invalid_option")
     with pytest.raises(Malformed) as caught:
-        engine.create(R, seats=2, options={"decks": 3}, turn_timeout=60, creator="a")
+        rules.create(R, seats=2, options={"decks": 3}, turn_timeout=60, creator="a")
     assert caught.value.code == "invalid_option"
-    engine.create(R, seats=2, options={}, turn_timeout=60, creator="a")
-    engine.create(R, seats=6, options={"decks": 1}, turn_timeout=60, creator="a")
-    engine.create(R, seats=12, options={"decks": 2}, turn_timeout=60, creator="a")
+    rules.create(R, seats=2, options={}, turn_timeout=60, creator="a")
+    rules.create(R, seats=6, options={"decks": 1}, turn_timeout=60, creator="a")
+    rules.create(R, seats=12, options={"decks": 2}, turn_timeout=60, creator="a")
 
 
 def test_seven_players_two_decks_equal_cards_are_distinct_objects():

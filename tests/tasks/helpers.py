@@ -9,22 +9,21 @@ from datetime import datetime, timedelta
 from typing import Any
 from unittest import mock
 
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import selectors, services
+from games import rules, selectors, services
 from games.models import Event, Game
-from games.rules import engine
+from tests.factories import UserFactory
 
 
 def user(name: str, email: str = "") -> Any:
-    return get_user_model().objects.create_user(username=name, password="secret1", email=email)
+    return UserFactory(username=name, password="secret1", email=email)
 
 
 @contextmanager
 def clock(moment: datetime):
     """Make the services believe it is ``moment`` (deadlines are written from their clock)."""
-    with mock.patch("games.services.timezone.now", return_value=moment):
+    with mock.patch("django.utils.timezone.now", return_value=moment):
         yield
 
 
@@ -46,7 +45,7 @@ def skipbo_game(
     return game
 
 
-def state(game: Game) -> engine.State:
+def state(game: Game) -> rules.State:
     return selectors.game_state(game=Game.objects.get(id=game.id))
 
 

@@ -14,8 +14,9 @@ import time
 import pytest
 from django.db import OperationalError, transaction
 
-from games import notifications, webhooks
 from games.models import Event, Game
+from games.notifications import fanout as notifications
+from games.notifications import webhooks
 from tests.tasks.helpers import Receiver, skipbo_game, timeouts_per_turn, user, wait_for
 
 pytestmark = [
@@ -128,9 +129,8 @@ def test_webhook_arrives_signed_and_a_500_is_retried(celery):
 def test_players_acting_at_their_deadline_race_the_worker(celery):
     from django.utils import timezone
 
-    from games import services
-    from games.rules import engine
-    from games.rules.engine import RulesError
+    from games import rules, services
+    from games.rules import RulesError
     from pablo.exceptions import ApplicationError
     from tests.tasks.helpers import state
 
@@ -140,7 +140,7 @@ def test_players_acting_at_their_deadline_race_the_worker(celery):
     games = [skipbo_game(ann, bob, turn_timeout=2) for _ in range(6)]
     acted = {}
     for i, game in enumerate(games):
-        hand = engine.view(state(game), 0)["hand"]
+        hand = rules.view(state(game), 0)["hand"]
         # act from just at the deadline to 0.25 s after it, while the fast-path task
         # (due at the deadline) and the sweeps (every 0.5 s) go for the same turn
         wait = (game.deadline - timezone.now()).total_seconds() + 0.05 * i

@@ -19,11 +19,12 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.bot_turns import play_stored_game
+from games import rules
 from games.bots import LEVELS
-from games.bots.play import Unfinished, play_game
+from games.bots.driver import Unfinished
+from games.bots.play import play_game
 from games.chance import DeckChance
-from games.rules import engine
+from games.turns.bots import play_stored_game
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -59,8 +60,8 @@ class Command(BaseCommand):
     def handle(self, *args, **o):
         ruleset = o["ruleset"]
         try:
-            engine.get_ruleset(ruleset)
-        except engine.RulesError as exc:
+            rules.get_ruleset(ruleset)
+        except rules.RulesError as exc:
             raise CommandError(exc.detail) from None
         players = o["players"]
         levels = (o["bots"] or ",".join(["basic"] * players)).split(",")
@@ -89,7 +90,7 @@ class Command(BaseCommand):
             except Unfinished:
                 unfinished += 1
                 continue
-            except engine.RulesError as exc:
+            except rules.RulesError as exc:
                 raise CommandError(exc.detail) from None
             for w in out.winners:
                 wins[w] += 1  # ties: a win for each tied seat

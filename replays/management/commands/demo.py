@@ -1,11 +1,11 @@
 """``manage.py demo``: one finished game of each ruleset, for the replay viewer.
 
 The games are played through the services (``game_create`` / ``game_join`` /
-``game_act``) exactly as players would through the API; the moves are the
-bots' (``games.bots``): seat 0 plays like the ``basic`` bot, the others like
-the ``random`` one, so games are lively and end soon. ``--if-empty`` does nothing when a
-finished game is already there: ``scripts/run.sh`` calls it that way so that
-a new user sees the viewer at once.
+``game_act``) exactly as players would through the API; the one driver
+(``games.bots.driver``) picks the bots' moves: seat 0 plays like the
+``basic`` bot, the others like the ``random`` one, so games are lively and end
+soon. ``--if-empty`` does nothing when a finished game is already there:
+``scripts/run.sh`` calls it that way so that a new user sees the viewer at once.
 """
 
 from __future__ import annotations
@@ -17,10 +17,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from games import selectors, services
-from games.bots import decide
-from games.bots.play import bot_view
-from games.models import Game
-from games.rules import engine
+from games.bots.driver import bots_move, drive
+from games.bots.play import chooser
 
 PLAYERS = ["ann", "ben", "cara", "dan"]
 GAMES = [
@@ -43,7 +41,7 @@ class Command(BaseCommand):
         parser.add_argument("--ruleset", action="append", help="Only these rulesets.")
 
     def handle(self, *args, if_empty=False, seed=None, ruleset=None, **options):
-        if if_empty and Game.objects.filter(status=Game.Status.FINISHED).exists():
+        if if_empty and selectors.game_list(user=None, status="finished").exists():
             self.stdout.write("Finished games exist already: no demo games created.")
             return
         rng = random.Random(seed)
@@ -66,7 +64,7 @@ class Command(BaseCommand):
         return user
 
 
-def demo_game(ruleset, seats, options, users, rng, *, max_actions=20_000) -> Game:
+def demo_game(ruleset, seats, options, users, rng, *, max_actions=20_000):
     """A game of ``ruleset`` played to its end through the services."""
     game = services.game_create(
         user=users[0], ruleset=ruleset, seats=seats, options={"start_seat": 0, **options}
@@ -75,7 +73,7 @@ def demo_game(ruleset, seats, options, users, rng, *, max_actions=20_000) -> Gam
         services.game_join(game_id=game.id, user=user)
 
     def state():
-        return selectors.game_state(game=Game.objects.get(pk=game.id))
+        return selectors.game_state(game=selectors.game_get(game.id))
 
     current = {"state": state()}
 
@@ -86,17 +84,12 @@ def demo_game(ruleset, seats, options, users, rng, *, max_actions=20_000) -> Gam
             current["state"] = state()
 
     levels = ["basic"] + ["random"] * (seats - 1)
-    rules = engine.get_ruleset(ruleset)
-    for _ in range(max_actions):
-        now = current["state"]
-        if now.status != "active":
-            break
-        actors = rules.actors(now)
-        # out of turn first (throws, calls), then the seat the game waits for
-        for seat in [s for s in range(seats) if s not in actors] + list(actors):
-            body = decide(levels[seat], ruleset, bot_view(now, seat), seat, rng)
-            if body is not None:
-                act(seat, body)
-                break
+    choosers = [chooser(level, ruleset) for level in levels]
+    drive(
+        finished=lambda: current["state"].status != "active",
+        next_move=lambda: bots_move(current["state"], choosers, rng),
+        act=act,
+        max_actions=max_actions,
+    )
     game.refresh_from_db()
     return game

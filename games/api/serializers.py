@@ -1,0 +1,385 @@
+"""Input serializers of the REST API: the checks made once, at the edge.
+
+They check shapes only -- types, required fields, values that can never be
+valid -- before anything reaches the services and the rules, and turn a body
+into what the services take (``parse_action`` -> ``games.commands.Action``).
+They are strict about JSON types: ``"3"`` is not an integer, ``true`` is not
+an integer, ``7`` is not a string. The answers' serializers, which only
+describe the schema, are in ``games.api.schema``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games import rules
+from games.bots import LEVELS as BOT_LEVELS
+from games.commands import (
+    DEFAULT_TURN_TIMEOUT,
+    MAX_IDEMPOTENCY_KEY,
+    MAX_TURN_TIMEOUT,
+    MIN_TURN_TIMEOUT,
+    Action,
+)
+from games.errors import ApplicationError
+from games.rules.skipbo import CODES as SKIPBO_CARDS
+from games.rules.skipbo import (
+    PILES,  # building piles, and discard piles per player
+    card_code,
+    card_order,
+)
+
+MAX_INT = 2**31 - 1
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON integer: no strings, no booleans, no floats."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_value", MAX_INT)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictCharField(serializers.CharField):
+    """A JSON string."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictChoiceField(serializers.ChoiceField):
+    """One of a few JSON strings."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, str):
+            self.fail("invalid_choice", input=data)
+        return super().to_internal_value(data)
+
+
+@extend_schema_field({"type": "string", "enum": sorted(SKIPBO_CARDS, key=card_order)})
+class CardCodeField(serializers.Field):
+    """A Skip-Bo card code: ``"1"`` ... ``"12"`` or ``"SB"`` (a JSON integer 1-12 is accepted)."""
+
+    default_error_messages = {"invalid": "Not a Skip-Bo card code (1 to 12, or SB)."}
+
+    def to_internal_value(self, data: Any) -> str:
+        code = card_code(data)
+        if code is None:
+            self.fail("invalid")
+        return code
+
+    def to_representation(self, value: Any) -> str:
+        return str(value)
+
+
+class TurnTimeoutField(StrictIntegerField):
+    """Seconds per turn. The bounds are documented here (the schema) and checked once, by
+    ``games.commands.check_turn_timeout``, for every caller of ``services.game_create``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(min_value=MIN_TURN_TIMEOUT, **kwargs)
+        self.max_value = MAX_TURN_TIMEOUT
+        self.validators = []
+
+
+def _position(**kwargs: Any) -> StrictIntegerField:
+    return StrictIntegerField(min_value=0, **kwargs)
+
+
+class RegisterInputSerializer(serializers.Serializer):
+    username = StrictCharField(max_length=150, validators=[UnicodeUsernameValidator()])
+    password = StrictCharField(write_only=True, trim_whitespace=False, max_length=128)
+
+    def validate_username(self, value: str) -> str:
+        if get_user_model().objects.filter(username__iexact=value).exists():
+            raise serializers.ValidationError(
+                "A user with that username already exists.", code="username_taken"
+            )
+        return value
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        user = get_user_model()(username=attrs["username"])
+        try:
+            password_validation.validate_password(attrs["password"], user)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError({"password": list(exc.messages)}) from None
+        return attrs
+
+
+class TokenInputSerializer(serializers.Serializer):
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(write_only=True, trim_whitespace=False, max_length=128)
+
+
+class GameCreateInputSerializer(serializers.Serializer):
+    ruleset = StrictCharField(help_text="pablo, pablo-50, tamalou, cabo or skipbo.")
+    seats = StrictIntegerField(help_text="Number of players, within the ruleset's range.")
+    turn_timeout = TurnTimeoutField(default=DEFAULT_TURN_TIMEOUT)
+    options = serializers.DictField(
+        default=dict,
+        help_text="Ruleset options plus start_seat, memory, max_timeouts (GET /api/rulesets/).",
+    )
+    decks = serializers.ListField(
+        child=serializers.ListField(child=StrictCharField(allow_blank=False)),
+        required=False,
+        allow_null=True,
+        help_text="Stacked decks for testing: one list of card codes per round, top first "
+        "(only where the server allows them).",
+    )
+    bots = serializers.ListField(
+        child=serializers.JSONField(),
+        required=False,
+        allow_null=True,
+        help_text='Seats taken by bots at once: [{"seat": n >= 1, "level": "random" | '
+        '"basic"}]. A game whose other seats are all bots starts at once.',
+    )
+    seed = StrictCharField(  # fair deals (#12)
+        max_length=64,
+        required=False,
+        default="",
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="Your fair-deal seed (docs/fairness.md): any string of at most 64 "
+        "characters, public at once; mixed into every draw of the game.",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs.get("bots") is not None:
+            attrs["bots"] = check_bots(attrs["bots"], attrs["seats"])
+        return attrs
+
+
+def check_bots(bots: list[Any], seats: int) -> list[dict[str, Any]]:
+    """``bots`` of ``POST /api/games/`` as ``[{"seat", "level"}]``; 400 ``invalid_bots``
+    naming the field (the level defaults to ``basic``)."""
+    out: list[dict[str, Any]] = []
+    for i, item in enumerate(bots):
+        if not isinstance(item, dict) or set(item) - {"seat", "level"}:
+            raise ApplicationError(f"bots[{i}]: must be {{seat, level}}.", "invalid_bots")
+        seat = item.get("seat")
+        level = item.get("level", "basic")
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise ApplicationError(f"bots[{i}].seat: must be an integer.", "invalid_bots")
+        if seat < 1 or seat >= seats:
+            raise ApplicationError(
+                f"bots[{i}].seat: must be from 1 to seats - 1 (seat 0 is yours).", "invalid_bots"
+            )
+        if level not in BOT_LEVELS:
+            raise ApplicationError(
+                f"bots[{i}].level: must be one of {', '.join(BOT_LEVELS)}.", "invalid_bots"
+            )
+        if any(seat == known["seat"] for known in out):
+            raise ApplicationError(f"bots[{i}].seat: seat {seat} is named twice.", "invalid_bots")
+        out.append({"seat": seat, "level": level})
+    return out
+
+
+class GameJoinInputSerializer(serializers.Serializer):  # fair deals (#12)
+    seed = StrictCharField(
+        max_length=64,
+        required=False,
+        default="",
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="Your fair-deal seed (docs/fairness.md): any string of at most 64 "
+        "characters, public at once. After the game has started: 409.",
+    )
+
+
+class GameListQuerySerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=["waiting", "active", "finished", "aborted"], required=False
+    )
+    mine = serializers.BooleanField(required=False, default=False)
+    page = serializers.IntegerField(required=False, min_value=1)
+
+
+class EventFeedQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(required=False, default=0, min_value=0, max_value=MAX_INT)
+    wait = serializers.FloatField(required=False, default=0, min_value=0, max_value=30)
+
+
+class ActionSerializer(serializers.Serializer):
+    """Common to every action: the optional ``expected_version``."""
+
+    action_type = ""
+    expected_version = StrictIntegerField(
+        min_value=0,
+        required=False,
+        allow_null=True,
+        help_text="Refuse (409 version_conflict) unless the game is at this version.",
+    )
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = {"type": StrictChoiceField(choices=[self.action_type])}
+        fields.update(super().get_fields())
+        return fields
+
+    def command(self) -> dict[str, Any]:
+        """The validated command for the rules (without ``expected_version``)."""
+        data = {k: v for k, v in self.validated_data.items() if k != "expected_version"}
+        return {k: v for k, v in data.items() if v is not None}
+
+
+class LookActionSerializer(ActionSerializer):
+    action_type = "look"
+    positions = serializers.ListField(child=_position(), min_length=2, max_length=2)
+
+    def validate_positions(self, value: list[int]) -> list[int]:
+        if value[0] == value[1]:
+            raise serializers.ValidationError("Two different positions are needed.")
+        return value
+
+
+class DrawActionSerializer(ActionSerializer):
+    action_type = "draw"
+    source = StrictChoiceField(choices=["deck", "discard"])
+
+
+class DiscardActionSerializer(ActionSerializer):
+    action_type = "discard"
+
+
+class ReplaceActionSerializer(ActionSerializer):
+    action_type = "replace"
+    positions = serializers.ListField(child=_position(), min_length=1)
+
+    def validate_positions(self, value: list[int]) -> list[int]:
+        if len(set(value)) != len(value):
+            raise serializers.ValidationError("Each position may be named once.")
+        return value
+
+
+class PeekActionSerializer(ActionSerializer):
+    action_type = "peek"
+    position = _position()
+
+
+class SpyActionSerializer(ActionSerializer):
+    action_type = "spy"
+    seat = StrictIntegerField(min_value=0)
+    position = _position()
+
+
+class SwapActionSerializer(ActionSerializer):
+    action_type = "swap"
+    position = _position()
+    seat = StrictIntegerField(min_value=0)
+    their_position = _position()
+
+
+class SkipActionSerializer(ActionSerializer):
+    action_type = "skip"
+
+
+class ThrowActionSerializer(ActionSerializer):
+    action_type = "throw"
+    seat = StrictIntegerField(min_value=0, help_text="Whose field the thrown card is in.")
+    position = _position()
+    onto = StrictIntegerField(min_value=0, help_text="The discard.serial you saw.")
+    give_position = _position(
+        required=False,
+        allow_null=True,
+        help_text="Only when throwing another player's card: a slot of yours to give.",
+    )
+
+
+class CallActionSerializer(ActionSerializer):
+    action_type = "call"
+
+
+class PlayActionSerializer(ActionSerializer):
+    action_type = "play"
+    card = CardCodeField(
+        required=False,
+        help_text="For from=hand: the card code; for stock or discard, an optional claim "
+        "of the top card (refused with 409 if it differs).",
+    )
+    discard_pile = StrictIntegerField(
+        min_value=0, max_value=PILES - 1, required=False, help_text="For from=discard."
+    )
+    pile = StrictIntegerField(min_value=0, max_value=PILES - 1, help_text="The building pile.")
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        # "from" is a Python keyword: the field is declared here, not as an attribute.
+        fields = super().get_fields()
+        fields = {
+            "type": fields.pop("type"),
+            "from": StrictChoiceField(choices=["hand", "stock", "discard"]),
+            **fields,
+        }
+        return fields
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        origin = attrs["from"]
+        if origin == "hand" and attrs.get("card") is None:
+            raise serializers.ValidationError({"card": "Name the hand card to play."})
+        if origin == "discard" and attrs.get("discard_pile") is None:
+            raise serializers.ValidationError({"discard_pile": "Name your discard pile."})
+        return attrs
+
+
+class EndActionSerializer(ActionSerializer):
+    action_type = "end"
+    card = CardCodeField(
+        required=False, help_text="The hand card to discard (omit both with an empty hand)."
+    )
+    discard_pile = StrictIntegerField(min_value=0, max_value=PILES - 1, required=False)
+
+
+ACTION_SERIALIZERS: dict[str, type[ActionSerializer]] = {
+    cls.action_type: cls
+    for cls in (
+        LookActionSerializer,
+        DrawActionSerializer,
+        DiscardActionSerializer,
+        ReplaceActionSerializer,
+        PeekActionSerializer,
+        SpyActionSerializer,
+        SwapActionSerializer,
+        SkipActionSerializer,
+        ThrowActionSerializer,
+        CallActionSerializer,
+        PlayActionSerializer,
+        EndActionSerializer,
+    )
+}
+assert set(ACTION_SERIALIZERS) == rules.ACTION_TYPES
+
+
+def parse_action(body: Any, idempotency_key: str | None = None) -> Action:
+    """An action body (and ``Idempotency-Key`` header) as a typed ``Action``; 400 otherwise.
+
+    Everything a body can get wrong whatever the game is checked here; what
+    depends on the game (a seat of it, the thrower's own card) is the rules'.
+    """
+    if not isinstance(body, dict):
+        raise ApplicationError("The body must be a JSON object naming the action's type.")
+    kind = body.get("type")
+    if kind is None:
+        raise ApplicationError("type: This field is required.")
+    if not isinstance(kind, str) or kind not in ACTION_SERIALIZERS:
+        known = ", ".join(sorted(ACTION_SERIALIZERS))
+        raise ApplicationError(f"type: unknown action type; one of {known}.")
+    action = ACTION_SERIALIZERS[kind](data=body)
+    action.is_valid(raise_exception=True)
+    if idempotency_key is not None and not 0 < len(idempotency_key) <= MAX_IDEMPOTENCY_KEY:
+        raise ApplicationError(f"Idempotency-Key: must be 1 to {MAX_IDEMPOTENCY_KEY} characters.")
+    return Action(
+        command=action.command(),
+        expected_version=action.validated_data.get("expected_version"),
+        idempotency_key=idempotency_key,
+    )

@@ -1,0 +1,19 @@
+"""API routes (API.md), mounted under /api/ (pablo/urls.py: JSON 404 for other paths)."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "games"
+urlpatterns = [
+    path("auth/register/", views.RegisterApi.as_view(), name="register"),
+    path("auth/token/", views.TokenApi.as_view(), name="token"),
+    path("rulesets/", views.RulesetListApi.as_view(), name="rulesets"),
+    path("games/", views.GameListCreateApi.as_view(), name="games"),
+    path("games/<str:game_id>/", views.GameDetailApi.as_view(), name="game"),
+    path("games/<str:game_id>/join/", views.GameJoinApi.as_view(), name="join"),
+    path("games/<str:game_id>/back/", views.GameComeBackApi.as_view(), name="back"),
+    path("games/<str:game_id>/actions/", views.GameActionApi.as_view(), name="actions"),
+    path("games/<str:game_id>/events/", views.GameEventsApi.as_view(), name="events"),
+    path("games/<str:game_id>/replay/", views.GameReplayApi.as_view(), name="replay"),
+]

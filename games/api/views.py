@@ -1,0 +1,298 @@
+"""The REST API of API.md: thin views over ``games.services`` and ``games.selectors``.
+
+Each view turns its input into a typed command with an explicit serializer
+(``games.commands``), calls one service or selector, and renders the data it
+gets. Errors are raised as domain errors (``games.errors``) and mapped to
+``{"code", "detail"}`` and a status by the project's one exception handler
+(settings ``EXCEPTION_HANDLER``) alone. The order of checks for an action:
+404 unknown game, 403 not a player, 400 malformed body, then 409 from the rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.exceptions import ValidationError
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors, services
+from games.errors import ApplicationError
+from games.feed import waiting
+
+from .auth import CachedTokenAuthentication
+from .schema import (
+    ActionAnswerSerializer,
+    ErrorSerializer,
+    EventFeedSerializer,
+    GamePageSerializer,
+    GameSerializer,
+    RegisterOutputSerializer,
+    ReplaySerializer,
+    RulesetSerializer,
+    TokenOutputSerializer,
+)
+from .serializers import (
+    ACTION_SERIALIZERS,
+    EventFeedQuerySerializer,
+    GameCreateInputSerializer,
+    GameJoinInputSerializer,
+    GameListQuerySerializer,
+    RegisterInputSerializer,
+    TokenInputSerializer,
+    parse_action,
+)
+
+
+def _errors(*statuses: int) -> dict[int, OpenApiResponse]:
+    text = {
+        400: "Malformed request; the detail names the field.",
+        401: "No valid token.",
+        403: "Not a player of this game.",
+        404: "No game with this id.",
+        409: "Not allowed now; nothing stored.",
+        429: "Too many at once (PABLO_FEED_WAITS concurrent waits per user); see Retry-After.",
+    }
+    return {s: OpenApiResponse(ErrorSerializer, description=text[s]) for s in statuses}
+
+
+GAME_ID = OpenApiParameter(
+    "game_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The game's id."
+)
+
+
+class JsonApiView(APIView):
+    """Bodies are JSON only (the project's default parser): anything else is a 400.
+    Tokens are looked up through a short cache (``games.api.auth``)."""
+
+    # The web table's script calls the API with the browser's session (CSRF enforced).
+    authentication_classes: list[Any] = [CachedTokenAuthentication, SessionAuthentication]
+
+
+class PublicApiView(JsonApiView):
+    """No token needed (and a stale one is ignored)."""
+
+    authentication_classes: list[Any] = []
+    permission_classes = [AllowAny]
+
+
+# --------------------------------------------------------------------------- auth
+
+
+class RegisterApi(PublicApiView):
+    @extend_schema(
+        operation_id="auth_register",
+        request=RegisterInputSerializer,
+        responses={201: RegisterOutputSerializer, **_errors(400)},
+        auth=[],
+        summary="Create an account and get its token.",
+    )
+    def post(self, request: Request) -> Response:
+        data = RegisterInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user, token = services.user_register(**data.validated_data)
+        return Response({"username": user.username, "token": token}, status=201)
+
+
+class TokenApi(PublicApiView):
+    @extend_schema(
+        operation_id="auth_token",
+        request=TokenInputSerializer,
+        responses={200: TokenOutputSerializer, **_errors(400)},
+        auth=[],
+        summary="Get the token of an account.",
+    )
+    def post(self, request: Request) -> Response:
+        data = TokenInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        token = services.user_token(request=request, **data.validated_data)
+        return Response({"token": token})
+
+
+# --------------------------------------------------------------------------- rulesets
+
+
+class RulesetListApi(PublicApiView):
+    @extend_schema(
+        operation_id="rulesets_list",
+        responses={200: RulesetSerializer(many=True)},
+        auth=[],
+        summary="The rulesets and their options.",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(selectors.ruleset_list())
+
+
+# --------------------------------------------------------------------------- games
+
+
+class GamePagination(PageNumberPagination):
+    page_size = 20
+
+
+class GameListCreateApi(JsonApiView):
+    @extend_schema(
+        operation_id="games_list",
+        parameters=[GameListQuerySerializer],
+        responses={200: GamePageSerializer, **_errors(400, 401, 404)},
+        summary="List games (newest first), optionally by status and only your own.",
+        description="404 `not_found` for a page beyond the last.",
+    )
+    def get(self, request: Request) -> Response:
+        query = GameListQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        games = selectors.game_list(
+            user=request.user,
+            status=query.validated_data.get("status"),
+            mine=query.validated_data["mine"],
+        )
+        paginator = GamePagination()
+        page = paginator.paginate_queryset(games, request, view=self) or []
+        return paginator.get_paginated_response(
+            [selectors.game_summary(game=game, user=request.user) for game in page]
+        )
+
+    @extend_schema(
+        operation_id="games_create",
+        request=GameCreateInputSerializer,
+        responses={201: GameSerializer, **_errors(400, 401)},
+        summary="Create a game; you take seat 0.",
+    )
+    def post(self, request: Request) -> Response:
+        data = GameCreateInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = services.game_create(user=request.user, **data.validated_data)
+        return Response(selectors.game_data(game=game, user=request.user), status=201)
+
+
+class GameDetailApi(JsonApiView):
+    @extend_schema(
+        operation_id="games_retrieve",
+        parameters=[GAME_ID],
+        responses={200: GameSerializer, **_errors(401, 404)},
+        summary="A game, with its state as you see it.",
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id)
+        return Response(selectors.game_data(game=game, user=request.user))
+
+
+class GameJoinApi(JsonApiView):
+    @extend_schema(
+        operation_id="games_join",
+        parameters=[GAME_ID],
+        request=GameJoinInputSerializer,
+        responses={200: GameSerializer, **_errors(400, 401, 404, 409)},
+        summary="Take the lowest free seat; the last seat starts the game.",
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        # fair deals (#12): an optional seed; an empty body is no seed
+        body = GameJoinInputSerializer(data=request.data if request.data else {})
+        if not body.is_valid():
+            selectors.game_get(game_id)  # 404 before 400
+            body.is_valid(raise_exception=True)
+        game = services.game_join(game_id=game_id, user=request.user, **body.validated_data)
+        return Response(selectors.game_data(game=game, user=request.user))
+
+
+class GameComeBackApi(JsonApiView):
+    @extend_schema(
+        operation_id="games_come_back",
+        parameters=[GAME_ID],
+        request=None,
+        responses={200: GameSerializer, **_errors(401, 403, 404, 409)},
+        summary="Say you are back after being marked absent.",
+        description="After `max_timeouts` consecutive timeouts a player is marked absent and "
+        "their turns are played for them at once. Any action of theirs clears the mark; this "
+        "call clears it without acting (the only way back in rulesets with no action out of "
+        "turn). 409 `not_absent` when the caller is not marked absent.",
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        game = services.game_come_back(game_id=game_id, user=request.user)
+        return Response(selectors.game_data(game=game, user=request.user))
+
+
+ACTION_REQUEST = PolymorphicProxySerializer(
+    component_name="Action",
+    serializers={name: cls for name, cls in ACTION_SERIALIZERS.items()},
+    resource_type_field_name="type",
+)
+
+
+class GameActionApi(JsonApiView):
+    @extend_schema(
+        operation_id="games_act",
+        parameters=[
+            GAME_ID,
+            OpenApiParameter(
+                "Idempotency-Key",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                description="Repeats with the same key (same user, same game) get the first "
+                "successful answer again, byte for byte; refusals are not remembered.",
+            ),
+        ],
+        request=ACTION_REQUEST,
+        responses={201: ActionAnswerSerializer, **_errors(400, 401, 403, 404, 409)},
+        summary="Do one action.",
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        try:
+            action = parse_action(request.data, request.headers.get("Idempotency-Key"))
+        except (ApplicationError, ValidationError):
+            # A malformed body is 400 only for a player of an existing game: 404 and 403
+            # first (read here, on the error path alone, so an action reads its game once).
+            selectors.game_seat(game_id=game_id, user=request.user)
+            raise
+        answer = services.game_act(
+            game_id=game_id,
+            user=request.user,
+            command=action.command,
+            expected_version=action.expected_version,
+            idempotency_key=action.idempotency_key,
+        )
+        return Response(answer.data, status=201)
+
+
+class GameEventsApi(JsonApiView):
+    @extend_schema(
+        operation_id="games_events",
+        parameters=[GAME_ID, EventFeedQuerySerializer],
+        responses={200: EventFeedSerializer, **_errors(400, 401, 404, 429)},
+        summary="The game's events after seq `after`, each as you saw it at its own moment; "
+        "`wait` (0-30 s) long-polls for news.",
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        query = EventFeedQuerySerializer(data=request.query_params)
+        game = selectors.game_get(game_id)
+        query.is_valid(raise_exception=True)
+        # (the wait, on gunicorn's thread or parked on the ASGI hub: games.feed.waiting)
+        return waiting.answer(
+            request,
+            game=game,
+            after=query.validated_data["after"],
+            wait=query.validated_data["wait"],
+        )
+
+
+class GameReplayApi(JsonApiView):
+    @extend_schema(
+        operation_id="games_replay",
+        parameters=[GAME_ID],
+        responses={200: ReplaySerializer, **_errors(401, 404, 409)},
+        summary="Every event, unredacted, once the game is finished or aborted.",
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id)
+        return Response(selectors.game_replay(game=game, user=request.user))

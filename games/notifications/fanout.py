@@ -1,0 +1,236 @@
+"""Notifications: "your turn", "80 % of your time has passed", "the game ended".
+
+The jobs: the receiver of committed appends (``receivers``)
+hands a ``notify_game`` job here (``notify_later``), enqueued only if anyone
+in the game listens; the deadline sweep collects its batch's jobs
+(``batched``) and looks their listeners up at once.
+
+The ``notify_game`` task (a Celery worker, never the web request) checks the
+turn is still current, remembers the reminder due at 80 % of the turn in a
+``TurnReminder`` row (sent by the reminder sweep, beat), and fans out one
+delivery task per channel and user: an e-mail (Django's e-mail framework) and
+a webhook (an HTTP POST of a JSON body signed with HMAC-SHA256 under the
+user's secret, header ``X-Pablo-Signature: sha256=<hex>``). Deliveries are
+retried with exponential backoff; a failing or slow receiver only ever
+delays its own delivery task. Users turn each channel off through
+``/api/me/notifications/`` (see ``api``).
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models.functions import Now
+from django.utils import timezone
+
+from games import outbox, rules, store
+from games.models import Game, NotificationSettings, Seat, TurnReminder
+
+from .mail import (
+    GAME_ABORTED,
+    GAME_FINISHED,
+    KINDS,
+    TURN_REMINDER,
+    YOUR_TURN,
+    email_text,
+)
+from .webhooks import canonical, post_webhook
+
+__all__ = ["GAME_ABORTED", "GAME_FINISHED", "KINDS", "TURN_REMINDER", "YOUR_TURN"]
+
+log = logging.getLogger(__name__)
+
+
+def _setting(name: str, default: Any) -> Any:
+    return getattr(settings, name, default)
+
+
+# --------------------------------------------------------------------------- jobs
+
+
+def notify_later(job: dict[str, Any], *, listening: bool | None = None) -> None:
+    """Enqueue a ``notify_game`` job if anyone in the game listens (inside ``batched``:
+    collect it; the listeners of the whole batch are looked up at once)."""
+    bucket = _bucket.get()
+    if bucket is not None:
+        bucket.append(job)
+        return
+    if listening is None:
+        listening = anyone_listens(job["game_id"])
+    if listening:
+        _enqueue(job)
+
+
+def _enqueue(job: dict[str, Any]) -> None:
+    try:
+        # outbox (#13): a broker that is away delays the message, never loses it;
+        # claimed, so the task is done exactly once.
+        outbox.send("games.notify_game", kwargs=job, claim=True)
+    except Exception:
+        log.warning("notification for game %s v%s not enqueued", job["game_id"], job["version"])
+
+
+#: Set by ``batched()``: notifications collected instead of sent one by one.
+_bucket: ContextVar[list[dict[str, Any]] | None] = ContextVar("notifications", default=None)
+
+
+@contextmanager
+def batched() -> Iterator[None]:
+    """Collect the notifications of many appends and look up their listeners at once.
+
+    The deadline sweep wraps each batch in it: one query per batch instead of
+    one per game.
+    """
+    bucket: list[dict[str, Any]] = []
+    token = _bucket.set(bucket)
+    try:
+        yield
+    finally:
+        _bucket.reset(token)
+        if bucket:
+            try:
+                games = {job["game_id"] for job in bucket}
+                seats = Seat.objects.filter(game_id__in=games).listening()
+                listening = {str(g) for g in seats.values_list("game_id", flat=True)}
+                for job in bucket:
+                    if job["game_id"] in listening:
+                        _enqueue(job)
+            except Exception:
+                log.exception("notifications of a batch of %s appends failed", len(bucket))
+
+
+def anyone_listens(game_id: Any) -> bool:
+    return Seat.objects.filter(game_id=game_id).listening().exists()
+
+
+# --------------------------------------------------------------------------- fan-out (worker)
+
+
+def notify_game(
+    *,
+    game_id: Any,
+    version: int,
+    kind: str,
+    turn_key: str | None = None,
+    deadline: str | None = None,
+    seats: list[int] | None = None,
+) -> int:
+    """Send ``kind`` to the players concerned; returns how many deliveries were enqueued."""
+    game = Game.objects.filter(id=game_id).first()
+    if game is None:
+        return 0
+    if kind in (YOUR_TURN, TURN_REMINDER):
+        if game.status != Game.Status.ACTIVE or game.turn_key != turn_key:
+            return 0  # the game moved on: a newer append notified (or will)
+        if kind == YOUR_TURN:
+            _remember_reminder(game, turn_key or "", seats or [], deadline)
+    else:
+        seats = list(range(game.seats))
+    payload = {
+        "game_id": str(game.id),
+        "ruleset": game.ruleset,
+        "event": kind,
+        "deadline": deadline,
+        "version": version,
+    }
+    if kind in (GAME_FINISHED, GAME_ABORTED):
+        payload["result"] = game.result
+    return _fan_out(game, seats or [], payload)
+
+
+def _remember_reminder(game: Game, turn_key: str, seats: list[int], deadline: str | None) -> None:
+    due = store.parse_deadline(deadline)
+    if due is None:
+        return
+    fraction = float(_setting("PABLO_REMINDER_FRACTION", 0.8))
+    remind_at = due - timedelta(seconds=game.turn_timeout * (1 - fraction))
+    if remind_at <= timezone.now():
+        return
+    TurnReminder.objects.update_or_create(
+        game=game,
+        defaults={"turn_key": turn_key, "seats": seats, "deadline": due, "remind_at": remind_at},
+    )
+
+
+def send_due_reminders(*, limit: int = 200) -> int:
+    """The reminder sweep (beat): send the reminders that are due; returns how many turns."""
+    sent = 0
+    with transaction.atomic():
+        query = TurnReminder.objects.filter(remind_at__lte=Now()).select_related("game")
+        query = query.order_by("remind_at").select_for_update(skip_locked=True, of=("self",))
+        due = list(query[:limit])
+        now = timezone.now()
+        for reminder in due:
+            game = reminder.game
+            if (
+                game.status == Game.Status.ACTIVE
+                and game.turn_key == reminder.turn_key
+                and game.deadline is not None
+                and game.deadline > now
+            ):
+                seats = _still_to_act(game, list(reminder.seats))
+                payload = {
+                    "game_id": str(game.id),
+                    "ruleset": game.ruleset,
+                    "event": TURN_REMINDER,
+                    "deadline": rules.iso(game.deadline),
+                    "version": game.version,
+                }
+                if seats:
+                    _fan_out(game, seats, payload)
+                    sent += 1
+            TurnReminder.objects.filter(pk=reminder.pk, turn_key=reminder.turn_key).delete()
+    return sent
+
+
+def _still_to_act(game: Game, seats: list[int]) -> list[int]:
+    """Those of ``seats`` the game still waits for (in a setup phase some have looked)."""
+    state = store.state(game)
+    actors = set(rules.get_ruleset(game.ruleset).actors(state))
+    return [s for s in seats if s in actors]
+
+
+def _fan_out(game: Game, seats: list[int], payload: dict[str, Any]) -> int:
+    """Enqueue one delivery per seat and channel, after the current transaction commits."""
+    rows = (
+        Seat.objects.filter(game=game, seat__in=seats)
+        .select_related("user", "user__notification_settings")
+        .order_by("seat")
+    )
+    jobs: list[tuple[str, tuple[Any, ...]]] = []
+    for row in rows:
+        user = row.user
+        prefs = getattr(user, "notification_settings", None)
+        body = {**payload, "seat": row.seat, "delivery": str(uuid.uuid4())}
+        email_on = prefs.email_enabled if prefs is not None else True
+        if email_on and user.email:
+            subject, text = email_text(body)
+            jobs.append(("games.deliver_email", (user.email, subject, text)))
+        if prefs is not None and prefs.webhook_enabled and prefs.webhook_url:
+            jobs.append(("games.deliver_webhook", (user.pk, canonical(body))))
+
+    def send() -> None:
+        for task, args in jobs:
+            try:
+                outbox.send(task, args=args)  # outbox (#13): late, never lost
+            except Exception:
+                log.warning("delivery %s for game %s not enqueued", task, game.id)
+
+    transaction.on_commit(send)
+    return len(jobs)
+
+
+def deliver_webhook(user_id: Any, body: str) -> int | None:
+    """Post ``body`` to the user's webhook as it is registered now (None: turned off)."""
+    prefs = NotificationSettings.objects.filter(user_id=user_id).first()
+    if prefs is None or not prefs.webhook_enabled or not prefs.webhook_url:
+        return None
+    return post_webhook(prefs.webhook_url, prefs.webhook_secret, body)

@@ -1,0 +1,80 @@
+"""Celery tasks of the notifications: thin; the work is in ``fanout``, ``mail``, ``webhooks``.
+
+=================================  ===========================================
+task                               what
+=================================  ===========================================
+``games.send_due_reminders``       beat: the 80 % reminders that are due
+``games.notify_game``              fan a game's notification out to its players
+``games.deliver_webhook``          one signed POST, retried with backoff
+``games.deliver_email``            one e-mail, retried with backoff
+=================================  ===========================================
+
+Every task may run twice (acks late, redelivery): a notification checks that
+its turn is still current, and a webhook body carries a ``delivery`` id a
+receiver can deduplicate on.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Any
+
+from celery import shared_task
+from django.conf import settings
+
+from games import outbox
+
+from . import fanout, mail, webhooks
+
+log = logging.getLogger(__name__)
+
+
+def _backoff(retries: int) -> float:
+    """Exponential backoff with jitter: base, 2 base, 4 base, ... capped at 30 minutes."""
+    base = float(getattr(settings, "PABLO_WEBHOOK_BACKOFF", 10.0))
+    delay = min(base * 2**retries, 1800.0)
+    return delay * random.uniform(0.8, 1.2)
+
+
+@shared_task(name="games.send_due_reminders", ignore_result=True)
+def send_due_reminders() -> int:
+    return fanout.send_due_reminders()
+
+
+@shared_task(name="games.notify_game", ignore_result=True)
+def notify_game(outbox_id: int | None = None, **kwargs: Any) -> int:
+    # Exactly once: the work commits together with the claim of its message; a task
+    # killed midway is republished by the outbox flush.
+    with outbox.claimed(outbox_id) as mine:
+        return fanout.notify_game(**kwargs) if mine else 0
+
+
+@shared_task(
+    bind=True,
+    name="games.deliver_webhook",
+    ignore_result=True,
+    max_retries=None,  # bounded below by PABLO_WEBHOOK_RETRIES, read at run time
+)
+def deliver_webhook(self: Any, user_id: Any, body: str) -> int | None:
+    try:
+        return fanout.deliver_webhook(user_id, body)
+    except webhooks.WebhookFailed as exc:
+        limit = int(getattr(settings, "PABLO_WEBHOOK_RETRIES", 6))
+        if self.request.retries >= limit:
+            log.warning("webhook of user %s given up after %s tries: %s", user_id, limit + 1, exc)
+            return None
+        log.info("webhook of user %s failed (%s); retrying", user_id, exc)
+        raise self.retry(exc=exc, countdown=_backoff(self.request.retries)) from exc
+
+
+@shared_task(bind=True, name="games.deliver_email", ignore_result=True, max_retries=None)
+def deliver_email(self: Any, to: str, subject: str, text: str) -> None:
+    try:
+        mail.deliver_email(to, subject, text)
+    except Exception as exc:
+        limit = int(getattr(settings, "PABLO_WEBHOOK_RETRIES", 6))
+        if self.request.retries >= limit:
+            log.warning("e-mail to user given up after %s tries: %s", limit + 1, exc)
+            return
+        raise self.retry(exc=exc, countdown=_backoff(self.request.retries)) from exc

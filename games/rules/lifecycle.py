@@ -1,0 +1,198 @@
+"""A game's life cycle: create, join, act, come back, time out (shared by every ruleset).
+
+Each function takes a state and a command and returns the new events (or
+raises a ``RulesError``), and never touches the state it is given (but
+``act_in_place``). After an action, ``_follow_up`` starts the next deadline
+and plays absent players' turns at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from .errors import Malformed, NotAllowed
+from .events import JSON, Context, Event, iso
+from .evolve import apply_all
+from .protocol import Ruleset
+from .registry import get_ruleset, validate_options
+from .state import State
+
+#: Safety net: an absent player's turns are played at once, in a loop; a
+#: ruleset bug must not turn that into an endless one.
+MAX_AUTO_STEPS = 20_000
+
+
+def create(
+    ruleset_id: str, *, seats: Any, options: JSON, turn_timeout: int, creator: str
+) -> list[Event]:
+    """The first events of a new game: its header and the creator in seat 0."""
+    ruleset = get_ruleset(ruleset_id)
+    if isinstance(seats, bool) or not isinstance(seats, int):
+        raise Malformed("seats: must be an integer.", "invalid_seats")
+    clean = validate_options(ruleset, seats, options)
+    low, high = ruleset.min_players, ruleset.max_players(clean)
+    if not low <= seats <= high:
+        raise Malformed(
+            f"seats: {ruleset.id} takes {low} to {high} players with these options.",
+            "invalid_seats",
+        )
+    header = {"ruleset": ruleset.id, "seats": seats, "options": clean, "turn_timeout": turn_timeout}
+    return [
+        Event("game_created", header, 0),
+        Event("player_joined", {"seat": 0, "username": creator}, 0),
+    ]
+
+
+def join(
+    state: State, username: str, ctx: Context, *, seat: int | None = None, bot: str | None = None
+) -> list[Event]:
+    """The events of ``username`` taking the lowest free seat (and a full game starting).
+
+    ``seat``: that seat instead (bots at creation); ``bot``: the bot's level,
+    recorded in the event (``player_joined`` data ``"bot"``).
+    """
+    if state.status != "waiting":
+        raise NotAllowed("This game has already started.", "game_not_waiting")
+    if username in state.players:
+        raise NotAllowed("You already have a seat in this game.", "already_seated")
+    free = [s for s, name in enumerate(state.players) if name is None]
+    if not free:
+        raise NotAllowed("This game is full.", "game_full")
+    if seat is not None and seat not in free:
+        raise NotAllowed(f"Seat {seat} is taken.", "seat_taken")
+    seat = free[0] if seat is None else seat
+    data: JSON = {"seat": seat, "username": username}
+    if bot is not None:
+        data["bot"] = bot
+    events = [Event("player_joined", data, seat)]
+    if len(free) == 1:
+        work = state.copy()
+        events.append(Event("game_started", {}))
+        apply_all(work, events)
+        started = get_ruleset(state.ruleset).start(work, ctx)
+        apply_all(work, started)
+        events += started
+        events += _follow_up(work, ctx)
+    return events
+
+
+def act(
+    state: State, seat: int, command: JSON, ctx: Context, *, stand_in: bool = False
+) -> list[Event]:
+    """The events of ``seat`` doing ``command`` (a shape-checked API action body).
+
+    ``stand_in``: a bot plays the turn of an absent player (option ``stand_in``):
+    the player stays absent (no ``player_returned``).
+    """
+    # The shape checks that need the game (the API checked the rest): 400 before 409.
+    target = command.get("seat")
+    if isinstance(target, int) and not 0 <= target < state.seats:
+        raise Malformed(f"seat: This game has seats 0 to {state.seats - 1}.", "invalid_seat")
+    if command.get("give_position") is not None and target == seat:
+        raise Malformed("give_position: Only with another player's card.")
+    if state.status != "active":
+        raise NotAllowed(f"The game is {state.status}, not active.", "game_not_active")
+    return act_in_place(state.copy(), seat, command, ctx, stand_in=stand_in)
+
+
+def act_in_place(
+    state: State, seat: int, command: JSON, ctx: Context, *, stand_in: bool = False
+) -> list[Event]:
+    """``act`` evolving ``state`` itself by the events it returns (no copy).
+
+    For callers that own their state and want the next one without a second
+    copy and fold (the bots' simulations, games/bots/play.py). After a
+    refusal ``state`` may hold a ``player_returned`` mark: pass a copy if that
+    matters (``act`` does).
+    """
+    if state.status != "active":
+        raise NotAllowed(f"The game is {state.status}, not active.", "game_not_active")
+    ruleset = get_ruleset(state.ruleset)
+    events: list[Event] = []
+    if not stand_in and (state.absent[seat] or state.timeouts[seat]):
+        events.append(Event("player_returned", {}, seat))
+        apply_all(state, events)
+    decided = ruleset.decide(state, seat, command, ctx)
+    apply_all(state, decided)
+    events += decided
+    events += _follow_up(state, ctx)
+    return events
+
+
+def come_back(state: State, seat: int) -> list[Event]:
+    """An absent player says they are back: their turns are no longer played for them.
+
+    Any action of theirs clears the mark too (``act``), but in rulesets with no
+    action out of turn an absent player never gets one: their turns are played
+    at once. This is their way back (API: ``POST /api/games/{id}/back/``).
+    """
+    if state.status != "active":
+        raise NotAllowed(f"The game is {state.status}, not active.", "game_not_active")
+    if not state.absent[seat]:
+        raise NotAllowed("You are not marked absent in this game.", "not_absent")
+    return [Event("player_returned", {}, seat)]
+
+
+def timeout(state: State, key: str, ctx: Context) -> list[Event]:
+    """Enforce the deadline of turn ``key``; ``[]`` when the game has moved on.
+
+    A duplicate (two sweeps, a redelivered task, a player who acted at the last
+    moment) finds another key or no deadline and stores nothing.
+    """
+    if state.status != "active" or state.turn_key != key:
+        return []
+    ruleset = get_ruleset(state.ruleset)
+    if ruleset.turn_key(state) != key:
+        return []
+    work = state.copy()
+    events = _time_out(work, ruleset, ruleset.actors(work), ctx)
+    events += _follow_up(work, ctx)
+    return events
+
+
+def _time_out(work: State, ruleset: Ruleset, seats: Sequence[int], ctx: Context) -> list[Event]:
+    """Play ``seats``'s pending actions for them (mutates ``work``)."""
+    events: list[Event] = []
+    for seat in seats:
+        if work.status != "active" or seat not in ruleset.actors(work):
+            continue
+        step = [Event("turn_timed_out", {}, seat)]
+        apply_all(work, step)
+        auto = ruleset.timeout(work, seat, ctx)
+        apply_all(work, auto)
+        step += auto
+        if not work.absent[seat] and work.timeouts[seat] >= work.options["max_timeouts"]:
+            marks = [Event("player_absent", {}, seat)]
+            if all(work.absent[s] or s == seat for s in range(work.seats)):
+                marks.append(Event("game_aborted", {"reason": "every player is absent"}))
+            apply_all(work, marks)
+            step += marks
+        events += step
+    return events
+
+
+def _follow_up(work: State, ctx: Context) -> list[Event]:
+    """After an action: start a new deadline, play absent players' turns at once."""
+    ruleset = get_ruleset(work.ruleset)
+    events: list[Event] = []
+    for _ in range(MAX_AUTO_STEPS):
+        if work.status != "active":
+            return events
+        key = ruleset.turn_key(work)
+        actors = ruleset.actors(work)
+        if key is not None and key != work.turn_key:
+            deadline = ctx.now + timedelta(seconds=work.turn_timeout)
+            step = [Event("deadline_set", {"key": key, "deadline": iso(deadline), "seats": actors})]
+            apply_all(work, step)
+            events += step
+        # With a bot as stand-in (option ``stand_in``) the absent player's turns wait
+        # for that bot (games/bot_turns.py); the deadline still backs it up.
+        if work.options.get("stand_in", "rules") != "rules":
+            return events
+        away = [s for s in actors if work.absent[s]]
+        if not away:
+            return events
+        events += _time_out(work, ruleset, away, ctx)
+    raise RuntimeError("absent players' turns did not come to an end")

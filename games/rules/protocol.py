@@ -1,0 +1,92 @@
+"""What a ruleset provides (``Ruleset``): the protocol ``family`` and ``skipbo`` implement."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from .events import JSON, Context, Event
+from .options import Option
+from .state import State
+
+
+class Ruleset(Protocol):
+    """What a ruleset provides. See ``games/rules/family/`` and ``skipbo.py``."""
+
+    id: str
+    name: str
+    min_players: int
+    #: Ruleset-specific options (the common ones are added by the engine).
+    options: dict[str, Option]
+
+    def max_players(self, options: JSON) -> int:
+        """Largest seat count allowed with these (validated) options."""
+        ...
+
+    @property
+    def max_players_any(self) -> int:
+        """Largest ``max_players`` over all options (``GET /api/rulesets/``)."""
+        ...
+
+    def check_options(self, seats: int, options: JSON) -> None:
+        """Cross-field checks beyond each option's own range; raise ``Malformed``."""
+        ...
+
+    def deck(self, options: JSON) -> list[str]:
+        """Every card code of one round's full deck (validates stacked decks)."""
+        ...
+
+    def initial_state(self, header: JSON) -> State:
+        """The state right after ``game_created`` (header = that event's data)."""
+        ...
+
+    def start(self, state: State, ctx: Context) -> list[Event]:
+        """The events that begin play once every seat is taken (deal round 1)."""
+        ...
+
+    def decide(self, state: State, seat: int, command: JSON, ctx: Context) -> list[Event]:
+        """The events of ``seat`` doing ``command`` (already shape-checked), or raise."""
+        ...
+
+    def apply(self, state: State, event: Event) -> None:
+        """Evolve ``state`` in place by one of the ruleset's own events."""
+        ...
+
+    def timeout(self, state: State, seat: int, ctx: Context) -> list[Event]:
+        """The automatic action (docs/rules.md "Timeouts") for ``seat`` (one of ``actors``)."""
+        ...
+
+    def actors(self, state: State) -> list[int]:
+        """Seats that must act before the game can go on (deadline, timeouts)."""
+        ...
+
+    def turn_key(self, state: State) -> str | None:
+        """Names the current turn (or setup phase); a change starts a new deadline."""
+        ...
+
+    def view(
+        self,
+        state: State,
+        seat: int | None,
+        recent: Sequence[Event] = (),
+        *,
+        memory: str | None = None,
+    ) -> JSON:
+        """The API ``state`` object as ``seat`` (None: a non-player) sees it.
+
+        ``recent`` are the events the viewer's own action just produced
+        (``memory: strict`` shows field cards only when they reveal them).
+        ``memory``: read the game as if its option were this (``"assisted"``:
+        every card the seat knows, for the bots and the replay viewer); None:
+        the game's own option.
+        Includes ``legal_actions`` and ``turn.deadline``.
+        """
+        ...
+
+    def event_view(self, before: State, event: Event, seat: int | None) -> JSON:
+        """``event.data`` as ``seat`` saw it at that moment (``before`` = state before it)."""
+        ...
+
+    def legal_actions(self, state: State, seat: int | None) -> list[JSON]:
+        """What ``seat`` may do now: complete bodies or templates (see docs/design.md)."""
+        ...

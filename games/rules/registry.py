@@ -1,0 +1,51 @@
+"""Which rulesets exist (each registers itself on import) and the options each takes."""
+
+from __future__ import annotations
+
+from .errors import Malformed
+from .events import JSON
+from .options import COMMON_OPTIONS, Option
+from .protocol import Ruleset
+
+_REGISTRY: dict[str, Ruleset] = {}
+
+
+def register(ruleset: Ruleset) -> Ruleset:
+    _REGISTRY[ruleset.id] = ruleset
+    return ruleset
+
+
+def get_ruleset(ruleset_id: str) -> Ruleset:
+    try:
+        return _REGISTRY[ruleset_id]
+    except KeyError:
+        raise Malformed(f"ruleset: unknown ruleset {ruleset_id!r}.", "unknown_ruleset") from None
+
+
+def rulesets() -> list[Ruleset]:
+    return list(_REGISTRY.values())
+
+
+def all_options(ruleset: Ruleset) -> dict[str, Option]:
+    return {**ruleset.options, **COMMON_OPTIONS}
+
+
+def validate_options(ruleset: Ruleset, seats: int, options: JSON) -> JSON:
+    """Options with defaults filled in; ``Malformed`` naming the field otherwise."""
+    if not isinstance(options, dict):
+        raise Malformed("options: must be an object.", "invalid_option")
+    specs = all_options(ruleset)
+    unknown = sorted(set(options) - set(specs))
+    if unknown:
+        raise Malformed(
+            f"options.{unknown[0]}: unknown option for {ruleset.id}; known: "
+            f"{', '.join(sorted(specs))}.",
+            "invalid_option",
+        )
+    clean = {
+        name: spec.check(name, options.get(name, spec.default)) for name, spec in specs.items()
+    }
+    if clean["start_seat"] is not None and clean["start_seat"] >= seats:
+        raise Malformed(f"options.start_seat: must be below seats ({seats}).", "invalid_option")
+    ruleset.check_options(seats, clean)
+    return clean

@@ -1,0 +1,51 @@
+"""Celery tasks of the turns: thin and idempotent; the work is in ``deadlines``, the
+services and ``games.outbox``.
+
+=================================  ===========================================
+task                               what
+=================================  ===========================================
+``games.sweep_deadlines``          beat, every ``PABLO_SWEEP_SECONDS``: enforce overdue games
+``games.enforce_deadline``         fast path: ETA task for one near deadline
+``games.bot_act``                  one bot's move at the version it was enqueued for
+``games.bots_catch_up``            beat: re-enqueue bots that games wait for
+``pablo.flush_outbox``             beat: publish the messages the broker refused
+=================================  ===========================================
+
+Every task may run twice (acks late, redelivery): a timeout carries the turn
+key it means and a bot's move the version it reacts to, so a duplicate stores
+nothing. Task names are kept as they were when the modules moved, so messages
+already in a broker still find their task.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from games import outbox, services
+
+from . import bots, deadlines
+
+
+@shared_task(name="games.sweep_deadlines", ignore_result=True)
+def sweep_deadlines() -> int:
+    return deadlines.sweep()
+
+
+@shared_task(name="games.enforce_deadline", ignore_result=True)
+def enforce_deadline(game_id: str, turn_key: str) -> int:
+    return deadlines.enforce(game_id=game_id, turn_key=turn_key)
+
+
+@shared_task(name="games.bot_act", ignore_result=True)
+def bot_act(game_id: str, seat: int, version: int) -> int:
+    return services.game_bot_act(game_id=game_id, seat=seat, version=version)
+
+
+@shared_task(name="games.bots_catch_up", ignore_result=True)
+def bots_catch_up() -> int:
+    return bots.catch_up()
+
+
+@shared_task(name="pablo.flush_outbox", ignore_result=True)
+def flush_outbox() -> int:
+    return outbox.flush()

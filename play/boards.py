@@ -1,0 +1,119 @@
+"""The board of each layout (``tabletop.layouts``): the cards of a view laid out for the table.
+
+``BOARDS[layout(ruleset).board](ctx, state, selection, throws)`` adds to the
+table's context what ``templates/play/_<board>.html`` draws: every card as HTML
+(``tabletop.cards``) with the pick it offers now. A board reads only the
+redacted view (``state``), so it can show nothing the viewer may not see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tabletop.cards import card_html, card_short
+
+from .choices import Button
+from .selection import Pick, Selection, live
+
+JSON = dict[str, Any]
+
+
+def family(
+    ctx: JSON, state: JSON, selection: Selection, throws: dict[str, Button], kind: str
+) -> None:
+    fields = state.get("fields") or {}
+    # A throw that gives a card starts at the other player's card, through the
+    # "Give" link under it: with nothing picked yet, the card itself is a pick
+    # only for the other choices (spy, swap), so that in games where throwing
+    # is always open the opponents' cards are not all outlined all the time.
+    gifts = {c.refs[0] for c in selection.choices if c.gift}
+    plain = Selection([], [c for c in selection.choices if not c.gift])
+    for p in ctx["players"]:
+        slots = []
+        for pos, code in enumerate(fields.get(str(p["seat"])) or []):
+            ref = f"f{p['seat']}.{pos}"
+            whose = "your" if p["you"] else f"{p['name']}'s"
+            label = f"{whose} slot {pos}"
+            pick = (plain if not selection.refs else selection).pick(ref, label)
+            give = None
+            if ref in gifts and not selection.refs:
+                give = Pick(ref, True, False, ref, f"Throw {label} and give one of your cards")
+            slots.append(
+                {
+                    "pos": pos,
+                    "html": card_html(code, kind),
+                    "pick": pick if (pick.selectable or pick.selected) else None,
+                    "throw": throws.get(ref),
+                    "give": give,
+                }
+            )
+        p["slots"] = slots
+    discard = state.get("discard") or {}
+    top = discard.get("top")
+    ctx["discard_html"] = card_html(top, kind) if top else None
+    ctx["discard_count"] = discard.get("count", 0)
+    ctx["deck_count"] = (state.get("deck") or {}).get("count", 0)
+    held = state.get("held")
+    ctx["held_html"] = card_html(held, kind) if held else None
+
+
+def skipbo(
+    ctx: JSON, state: JSON, selection: Selection, throws: dict[str, Button], kind: str
+) -> None:
+    you = ctx["you"]
+    stock = state.get("stock") or {}
+    discards = state.get("discards") or {}
+    counts = state.get("hand_counts") or {}
+    for p in ctx["players"]:
+        seat = str(p["seat"])
+        st = stock.get(seat) or {}
+        p["stock_html"] = card_html(st.get("top"), kind) if st.get("top") else None
+        p["stock_count"] = st.get("count", 0)
+        p["stock_pick"] = live(selection.pick("st", "your stock card")) if p["you"] else None
+        piles = []
+        for n, pile in enumerate(discards.get(seat) or [[], [], [], []]):
+            piles.append(
+                {
+                    "n": n + 1,
+                    "cards": [card_html(c, kind) for c in pile[-4:]],
+                    "more": max(0, len(pile) - 4),
+                    "pick": live(selection.pick(f"d{n}", f"your discard pile {n + 1}"))
+                    if p["you"]
+                    else None,
+                }
+            )
+        p["piles"] = piles
+        p["hand_count"] = counts.get(seat, 0)
+    hand = []
+    seen: set[str] = set()
+    for code in state.get("hand") or [] if you is not None else []:
+        ref = f"h:{code}"
+        pick = selection.pick(ref, f"{card_short(code, kind)} from your hand")
+        if ref in seen and pick.selected:
+            pick = Pick(ref, True, False, pick.sel, pick.label)
+        seen.add(ref)
+        hand.append({"html": card_html(code, kind), "pick": live(pick)})
+    ctx["hand"] = hand
+    building = []
+    for n, b in enumerate(state.get("building") or [None] * 4):
+        top = None
+        if b and b.get("count"):
+            top = str(b["next"] - 1)
+        building.append(
+            {
+                "n": n + 1,
+                "html": card_html(top, kind) if top else None,
+                "next": (b or {}).get("next", 1),
+                "count": (b or {}).get("count", 0),
+                "pick": live(selection.pick(f"b{n}", f"building pile {n + 1}")),
+            }
+        )
+    ctx["building"] = building
+    ctx["deck_count"] = (state.get("deck") or {}).get("count", 0)
+
+
+Board = Callable[[JSON, JSON, Selection, dict[str, Button], str], None]
+
+#: One entry per board of ``tabletop.layouts.BOARDS``.
+BOARDS: dict[str, Board] = {"family": family, "skipbo": skipbo}

@@ -1,0 +1,31 @@
+"""Times in words for people: "3 h 20 min" left, "2 days" per turn."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.utils import timezone
+
+
+def time_left(deadline: str | None, now: datetime | None = None) -> str:
+    if not deadline:
+        return ""
+    try:
+        when = datetime.fromisoformat(deadline.replace("Z", "+00:00"))
+    except ValueError:
+        return ""
+    seconds = int((when - (now or timezone.now())).total_seconds())
+    return human_seconds(max(0, seconds))
+
+
+def human_seconds(seconds: int) -> str:
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes = seconds // 60
+    if minutes < 60:
+        return f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    if hours < 48:
+        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    days, hours = divmod(hours, 24)
+    return f"{days} days {hours} h" if hours else f"{days} days"

@@ -1,0 +1,62 @@
+"""Each ruleset's drawing facts (tabletop/layouts.py): complete, and strict about the unknown.
+
+Adding a ruleset to the rules without a layout fails here, and a ruleset the UI
+does not know is an error, never drawn as some other game (docs/table.md
+"Adding a ruleset").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from games import rules
+from games.rules.family.presets import CABO
+from play import boards as table_boards
+from play import table
+from replays import frames
+from tabletop import cards
+from tabletop.layouts import BOARDS, KINDS, LAYOUTS, UnknownRuleset, kind_of, layout
+
+TEMPLATES = Path(settings.BASE_DIR) / "templates"
+
+
+def test_every_ruleset_of_the_rules_has_a_layout_and_no_layout_is_left_over():
+    assert set(LAYOUTS) == {r.id for r in rules.rulesets()}
+
+
+@pytest.mark.parametrize("ruleset", sorted(LAYOUTS))
+def test_a_layout_names_a_board_and_cards_the_ui_can_draw(ruleset):
+    drawn = layout(ruleset)
+    assert drawn.kind in KINDS
+    assert drawn.board in BOARDS
+    assert drawn.chart_axis in ("round", "turn")
+
+
+def test_each_board_is_laid_out_by_the_table_and_the_viewer_with_a_template_each():
+    assert set(table_boards.BOARDS) == set(BOARDS)
+    assert set(frames.BOARDS) == set(BOARDS)
+    for board in BOARDS:
+        assert (TEMPLATES / "play" / f"_{board}.html").is_file()
+        assert (TEMPLATES / "replays" / f"_{board}.html").is_file()
+
+
+def test_an_unknown_ruleset_is_an_error_not_a_family_layout():
+    with pytest.raises(UnknownRuleset, match="no layout for ruleset 'skat'"):
+        layout("skat")
+    with pytest.raises(UnknownRuleset):
+        kind_of("skat")
+    game = {"ruleset": "skat", "seats": 2, "players": [], "status": "active", "state": {}}
+    with pytest.raises(UnknownRuleset):
+        table.build(game, "", [])
+
+
+def test_a_cabo_face_names_the_power_the_rules_give_it():
+    assert {str(v): p for v, p in cards.CABO_POWER.items()} == {
+        rank: kind for rank, (kind, _) in CABO.powers.items()
+    }
+    for rank, (kind, _) in CABO.powers.items():
+        assert f"Cabo {rank} ({kind})" in cards.card_html(rank, "cabo")
+    assert "(" not in cards.card_html("3", "cabo").split("aria-label=")[1].split('"')[1]
