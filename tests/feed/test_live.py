@@ -303,3 +303,32 @@ def test_a_redis_restart_loses_nothing_and_the_hub_subscribes_again(pg_servers, 
         assert round_trip() < 2.0
     finally:
         redis.close()
+
+
+def test_a_client_that_goes_away_gives_its_wait_back(pg_servers):
+    base = pg_servers.feed()
+    (ann, token), (ben, _t) = users(2)
+    game = started_game([ann, ben])
+    path = f"/api/games/{game.id}/events/?after={game.version}&wait=30"
+    # eight waits whose clients hang up after a second (the limit is eight)
+    hung_up = []
+    for _ in range(8):
+        thread = threading.Thread(target=_hang_up, args=(base, path, token, hung_up), daemon=True)
+        thread.start()
+    assert wait_until(lambda: len(hung_up) == 8, 20)
+    assert hung_up == ["gone"] * 8
+    time.sleep(0.5)  # (the server notices a closed connection at once; give it a moment)
+    # their slots came back: a ninth wait is held, not refused
+    waiters = Waiters(base, [(path, token)])
+    time.sleep(1.5)
+    assert not waiters.results
+    look(game, ann)
+    assert [r[0] for r in waiters.join()] == [200]
+
+
+def _hang_up(base: str, path: str, token: str, out: list[str]) -> None:
+    try:
+        call(base, path, token, timeout=1.0)
+        out.append("answered")
+    except (TimeoutError, urllib.error.URLError, OSError):
+        out.append("gone")
