@@ -509,6 +509,10 @@ def main() -> int:
             flush=True,
         )
         for k in ks:
+            if k + 1024 > fds:
+                print(f"{k:>6} skipped: needs about {k + 1024} open files here, the limit is "
+                      f"{fds} (and may not be raised)", flush=True)  # fmt: skip
+                continue
             idle = [(idle_games[i % len(idle_games)], idle_users[i // PER_USER][1], False)
                     for i in range(k)]  # fmt: skip
             # opened over one wait's length: their polls are spread as real clients' are
