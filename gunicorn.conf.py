@@ -17,3 +17,28 @@ threads = int(os.environ.get("GUNICORN_THREADS", "16"))
 # Longer than the longest long poll (30 s), so a waiting request is never killed.
 timeout = 60
 graceful_timeout = 10
+
+
+LOOPBACK = ("127.", "localhost", "::1", "[::1]")
+
+
+def on_starting(server):  # gunicorn calls it once, in the master, before binding
+    """Refuse to serve Django's debug pages beyond this machine.
+
+    With ``DEBUG`` on, a 404 lists every URL pattern, an error shows the
+    traceback with local variables and settings, and webhooks may reach
+    private addresses: binding to anything but loopback with it is refused.
+    """
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pablo.settings")
+    from django.conf import settings
+
+    if not settings.DEBUG:
+        return
+    for address in server.cfg.bind:
+        host = "localhost" if address.startswith("unix:") else address.rsplit(":", 1)[0]
+        if not host.startswith(LOOPBACK):
+            raise SystemExit(
+                f"Refusing to listen on {address} with DJANGO_DEBUG on: debug pages show "
+                "the code's settings and tracebacks to anyone who can reach them. Listen "
+                "on 127.0.0.1, or set DJANGO_DEBUG=0."
+            )

@@ -50,6 +50,15 @@ class Game(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
+    # Games among friends (games/friends.py): metadata, never in an event. A private
+    # game is listed to its players only and joined with its secret ``invite``; a
+    # rematch names the finished game it follows (one rematch per game).
+    private = models.BooleanField(default=False)
+    invite = models.CharField(max_length=64, blank=True, default="", editable=False)
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
+    )
+
     class Meta:
         ordering = ["-created_at"]
         indexes = [

@@ -14,14 +14,16 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import DatabaseError, close_old_connections, connection
 from django.db.models import QuerySet
 
-from games import errors, fairness, rules, store
+from games import errors, fairness, friends, rules, store
 from games.bots import bot_level, waits_for
 from games.bots import levels as bot_levels
 from games.errors import Conflict
 from games.models import Event, FairDraw, Game, NotificationSettings, Seat
+from games.usernames import username_key
 
 JSON = dict[str, Any]
 
@@ -147,6 +149,7 @@ def game_data(
         "state": rules.view(state, you, recent),
         "created_at": iso(game.created_at),
         "fairness": game_fairness(game=game, status=state.status),
+        **friends.game_fields(game=game, you=you),  # games among friends
     }
 
 
@@ -181,7 +184,8 @@ def game_fairness(*, game: Game, status: str | None = None, draws: bool = False)
 
 
 def game_list(*, user: Any, status: str | None = None, mine: bool = False) -> QuerySet[Game]:
-    games = Game.objects.all()
+    """Games ``user`` may see listed (a private game only by its players), newest first."""
+    games = friends.visible(Game.objects.all(), user)
     if status:
         games = games.filter(status=status)
     if mine:
@@ -193,6 +197,7 @@ def game_summary(*, game: Game, user: Any) -> JSON:
     """A game without its state (game lists): the projection and the seats."""
     seats = sorted(game.seat_set.all(), key=lambda s: s.seat)
     user_id = getattr(user, "pk", None)
+    you = next((s.seat for s in seats if s.user_id == user_id), None)
     return {
         "id": str(game.id),
         "ruleset": game.ruleset,
@@ -205,9 +210,10 @@ def game_summary(*, game: Game, user: Any) -> JSON:
             {"seat": s.seat, "username": s.user.username, "bot": bot_level(s.user.username)}
             for s in seats
         ],
-        "you": next((s.seat for s in seats if s.user_id == user_id), None),
+        "you": you,
         "result": game.result,
         "created_at": iso(game.created_at),
+        **friends.game_fields(game=game, you=you),  # games among friends
     }
 
 
@@ -347,6 +353,8 @@ VIEWABLE = (Game.Status.FINISHED, Game.Status.ABORTED)
 
 def replay_list(*, ruleset: str = "", player: str = "") -> QuerySet[Game]:
     """Finished and aborted games, newest first, filtered by ruleset and player username."""
+    if "\x00" in ruleset + player:  # no ruleset or name holds NUL (PostgreSQL's text refuses it)
+        return Game.objects.none()
     games = Game.objects.filter(status__in=VIEWABLE).prefetch_related("seat_set__user")
     if ruleset:
         games = games.filter(ruleset=ruleset)
@@ -387,3 +395,67 @@ def notification_settings(*, user: Any) -> NotificationSettings:
     """The user's notification settings (the defaults, unsaved, when they have no row)."""
     found = NotificationSettings.objects.filter(user=user).first()
     return found if found is not None else NotificationSettings(user=user)
+
+
+# --------------------------------------------------------------------------- accounts
+
+
+def username_taken(name: str) -> bool:
+    """Whether an account's name equals ``name`` by ``username_key`` (trim, NFKC, case fold).
+
+    The database compares ASCII letters case-insensitively (``iexact``); the
+    few names with other characters are compared here by their keys, since
+    SQLite's and PostgreSQL's case rules are not Unicode's case folding.
+    """
+    key = username_key(name)
+    users = get_user_model().objects
+    if users.filter(username__iexact=name).exists():
+        return True
+    if key.isascii() and users.filter(username__iexact=key).exists():
+        return True
+    others = users.filter(username__regex=r"[^\x01-\x7f]").values_list("username", flat=True)
+    return any(username_key(other) == key for other in others.iterator())
+
+
+# --------------------------------------------------------------------------- games among friends
+# The reads of games/friends.py the web pages use (play imports selectors, not friends).
+
+history_games = friends.history_games
+history_row = friends.history_row
+history_summary = friends.history_summary
+rematch_of = friends.rematch_of
+
+
+# --------------------------------------------------------------------------- the round's reveal
+
+#: Events of a player's own action (a timeout's action for them counts too): the first
+#: of them after a round's end closes that round's reveal on the player's table.
+PLAYER_ACTIONS = frozenset(
+    {
+        "looked",
+        "drawn",
+        "discarded",
+        "replaced",
+        "peeked",
+        "spied",
+        "swapped",
+        "power_skipped",
+        "thrown",
+        "called",
+    }
+)
+
+
+def acted_since_round_end(*, game: Game, seat: int) -> bool:
+    """Whether ``seat`` has acted since the game's last round ended (two indexed reads)."""
+    ended = (
+        Event.objects.filter(game=game, type="round_ended")
+        .order_by("-seq")
+        .values_list("seq", flat=True)
+        .first()
+    )
+    if ended is None:
+        return False
+    return Event.objects.filter(
+        game=game, seq__gt=ended, seat=seat, type__in=PLAYER_ACTIONS
+    ).exists()

@@ -31,8 +31,8 @@ from django.contrib.auth import authenticate, get_user_model
 from django.db import IntegrityError, connection, transaction
 from rest_framework.authtoken.models import Token
 
-from games import errors, fairness, rules, selectors, store
-from games.bots import bot_name, decide
+from games import errors, fairness, friends, rules, selectors, store
+from games.bots import bot_level, bot_name, decide
 from games.bots.play import bot_view
 from games.commands import (  # the bounds too, for callers that read them here
     DEFAULT_TURN_TIMEOUT,
@@ -40,10 +40,11 @@ from games.commands import (  # the bounds too, for callers that read them here
     MIN_TURN_TIMEOUT,  # noqa: F401
     check_turn_timeout,
 )
-from games.errors import ApplicationError
+from games.errors import ApplicationError, Conflict, Forbidden
 from games.models import Game, IdempotentAnswer, NotificationSettings
-from games.notifications import webhooks
+from games.notifications import fanout, webhooks
 from games.rules.cards import missing_from
+from games.usernames import clean_username, username_problem
 
 JSON = dict[str, Any]
 
@@ -100,8 +101,21 @@ def new_server_seed() -> bytes:
 
 @transaction.atomic
 def user_register(*, username: str, password: str) -> tuple[Any, str]:
-    """A new account and its API token."""
+    """A new account and its API token.
+
+    The name is stored trimmed and NFKC-normalised, and refused when it equals
+    an existing name after case folding, mixes scripts or holds invisible
+    characters (``games.usernames``).
+    """
     users = get_user_model()
+    username = clean_username(username)
+    problem = username_problem(username)
+    if problem:
+        raise ApplicationError(f"username: {problem}", "invalid_username")
+    if selectors.username_taken(username):
+        raise ApplicationError(
+            "username: A user with that username already exists.", "username_taken"
+        )
     try:
         with transaction.atomic():
             user = users.objects.create_user(username=username, password=password)
@@ -121,6 +135,33 @@ def user_token(*, request: Any, username: str, password: str) -> str:
             "Unable to log in with the given username and password.", "invalid_credentials"
         )
     token, _ = Token.objects.get_or_create(user=user)
+    return token.key
+
+
+def email_confirm(*, token: str, apply: bool) -> tuple[Any, str]:
+    """The account and address of an e-mail confirmation link; with ``apply``, confirm it.
+
+    Raises ``ApplicationError`` (``invalid_link``) for a link that is forged,
+    expired or names no account.
+    """
+    found = fanout.read_email_confirmation(token)
+    user = get_user_model().objects.filter(pk=found[0]).first() if found else None
+    if found is None or user is None:
+        raise ApplicationError(
+            "This confirmation link is not valid (or has expired): ask for a new one.",
+            "invalid_link",
+        )
+    if apply and user.email != found[1]:
+        user.email = found[1]
+        user.save(update_fields=["email"])
+    return user, found[1]
+
+
+def user_token_rotate(*, user: Any) -> str:
+    """A new API token for ``user``; the old one is dead at once, in every process."""
+    with transaction.atomic():
+        Token.objects.filter(user=user).delete()  # post_delete: games.api.auth.revoke
+        token = Token.objects.create(user=user)
     return token.key
 
 
@@ -154,11 +195,13 @@ def game_create(
     decks: list[list[str]] | None = None,
     bots: Sequence[Mapping[str, Any]] | None = None,
     seed: str = "",
+    private: bool = False,
 ) -> Game:
     """A new game with ``user`` in seat 0 (starts at once if it has one seat).
 
     ``bots``: ``[{"seat", "level"}]`` seats taken by bots at once, as checked by
     the API's input serializer (``games.commands.check_bots``).
+    ``private``: listed to its players only, joined with its invite (games/friends.py).
     """
     check_turn_timeout(turn_timeout)
     events = rules.create(
@@ -182,6 +225,8 @@ def game_create(
         # fair deals: a secret seed from the OS; none with stacked decks.
         server_seed=None if decks else new_server_seed(),
         player_seeds=None if decks else {"0": seed},
+        private=bool(private),
+        invite=friends.new_invite() if private else "",
     )
     started = store.start(game, events)
     if bots:
@@ -190,12 +235,15 @@ def game_create(
 
 
 @transaction.atomic
-def game_join(*, game_id: Any, user: Any, seed: str = "") -> Game:
+def game_join(*, game_id: Any, user: Any, seed: str = "", invite: str | None = None) -> Game:
     """``user`` takes the lowest free seat; the last seat starts the game.
 
     ``seed`` is the player's fair-deal seed: stored before the join's events are
     decided, so the start's draws (if this is the last seat) already hold it.
+    ``invite``: a private game's invite; without the right one a private game is
+    not found, exactly like an unknown id (games/friends.py).
     """
+    friends.check_invite(game_id, invite, user)  # 404
     stream = store.lock(game_id)
     game, state = stream.game, stream.state
     free = [s for s, name in enumerate(state.players) if name is None]
@@ -327,7 +375,7 @@ def game_timeout(*, game_id: Any, turn_key: str) -> int:
         return 0
     if stream.state.status != "active" or stream.state.turn_key != turn_key:
         return 0
-    events = rules.timeout(stream.state, turn_key, stream.context())
+    events = _deadline_events(stream)
     if events:
         store.append(stream, events)
     return len(events)
@@ -338,9 +386,50 @@ def game_timeout_many(*, games: Sequence[Game]) -> dict[Any, int]:
     """``game_timeout`` for a batch of locked games, each for its own ``turn_key`` (the
     deadline sweep): the number of events stored per game id (stale games left out)."""
     live = [g for g in games if g.status == Game.Status.ACTIVE and g.turn_key]
-    return store.append_many(
-        live, lambda stream: rules.timeout(stream.state, stream.game.turn_key, stream.context())
-    )
+    return store.append_many(live, _deadline_events)
+
+
+#: At most this many bot actions per passed deadline (a turn is a few: draw, discard, power).
+BOT_STEPS_AT_DEADLINE = 20
+
+
+def _deadline_events(stream: store.Stream) -> list[rules.Event]:
+    """What a passed deadline stores: first every bot the game waits for makes its own
+    move, then the others time out (RULES.md §8).
+
+    A bot never times out and is never marked absent (issue 19): its move normally
+    comes from its Celery task ``PABLO_BOT_DELAY`` after its turn began
+    (games/bot_turns.py); should that task be late or lost, the deadline makes the
+    bot decide here, as the task would have, with no ``turn_timed_out``.
+    """
+    turn_key = stream.game.turn_key
+    ctx = stream.context()  # one context: a fair game's draws are collected on it
+    work = stream.state.copy()
+    events: list[rules.Event] = []
+    rulebook = rules.get_ruleset(work.ruleset)
+    for _ in range(BOT_STEPS_AT_DEADLINE):  # a turn may take several actions
+        if work.status != "active" or work.turn_key != turn_key:
+            break  # the turn is over; the next one has a deadline of its own
+        bots = [s for s in rulebook.actors(work) if bot_level(work.players[s]) is not None]
+        moved = False
+        for seat in bots:
+            level = bot_level(work.players[seat])
+            if level is None or seat not in rulebook.actors(work):
+                continue
+            body = decide(level, work.ruleset, bot_view(work, seat), seat, random.Random())
+            if body is None:
+                continue
+            try:
+                new = rules.act(work, seat, body, ctx)
+            except rules.RulesError:
+                continue  # the timeout below plays the turn instead
+            for event in new:
+                rules.apply(work, event)
+            events += new
+            moved = True
+        if not moved:
+            break
+    return events + rules.timeout(work, turn_key, ctx)
 
 
 @transaction.atomic
@@ -362,9 +451,14 @@ def notification_settings_update(
 ) -> NotificationSettings:
     """Change the user's e-mail address or turn channels on and off (None: unchanged)."""
     prefs, _ = NotificationSettings.objects.get_or_create(user=user)
-    if email is not None:
-        user.email = email
-        user.save(update_fields=["email"])
+    if email is not None and email != user.email:
+        # A new address is not used yet: it is mailed a confirmation link and
+        # becomes user.email once confirmed (email_confirm). Blank removes it.
+        if email:
+            fanout.send_email_confirmation(user, email)
+        else:
+            user.email = ""
+            user.save(update_fields=["email"])
     changed = {"email_enabled": email_enabled, "webhook_enabled": webhook_enabled}
     fields = [name for name, value in changed.items() if value is not None]
     for name in fields:
@@ -397,3 +491,68 @@ def user_token_issue(*, user: Any) -> str:
     """The signed-in user's API token, created on first use (the account page's button)."""
     token, _ = Token.objects.get_or_create(user=user)
     return str(token.key)
+
+
+# --------------------------------------------------------------------------- among friends
+# Cancelling and rematches (API.md "Games among friends"; the reads: games/friends.py).
+
+
+@transaction.atomic
+def game_cancel(*, game_id: Any, user: Any) -> Game:
+    """The creator cancels their game while it waits for players: it is aborted.
+
+    403 for anyone else, 409 once it has started (or ended). The fact is an
+    ordinary ``game_aborted`` event (reason ``cancelled``).
+    """
+    stream = store.lock(game_id)  # 404
+    game = stream.game
+    if game.created_by_id != getattr(user, "pk", None):
+        raise Forbidden("Only the player who created this game can cancel it.", "not_creator")
+    if stream.state.status != "waiting":
+        raise Conflict(
+            f"This game is {stream.state.status}: only a game waiting for players can be "
+            "cancelled.",
+            "game_not_waiting",
+        )
+    store.append(stream, [rules.Event("game_aborted", {"reason": friends.CANCELLED})])
+    return game
+
+
+@transaction.atomic
+def game_rematch(*, game_id: Any, user: Any, seed: str = "") -> tuple[Game, bool]:
+    """A player of a finished game starts (or finds) its rematch: (the new game, created).
+
+    The new game has the old one's ruleset, seats, options and turn time; it is
+    private, the caller takes seat 0 and the old game's bots take their seats
+    again at once. One rematch per game: a second call finds the first one.
+    403 for a non-player, 409 unless the game is finished.
+    """
+    stream = store.lock(game_id)  # 404; serialises concurrent calls
+    old, state = stream.game, stream.state
+    stream.seat(user)  # 403
+    existing = Game.objects.filter(rematch_of=old.pk).first()
+    if existing is not None:
+        return existing, False
+    if state.status != "finished":
+        raise Conflict(
+            f"This game is {state.status}: a rematch starts from a finished game.",
+            "game_not_finished",
+        )
+    bots = [
+        {"seat": seat, "level": level}
+        for seat, name in enumerate(state.players)
+        if (level := bot_level(name)) is not None
+    ]
+    new = game_create(
+        user=user,
+        ruleset=state.ruleset,
+        seats=state.seats,
+        turn_timeout=state.turn_timeout,
+        options=dict(state.options),
+        bots=bots or None,
+        seed=seed,
+        private=True,
+    )
+    Game.objects.filter(pk=new.pk).update(rematch_of=old.pk)
+    new.rematch_of_id = old.pk
+    return new, True

@@ -1,15 +1,18 @@
 """Throttling: the limits of API.md "Throttling", for the API and for the web log-in.
 
-Three limits, each a setting in DRF's rate format (``N/s``, ``N/min``,
+Four limits, each a setting in DRF's rate format (``N/s``, ``N/min``,
 ``N/hour``, ``N/day``; empty turns it off):
 
 =================================  ==================================================
 ``PABLO_THROTTLE_AUTH``            every ``/api/auth/...`` call, and every web log-in
                                    or sign-up submission, per client address (60/min)
-``PABLO_THROTTLE_LOGIN_FAILURES``  failed log-ins per username *and* client address
-                                   (10/hour); a success does not count
+``PABLO_THROTTLE_LOGIN_FAILURES``  failed log-ins per username key *and* client
+                                   address (10/hour); a success does not count
 ``PABLO_THROTTLE_ACTIONS``         ``POST /api/games/{id}/actions/`` per user, over all
                                    their games (120/min)
+``PABLO_THROTTLE_GAMES``           games created per user, rematches included (30/hour)
+``PABLO_THROTTLE_EMAILS``          e-mail addresses set per user, each mailed a
+                                   confirmation link (5/hour)
 =================================  ==================================================
 
 Over a limit the answer is ``429 {"code": "throttled", "detail"}`` with
@@ -17,23 +20,29 @@ Over a limit the answer is ``429 {"code": "throttled", "detail"}`` with
 limit, that address is refused for that username *even with the right
 password* until ``Retry-After`` has passed: a guesser learns nothing from the
 answer. Other addresses may still log in as that user (an attacker cannot lock
-the owner out from elsewhere).
+the owner out from elsewhere). The username is counted by its key
+(``games.usernames.username_key``: trimmed, NFKC, case-folded), so
+``"victim "``, ``"VICTIM"`` and a fullwidth ``"victim"`` share one counter.
 
 How:
 
-* The counters are DRF's ``SimpleRateThrottle`` histories (a list of times per
-  key, sliding window) in the ``"throttle"`` cache (``pablo.settings``): Redis
-  when configured, otherwise files under ``var/`` -- shared by every worker
-  process, never a per-process dict.
-* Failures are counted by a receiver of Django's ``user_login_failed`` signal,
-  which ``django.contrib.auth.authenticate`` sends for every failed attempt
-  with the request: the API's token view (``services.user_token`` passes the
-  request) and Django's ``LoginView`` (its form passes it) are both counted
-  with no code of their own.
+* Each counter is a count and the end of its window (the window opens with
+  its first count and lasts the limit's period) in the ``"throttle"`` cache
+  (``pablo.settings``): Redis when configured, otherwise files under ``var/``
+  -- shared by every worker process, never a per-process dict. Counting is
+  atomic (``count``: a Lua script on Redis, a file lock on the file cache), so
+  requests sent all at once cannot slip past a limit.
+* Failed log-ins are counted by the authentication backend
+  (``ThrottledModelBackend``, the only one in ``AUTHENTICATION_BACKENDS``),
+  which every ``authenticate()`` with a request goes through: the API's token
+  view, the web log-in and the admin log-in. It counts an attempt *before*
+  checking the password and gives it back on success; over the limit it does
+  not check the password at all.
 * The API is throttled by one DRF throttle class set as the default for every
   view (``ApiThrottle``); it picks the limits from the route: ``/api/auth/``
-  calls, the token view (failure limit), the action view.
-* The web views call ``check_web_auth`` (or are wrapped by ``throttle_web_auth``).
+  calls, the token view (failure limit), the action view, game creation.
+* The web views call ``check_web_auth`` (or are wrapped by ``throttle_web_auth``);
+  whatever else creates a game calls ``game_created(request)``.
 * A cache that cannot be reached (Redis away) lets the request through, and
   says so in the log: throttling protects the service, it must not take it
   down with the cache.
@@ -54,20 +63,26 @@ to wait, or None when the request may go on.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import logging
 import math
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import wraps
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.signals import user_login_failed
+from django.contrib.auth.backends import ModelBackend
 from django.core.cache import caches
-from django.dispatch import receiver
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
-from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
+from rest_framework.throttling import BaseThrottle
+
+from games.usernames import username_key
 
 log = logging.getLogger(__name__)
 
@@ -102,30 +117,127 @@ def client_address(request: Any) -> str:
     return remote
 
 
-class _Limit(SimpleRateThrottle):
-    """A ``SimpleRateThrottle`` on the shared cache, its rate read from a Django setting."""
+def parse_rate(rate: str) -> tuple[int, int]:
+    """DRF's rate format: ``"10/hour"`` -> ``(10, 3600)``."""
+    count, period = rate.split("/")
+    seconds = {"s": 1, "m": 60, "h": 3600, "d": 86400}[period.strip()[0]]
+    return int(count), seconds
+
+
+# --------------------------------------------------------------------------- counters
+#
+# A counter is (count, end of its window) under one cache key. Its window starts
+# with its first count and lasts the limit's period; adding to it is atomic
+# across every thread and process sharing the cache: a Lua script on Redis, a
+# file lock on the file cache, a lock on the per-process memory cache (tests).
+
+_COUNT_SCRIPT = """
+local now = tonumber(ARGV[1])
+local n = redis.call('HGET', KEYS[1], 'n')
+local e = tonumber(redis.call('HGET', KEYS[1], 'e') or '0')
+local delta = tonumber(ARGV[3])
+if (not n) or e <= now then
+  if delta <= 0 then return {0, tostring(now)} end
+  e = now + tonumber(ARGV[2])
+  redis.call('DEL', KEYS[1])
+  redis.call('HSET', KEYS[1], 'n', 0, 'e', tostring(e))
+  redis.call('EXPIRE', KEYS[1], math.ceil(tonumber(ARGV[2])) + 1)
+end
+local c = redis.call('HINCRBY', KEYS[1], 'n', delta)
+return {c, tostring(e)}
+"""
+_local_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def _locked(cache: Any) -> Iterator[None]:
+    """Serialise read-modify-write on a non-Redis cache (threads, and files' processes)."""
+    with _local_lock:
+        folder = getattr(cache, "_dir", None)  # FileBasedCache: lock a file beside it
+        if folder is None:
+            yield
+            return
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        with open(Path(folder) / ".counters.lock", "a") as lock_file:
+            fcntl.flock(lock_file, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(lock_file, fcntl.LOCK_UN)
+
+
+def count(cache: Any, key: str, delta: int, period: float, now: float) -> tuple[int, float]:
+    """Add ``delta`` to the counter ``key`` atomically: (its count now, its window's end).
+
+    ``delta`` 0 only looks. A counter whose window has passed starts again
+    (at 0, a window of ``period`` seconds from ``now``) when ``delta`` > 0.
+    """
+    client_of = getattr(getattr(cache, "_cache", None), "get_client", None)
+    if getattr(cache, "_class", None) is not None and client_of is not None:  # Redis
+        full = cache.make_and_validate_key(key)
+        client = client_of(full, write=True)
+        n, end = client.eval(_COUNT_SCRIPT, 1, full, repr(now), repr(period), delta)
+        return int(n), float(end)
+    with _locked(cache):
+        value = cache.get(key)
+        n, end = value if isinstance(value, tuple) and len(value) == 2 else (0, 0.0)
+        if end <= now:
+            if delta <= 0:
+                return 0, now
+            n, end = 0, now + period
+        if delta:
+            n += delta
+            cache.set(key, (n, end), timeout=math.ceil(period) + 1)
+        return n, end
+
+
+class _Limit:
+    """One limit on the shared cache, its rate read from a Django setting."""
 
     setting = ""
     scope = ""
 
     def __init__(self) -> None:
         self.cache = caches[CACHE]
-        self.rate = self.get_rate()
-        self.num_requests, self.duration = self.parse_rate(self.rate)
+        self.rate: str | None = getattr(settings, self.setting, None) or None
+        self.num_requests, self.duration = parse_rate(self.rate) if self.rate else (0, 0)
+        self._wait: float | None = None
 
-    def get_rate(self) -> str | None:
-        return getattr(settings, self.setting, None) or None
+    def timer(self) -> float:
+        return time.time()
 
-    def wait(self) -> float | None:
-        seconds = super().wait()
-        return None if seconds is None else max(1, math.ceil(seconds))
+    def ident(self, request: Any) -> str | None:
+        raise NotImplementedError
 
-    def allow_request(self, request: Any, view: Any) -> bool:
+    def get_cache_key(self, request: Any, view: Any = None) -> str | None:
+        ident = self.ident(request)
+        return None if ident is None else f"throttle_{self.scope}_{ident}"
+
+    def _count(self, request: Any, delta: int) -> tuple[int, float] | None:
+        """(count, seconds left in the window), or None when not limited or the cache is away."""
+        if self.rate is None:
+            return None
+        key = self.get_cache_key(request)
+        if key is None:
+            return None
+        now = self.timer()
         try:
-            return super().allow_request(request, view)
+            n, end = count(self.cache, key, delta, self.duration, now)
         except Exception as exc:  # the cache is away: let it through
             _warn_cache_down(exc)
+            return None
+        return n, end - now
+
+    def allow_request(self, request: Any, view: Any = None) -> bool:
+        """Count this request; False when it is over the limit (``wait`` says how long)."""
+        counted = self._count(request, 1)
+        if counted is None or counted[0] <= self.num_requests:
             return True
+        self._wait = counted[1]
+        return False
+
+    def wait(self) -> float | None:
+        return None if self._wait is None else max(1, math.ceil(self._wait))
 
 
 class AuthLimit(_Limit):
@@ -134,8 +246,8 @@ class AuthLimit(_Limit):
     setting = "PABLO_THROTTLE_AUTH"
     scope = "auth"
 
-    def get_cache_key(self, request: Any, view: Any) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": client_address(request)}
+    def ident(self, request: Any) -> str | None:
+        return client_address(request)
 
 
 class ActionLimit(_Limit):
@@ -144,19 +256,29 @@ class ActionLimit(_Limit):
     setting = "PABLO_THROTTLE_ACTIONS"
     scope = "actions"
 
-    def get_cache_key(self, request: Any, view: Any) -> str | None:
+    def ident(self, request: Any) -> str | None:
         user = getattr(request, "user", None)
         if user is None or not user.is_authenticated:
             return None
-        return self.cache_format % {"scope": self.scope, "ident": user.pk}
+        return str(user.pk)
+
+
+class GameLimit(ActionLimit):
+    """``PABLO_THROTTLE_GAMES``: games created per user (rematches included)."""
+
+    setting = "PABLO_THROTTLE_GAMES"
+    scope = "games"
 
 
 class LoginFailureLimit(_Limit):
     """``PABLO_THROTTLE_LOGIN_FAILURES``: failed log-ins per username and address.
 
-    ``allow_request`` only *looks*: a request is refused while the history of
-    failures is full. Failures are added by ``record_failure`` (the
-    ``user_login_failed`` receiver), never by a success.
+    The username is ``games.usernames.username_key`` of the name sent (trimmed,
+    NFKC, case-folded): every spelling of a name shares one counter.
+    ``allow_request`` only *looks*: a request is refused while the counter is
+    full. The counting is done by ``ThrottledModelBackend`` around the password
+    check: ``reserve`` before it (atomic: of many attempts sent at once, at
+    most the limit get their password checked), ``release`` after a success.
     """
 
     setting = "PABLO_THROTTLE_LOGIN_FAILURES"
@@ -166,66 +288,98 @@ class LoginFailureLimit(_Limit):
         super().__init__()
         self.username = username
 
-    def get_cache_key(self, request: Any, view: Any) -> str | None:
-        if not self.username:
+    def ident(self, request: Any) -> str | None:
+        key = username_key(self.username or "")
+        if not key:
             return None
-        # Usernames are case-sensitive in Django but a guesser may vary the case:
-        # count them together. Hashed, so any username makes a valid cache key.
-        ident = hashlib.sha256(
-            f"{self.username.casefold()}\n{client_address(request)}".encode()
-        ).hexdigest()
-        return self.cache_format % {"scope": self.scope, "ident": ident}
+        # Hashed, so any username makes a valid cache key.
+        return hashlib.sha256(f"{key}\n{client_address(request)}".encode()).hexdigest()
 
-    def allow_request(self, request: Any, view: Any) -> bool:
-        if self.rate is None:
+    def allow_request(self, request: Any, view: Any = None) -> bool:
+        counted = self._count(request, 0)
+        if counted is None or counted[0] < self.num_requests:
             return True
-        self.key = self.get_cache_key(request, view)
-        if self.key is None:
+        self._wait = counted[1]
+        return False
+
+    def reserve(self, request: Any) -> bool:
+        """Count one attempt before its password is checked; False (uncounted) when over."""
+        counted = self._count(request, 1)
+        if counted is None or counted[0] <= self.num_requests:
             return True
-        try:
-            self.history = self.cache.get(self.key, [])
-        except Exception as exc:
-            _warn_cache_down(exc)
-            return True
-        self.now = self.timer()
-        while self.history and self.history[-1] <= self.now - self.duration:
-            self.history.pop()
-        return len(self.history) < self.num_requests
+        self._count(request, -1)
+        self._wait = counted[1]
+        return False
+
+    def release(self, request: Any) -> None:
+        """The attempt succeeded: a success does not count."""
+        self._count(request, -1)
 
     def record(self, request: Any) -> None:
-        if self.rate is None:
-            return
-        self.key = self.get_cache_key(request, None)
-        if self.key is None:
-            return
-        try:
-            history = self.cache.get(self.key, [])
-            now = self.timer()
-            history = [t for t in history if t > now - self.duration]
-            history.insert(0, now)
-            self.cache.set(self.key, history, self.duration)
-        except Exception as exc:
-            _warn_cache_down(exc)
+        """Count one failure (for a check made elsewhere than ``authenticate``)."""
+        self._count(request, 1)
 
 
-@receiver(user_login_failed, dispatch_uid="pablo.throttling.record_failure")
-def record_failure(
-    sender: Any, credentials: dict[str, Any], request: Any = None, **kwargs: Any
-) -> None:
-    """Count a failed ``authenticate()`` against its username and client address."""
-    username = credentials.get("username")
-    if request is None or not isinstance(username, str) or not username:
-        return
-    LoginFailureLimit(username).record(request)
+class ThrottledModelBackend(ModelBackend):
+    """Django's ``ModelBackend``, counting failed log-ins in ``LoginFailureLimit``.
+
+    Every ``authenticate()`` with a request -- the API's token call, the web
+    log-in, the admin log-in -- goes through here. While the username's key
+    and the address are over the failure limit the password is not even
+    checked: ``PermissionDenied`` makes ``authenticate`` answer None (the form's
+    error; the views' own check answers 429 before that). The attempt is
+    counted before the password is checked and given back on success, so
+    attempts sent all at once cannot slip past the limit.
+    """
+
+    def authenticate(
+        self, request: Any, username: str | None = None, password: str | None = None, **kwargs: Any
+    ) -> Any:
+        if username is None:
+            username = kwargs.get("username")
+        limit = LoginFailureLimit(username or "") if request is not None else None
+        if limit is not None and not limit.reserve(request):
+            # The views answer 429 with this wait instead of "wrong password".
+            request.login_refused_wait = int(limit.wait() or 1)
+            raise PermissionDenied("too many failed log-ins")
+        user = super().authenticate(request, username=username, password=password, **kwargs)
+        if user is not None and limit is not None:
+            limit.release(request)
+        return user
 
 
-def _username(request: Any) -> str:
+class EmailConfirmationLimit(ActionLimit):
+    """``PABLO_THROTTLE_EMAILS``: confirmation mails asked for per user (a new address each)."""
+
+    setting = "PABLO_THROTTLE_EMAILS"
+    scope = "emails"
+
+
+def game_created(request: Any) -> int | None:
+    """Count one game created by ``request.user`` (``PABLO_THROTTLE_GAMES``).
+
+    Returns None when the game may be made, else the seconds to wait. Every
+    way of creating a game calls it before creating one: ``POST /api/games/``
+    (by ``ApiThrottle``), the lobby's form, a rematch.
+    """
+    limit = GameLimit()
+    if limit.allow_request(request):
+        return None
+    return int(limit.wait() or 1)
+
+
+def _field(request: Any, name: str) -> str:
+    """A string field of the JSON body ("" when absent or malformed)."""
     try:
         data = request.data
     except Exception:
         return ""  # the view answers the malformed body with its own 400
-    name = data.get("username") if isinstance(data, dict) else None
-    return name if isinstance(name, str) else ""
+    value = data.get(name) if isinstance(data, dict) else None
+    return value if isinstance(value, str) else ""
+
+
+def _username(request: Any) -> str:
+    return _field(request, "username")
 
 
 class ApiThrottle(BaseThrottle):
@@ -233,7 +387,9 @@ class ApiThrottle(BaseThrottle):
 
     * ``/api/auth/...``: ``AuthLimit``; the token call also ``LoginFailureLimit``
       for the username in its body;
-    * ``POST`` to the action route (``games:actions``): ``ActionLimit``.
+    * ``POST`` to the action route (``games:actions``): ``ActionLimit``;
+    * ``POST /api/games/`` (``games:games``): ``GameLimit``;
+    * ``PATCH /api/me/notifications/`` naming an ``email``: ``EmailConfirmationLimit``.
 
     Everything else is not throttled.
     """
@@ -245,12 +401,18 @@ class ApiThrottle(BaseThrottle):
         path = request.path
         if path.startswith("/api/auth/"):
             limits: list[_Limit] = [AuthLimit()]
-            if path.startswith("/api/auth/token/") and request.method == "POST":
+            if path == "/api/auth/token/" and request.method == "POST":
                 limits.append(LoginFailureLimit(_username(request)))
             return limits
         match = getattr(request, "resolver_match", None)
-        if request.method == "POST" and match is not None and match.view_name == "games:actions":
-            return [ActionLimit()]
+        if request.method == "POST" and match is not None:
+            if match.view_name == "games:actions":
+                return [ActionLimit()]
+            if match.view_name in GAME_CREATING_VIEWS:
+                return [GameLimit()]
+        emails = match is not None and match.view_name == "me-notifications"
+        if request.method == "PATCH" and emails and _field(request, "email"):
+            return [EmailConfirmationLimit()]
         return []
 
     def allow_request(self, request: Any, view: Any) -> bool:
@@ -262,6 +424,10 @@ class ApiThrottle(BaseThrottle):
 
     def wait(self) -> float | None:
         return self.refused.wait() if self.refused is not None else None
+
+
+#: API routes that create a game (``PABLO_THROTTLE_GAMES``); a rematch route adds its name.
+GAME_CREATING_VIEWS = {"games:games", "games:rematch"}  # a rematch creates a game too
 
 
 # --------------------------------------------------------------------------- web views
@@ -303,18 +469,25 @@ def throttle_web_auth(view: Callable[..., HttpResponse]) -> Callable[..., HttpRe
             wait = check_web_auth(request, request.POST.get("username") or None)
             if wait is not None:
                 return too_many_response(wait)
-        return view(request, *args, **kwargs)
+        response = view(request, *args, **kwargs)
+        wait = getattr(request, "login_refused_wait", None)
+        return response if wait is None else too_many_response(wait)
 
     return wrapped
 
 
 __all__ = [
+    "GAME_CREATING_VIEWS",
     "ActionLimit",
     "ApiThrottle",
     "AuthLimit",
+    "EmailConfirmationLimit",
+    "GameLimit",
     "LoginFailureLimit",
+    "ThrottledModelBackend",
     "check_web_auth",
     "client_address",
+    "game_created",
     "throttle_web_auth",
     "too_many_response",
 ]

@@ -3,15 +3,21 @@ the web table (lobby, accounts, tables) at / (play.urls)."""
 
 from django.contrib import admin
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from pablo.exceptions import not_found_view
+from pablo.throttling import throttle_web_auth
+from play.accounts import AdminLoginForm
+
+# The admin's log-in counts and refuses like every other log-in (pablo/throttling.py).
+admin.site.login_form = AdminLoginForm
 
 urlpatterns = [
     path("", include("play.urls")),
+    path("admin/login/", throttle_web_auth(admin.site.login)),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),
     path("api/", include("games.api.urls")),
     path("api/me/", include("games.notifications.urls")),
     path("replays/", include("replays.urls")),

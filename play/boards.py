@@ -1,6 +1,6 @@
 """The board of each layout (``tabletop.layouts``): the cards of a view laid out for the table.
 
-``BOARDS[layout(ruleset).board](ctx, state, selection, throws)`` adds to the
+``BOARDS[layout(ruleset).board](ctx, state, selection)`` adds to the
 table's context what ``templates/play/_<board>.html`` draws: every card as HTML
 (``tabletop.cards``) with the pick it offers now. A board reads only the
 redacted view (``state``), so it can show nothing the viewer may not see.
@@ -13,41 +13,20 @@ from typing import Any
 
 from tabletop.cards import card_html, card_short
 
-from .choices import Button
 from .selection import Pick, Selection, live
 
 JSON = dict[str, Any]
 
 
-def family(
-    ctx: JSON, state: JSON, selection: Selection, throws: dict[str, Button], kind: str
-) -> None:
+def family(ctx: JSON, state: JSON, selection: Selection, kind: str) -> None:
     fields = state.get("fields") or {}
-    # A throw that gives a card starts at the other player's card, through the
-    # "Give" link under it: with nothing picked yet, the card itself is a pick
-    # only for the other choices (spy, swap), so that in games where throwing
-    # is always open the opponents' cards are not all outlined all the time.
-    gifts = {c.refs[0] for c in selection.choices if c.gift}
-    plain = Selection([], [c for c in selection.choices if not c.gift])
     for p in ctx["players"]:
         slots = []
         for pos, code in enumerate(fields.get(str(p["seat"])) or []):
             ref = f"f{p['seat']}.{pos}"
             whose = "your" if p["you"] else f"{p['name']}'s"
-            label = f"{whose} slot {pos}"
-            pick = (plain if not selection.refs else selection).pick(ref, label)
-            give = None
-            if ref in gifts and not selection.refs:
-                give = Pick(ref, True, False, ref, f"Throw {label} and give one of your cards")
-            slots.append(
-                {
-                    "pos": pos,
-                    "html": card_html(code, kind),
-                    "pick": pick if (pick.selectable or pick.selected) else None,
-                    "throw": throws.get(ref),
-                    "give": give,
-                }
-            )
+            pick = selection.pick(ref, f"{whose} slot {pos}")
+            slots.append({"pos": pos, "html": card_html(code, kind), "pick": live(pick)})
         p["slots"] = slots
     discard = state.get("discard") or {}
     top = discard.get("top")
@@ -58,9 +37,7 @@ def family(
     ctx["held_html"] = card_html(held, kind) if held else None
 
 
-def skipbo(
-    ctx: JSON, state: JSON, selection: Selection, throws: dict[str, Button], kind: str
-) -> None:
+def skipbo(ctx: JSON, state: JSON, selection: Selection, kind: str) -> None:
     you = ctx["you"]
     stock = state.get("stock") or {}
     discards = state.get("discards") or {}
@@ -113,7 +90,7 @@ def skipbo(
     ctx["deck_count"] = (state.get("deck") or {}).get("count", 0)
 
 
-Board = Callable[[JSON, JSON, Selection, dict[str, Button], str], None]
+Board = Callable[[JSON, JSON, Selection, str], None]
 
 #: One entry per board of ``tabletop.layouts.BOARDS``.
 BOARDS: dict[str, Board] = {"family": family, "skipbo": skipbo}

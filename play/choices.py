@@ -4,7 +4,7 @@
 the positions still to pick (docs/design.md). Each template becomes one
 ``Choice`` per complete body, with the card references it needs (see
 ``play.selection`` for the references and how clicks pick them); an action
-that needs no choice (draw, discard, call, skip, throw) is a ``Button`` at
+that needs no choice (draw, discard, call, skip) is a ``Button`` at
 once. Every label starts with the action's verb (the page's contract).
 """
 
@@ -28,6 +28,7 @@ class Choice:
     ordered: bool = False
     label: str = ""
     gift: bool = False  # a throw onto another's card that gives one of yours
+    throw: bool = False  # a throw (open out of turn too): its card is a quiet pick
 
 
 @dataclass
@@ -44,11 +45,15 @@ class Button:
 
 def expand(
     legal: list[JSON], you: int | None, names: list[str], kind: str
-) -> tuple[list[Choice], list[Button], dict[str, Button]]:
-    """(choices needing clicks, buttons needing none, throw buttons by slot ref)."""
+) -> tuple[list[Choice], list[Button]]:
+    """(choices needing clicks, buttons needing none).
+
+    A throw needs its card clicked first (select a card, then choose the verb):
+    where throwing is open all the time, a button under every card would crowd
+    the table.
+    """
     choices: list[Choice] = []
     buttons: list[Button] = []
-    throws: dict[str, Button] = {}
     # the own occupied slots, which a throw onto another's card may give away
     # (legal_actions lists a throw for each of them whenever throwing is open)
     own = [a.get("position") for a in legal if a.get("type") == "throw" and a.get("seat") == you]
@@ -114,8 +119,8 @@ def expand(
                     )
         elif t == "throw":
             s, p = action.get("seat"), action.get("position")
-            throws[f"f{s}.{p}"] = Button(
-                f"Throw {name(s)} slot {p}", dict(action), "quiet", short="Throw"
+            choices.append(
+                Choice(dict(action), (f"f{s}.{p}",), label=f"Throw {name(s)} slot {p}", throw=True)
             )
             if you is not None and s != you:
                 for g in own:
@@ -170,7 +175,7 @@ def expand(
         elif not ch:
             verb = str(t).replace("_", " ").capitalize()
             buttons.append(Button(verb, dict(action)))
-    return choices, buttons, throws
+    return choices, buttons
 
 
 def _n(value: Any) -> str:

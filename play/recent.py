@@ -16,3 +16,8 @@ from games import selectors
 def recent_events(*, game: Any, seat: int | None, count: int) -> list[dict[str, Any]]:
     """The game's last ``count`` events, each as ``seat`` saw it at its own moment."""
     return selectors.recent_events(game=game, seat=seat, count=count)
+
+
+def acted_since_round_end(*, game: Any, seat: int) -> bool:
+    """Whether ``seat`` has acted since the last round ended (its reveal is over for them)."""
+    return selectors.acted_since_round_end(game=game, seat=seat)

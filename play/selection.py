@@ -34,6 +34,7 @@ class Pick:
     selected: bool = False
     sel: str = ""  # the selection after clicking it
     label: str = ""
+    quiet: bool = False  # only a throw would start here: clickable, not outlined
 
 
 @dataclass
@@ -52,8 +53,9 @@ class Selection:
             rest = [r for r in self.refs if r != ref]
             return Pick(ref, True, True, ",".join(rest), f"Unpick {label}")
         nxt = [*self.refs, ref]
-        ok = any(self.covers(c.refs, c.ordered, nxt) for c in self.choices)
-        return Pick(ref, ok, False, ",".join(nxt), f"Pick {label}")
+        leads = [c for c in self.choices if self.covers(c.refs, c.ordered, nxt)]
+        quiet = bool(leads) and all(c.throw or c.gift for c in leads) and not self.refs
+        return Pick(ref, bool(leads), False, ",".join(nxt), f"Pick {label}", quiet)
 
 
 def complete(selection: Selection) -> list[Button]:
@@ -69,7 +71,7 @@ def complete(selection: Selection) -> list[Button]:
         if body.get("type") == "replace":
             # The held card goes into the first slot clicked.
             body["positions"] = [int(r.split(".")[1]) for r in selection.refs]
-        out.append(Button(c.label, body))
+        out.append(Button(c.label, body, "quiet" if c.throw else "main"))
     return out
 
 
@@ -81,10 +83,23 @@ def hint(legal: list[JSON], selection: Selection, kind: str) -> str:
             "Click one of your cards to give in exchange if the throw is right, "
             "or click the picked card again to put it back."
         )
-    types = {a.get("type") for a in legal if a.get("choices") or a.get("type") in ("play", "end")}
+    types = {
+        a.get("type")
+        for a in legal
+        if a.get("choices") or a.get("type") in ("play", "end", "throw")
+    }
     if not types:
         return ""
     if selection.refs:
+        more = any(
+            len(c.refs) > len(selection.refs)
+            and selection.covers(c.refs, c.ordered, selection.refs)
+            for c in selection.choices
+        )
+        if not more:
+            return "Choose what to do, or click a picked card again to put it back."
+        if complete(selection):
+            return "Choose what to do, pick another card, or click a picked card to put it back."
         return "Pick the next card, or click a picked card again to put it back."
     if "look" in types:
         return "Click two of your cards to look at them."
@@ -99,6 +114,8 @@ def hint(legal: list[JSON], selection: Selection, kind: str) -> str:
         parts.append("click one of yours and one of theirs to swap")
     if "play" in types or "end" in types:
         parts.append("click a card of yours, then the pile it goes on")
+    if "throw" in types:
+        parts.append("to throw a card onto the discard pile, click it first")
     text = "; ".join(parts)
     return text[:1].upper() + text[1:] + "."
 

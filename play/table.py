@@ -51,7 +51,7 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
         absent[p["seat"]] = p.get("absent")
         scores[p["seat"]] = p.get("score")
     legal = state.get("legal_actions") or []
-    choices, buttons, throws = expand(legal, you, names, kind)
+    choices, buttons = expand(legal, you, names, kind)
     wanted = [r for r in sel.split(",") if r] if sel else []
     known: set[str] = {r for c in choices for r in c.refs}
     wanted = [r for r in dict.fromkeys(wanted) if r in known][:6]
@@ -111,5 +111,5 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
     ctx["players"] = players
     ctx["board"] = drawn.board
     ctx["board_template"] = f"play/_{drawn.board}.html"
-    BOARDS[drawn.board](ctx, state, selection, throws, kind)
+    BOARDS[drawn.board](ctx, state, selection, kind)
     return ctx

@@ -4,6 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import views
+from .accounts import LoginForm
 
 app_name = "play"
 
@@ -12,14 +13,19 @@ urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path(
         "accounts/login/",
-        views.throttled(failures=True)(auth_views.LoginView.as_view()),
+        views.throttled(failures=True)(auth_views.LoginView.as_view(authentication_form=LoginForm)),
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/token/", views.api_token, name="token"),
+    path("accounts/email/<str:token>/", views.email_confirm, name="email_confirm"),
+    path("history/", views.history_view, name="history"),
     path("play/new/", views.create, name="create"),
     path("play/<uuid:game_id>/", views.table_view, name="table"),
     path("play/<uuid:game_id>/act/", views.act, name="act"),
     path("play/<uuid:game_id>/join/", views.join, name="join"),
     path("play/<uuid:game_id>/come-back/", views.come_back, name="come_back"),
+    path("play/<uuid:game_id>/cancel/", views.cancel, name="cancel"),
+    path("play/<uuid:game_id>/rematch/", views.rematch, name="rematch"),
+    path("play/<uuid:game_id>/close-reveal/", views.close_reveal, name="close_reveal"),
 ]

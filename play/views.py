@@ -10,11 +10,11 @@ same action bodies to the REST API with the session and a CSRF header.
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
+from urllib.parse import quote
 
 from django.conf import settings
 from django.contrib import messages
@@ -32,12 +32,13 @@ from games import selectors, services
 from games.api.serializers import GameCreateInputSerializer, parse_action
 from games.errors import ApplicationError, not_a_player
 from games.rules import RulesError
-from pablo.exceptions import exception_handler
-from pablo.throttling import ActionLimit, check_web_auth
+from pablo.exceptions import exception_handler, status_of
+from pablo.throttling import ActionLimit, check_web_auth, game_created
 
-from . import lobby, table
+from . import history, lobby, reveal, table
+from .action_form import ActionForm
 from .durations import human_seconds
-from .recent import recent_events
+from .recent import acted_since_round_end, recent_events
 
 #: Events described under the table ("the last events in plain words").
 RECENT_EVENTS = 12
@@ -89,7 +90,10 @@ def throttled(failures: bool) -> Callable[[View], View]:
                 wait = check_web_auth(request, name or None)
                 if wait is not None:
                     return too_many(request, wait)
-            return view(request, *args, **kwargs)
+            response = view(request, *args, **kwargs)
+            # Refused by the log-in counter at the last moment (requests sent at once).
+            wait = getattr(request, "login_refused_wait", None)
+            return response if wait is None else too_many(request, wait)
 
         return wrapped
 
@@ -121,26 +125,58 @@ def signup(request: HttpRequest) -> HttpResponse:
         except ApplicationError as exc:
             form.add_error("username", exc.detail.split(": ", 1)[-1])
         else:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
             return HttpResponseRedirect(_safe_next(request) or reverse("play:lobby"))
     return render(request, "registration/signup.html", {"form": form})
 
 
 def _safe_next(request: HttpRequest) -> str:
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+    # As Django's LoginView: on an https page, no http:// target (a downgrade).
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         return target
     return ""
 
 
 @login_required
 def api_token(request: HttpRequest) -> HttpResponse:
-    """The user's API token (the same one ``POST /api/auth/token/`` gives)."""
+    """The user's API token (the same one ``POST /api/auth/token/`` gives).
+
+    POST shows it (made on first use); POST with ``rotate`` replaces it, the
+    old one dead at once (``services.user_token_rotate``). Never cached.
+    """
+    rotated = False
+    if request.method == "POST" and request.POST.get("rotate"):
+        services.user_token_rotate(user=request.user)
+        rotated = True
     if request.method == "POST":
         token = services.user_token_issue(user=request.user)
     else:
         token = selectors.user_api_token(user=request.user)
-    return render(request, "play/token.html", {"token": token})
+    response = render(request, "play/token.html", {"token": token, "rotated": rotated})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """The link of an e-mail confirmation mail: GET asks, POST confirms.
+
+    A GET changes nothing (mail scanners open links); the address becomes the
+    account's only when the page's button is pressed.
+    """
+    try:
+        user, email = services.email_confirm(token=token, apply=request.method == "POST")
+    except ApplicationError as exc:
+        return render(request, "play/refused.html", {"detail": exc.detail}, status=400)
+    response = render(
+        request,
+        "play/email_confirm.html",
+        {"who": user.username, "email": email, "done": request.method == "POST"},
+    )
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 # --------------------------------------------------------------------------- lobby
@@ -150,21 +186,49 @@ def api_token(request: HttpRequest) -> HttpResponse:
 def lobby_view(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "play/welcome.html", {})
+    if request.GET.get("partial"):  # the lists only: the script's live update
+        response = render(request, "play/_lists.html", lobby.lists(request.user))
+        response["Cache-Control"] = "no-store"
+        return response
     return render(request, "play/lobby.html", lobby.context(request.user))
+
+
+@require_GET
+@login_required
+def history_view(request: HttpRequest) -> HttpResponse:
+    """The signed-in player's finished games: result, rank and score, per ruleset."""
+    return render(
+        request, "play/history.html", history.context(request.user, request.GET.get("page"))
+    )
 
 
 @require_POST
 @login_required
 def create(request: HttpRequest) -> HttpResponse:
-    try:
-        body = lobby.create_body(request.POST)
-        data = GameCreateInputSerializer(data=body)
-        data.is_valid(raise_exception=True)
-        game = services.game_create(user=request.user, **data.validated_data)
-    except (RulesError, ApplicationError, ValidationError) as exc:
-        messages.error(request, refusal(exc) or "The game could not be created.")
+    """The lobby's create form: its fields, then the API's serializer and service.
+
+    A refusal keeps the form filled in and shows the API's sentence beside the
+    field it names (status 400); nothing is created.
+    """
+    wait = game_created(request)  # PABLO_THROTTLE_GAMES, as POST /api/games/
+    if wait is not None:
+        messages.error(request, f"You have started many games lately; try again in {wait} s.")
         return HttpResponseRedirect(reverse("play:lobby") + "#new")
-    return HttpResponseRedirect(_table_url(game.id))
+    form = lobby.create_form(request.POST)
+    if form is None:
+        messages.error(request, "ruleset: pick one of the rulesets offered.")
+        return HttpResponseRedirect(reverse("play:lobby") + "#new")
+    if form.is_valid():
+        try:
+            data = GameCreateInputSerializer(data=form.body())
+            data.is_valid(raise_exception=True)
+            game = services.game_create(user=request.user, **data.validated_data)
+        except (RulesError, ApplicationError, ValidationError) as exc:
+            form.refused(refusal(exc) or "The game could not be created.")
+        else:
+            return HttpResponseRedirect(_table_url(game.id))
+    ctx = lobby.context(request.user, bound=form)
+    return render(request, "play/lobby.html", ctx, status=400)
 
 
 # --------------------------------------------------------------------------- the table
@@ -184,6 +248,7 @@ def table_view(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 
 def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
     data = selectors.game_data(game=game, user=request.user)
+    invite = request.GET.get("invite", "")[:100]
     events = recent_events(game=game, seat=data["you"], count=RECENT_EVENTS)
     ctx = table.build(data, sel, events)
     ctx.update(
@@ -193,14 +258,55 @@ def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
         status=data["status"],
         # UI.md: a waiting game offers "Join" to every visitor; a signed-out
         # one is sent to log in first and brought back to this table.
-        can_join=data["status"] == "waiting" and data["you"] is None,
+        # a private game offers Join only to whoever came by its invite link
+        invite=invite,
+        can_join=data["status"] == "waiting"
+        and data["you"] is None
+        and (not data.get("private") or bool(invite)),
+        can_cancel=data["status"] == "waiting" and data["you"] == 0,
+        invite_link=request.build_absolute_uri(
+            f"{_table_url(data['id'])}?invite={quote(data['invite'])}"
+        )
+        if data.get("invite")
+        else "",
         is_absent=any(p["you"] and p["absent"] for p in ctx["players"])
         and data["status"] == "active",
         key_prefix=f"{data['id'][:8]}-v{data['version']}",
         ruleset_name=lobby.ruleset_name(data["ruleset"]),
         waiting_for=data["seats"] - len(data["players"]),
     )
+    if ctx["kind"] != "skipbo" and data["status"] in ("active", "finished"):
+        # the rules' reveal of the last round, until this player acts in the next one
+        shown = (data.get("state") or {}).get("reveal")
+        acted = data["you"] is not None and acted_since_round_end(game=game, seat=data["you"])
+        ctx["reveal"] = reveal.build(
+            None if acted else shown,
+            ctx["names"],
+            data["you"],
+            data["ruleset"],
+            ctx["kind"],
+            ctx["call_word"],
+            request.session.get(reveal.session_key(data["id"])),
+        )
+    if data["status"] == "finished" and data["you"] is not None and "rematch" in data:
+        ctx["rematch"] = _rematch(data.get("rematch"), request.user)
+        ctx["can_rematch"] = ctx["rematch"] is None
     return ctx
+
+
+def _rematch(new_id: Any, user: Any) -> dict[str, Any] | None:
+    """A finished game's rematch as its player sees it: where, and whether seated."""
+    if not new_id:
+        return None
+    try:
+        new = selectors.game_get(new_id)
+    except ApplicationError:
+        return None
+    return {
+        "id": str(new.id),
+        "link": _table_url(new.id),
+        "seated": selectors.seat_of(game=new, user=user) is not None,
+    }
 
 
 def _back(request: HttpRequest, game_id: Any, detail: str | None = None) -> HttpResponse:
@@ -215,22 +321,19 @@ def act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     game = _game_or_404(game_id)
     if not request.user.is_authenticated:
         return _back(request, game.id, "Log in to play: you are not signed in.")
-    try:
-        body = json.loads(request.POST.get("action", ""))
-    except ValueError:
-        return _back(request, game.id, "The body must be a JSON object naming the action's type.")
-    if not isinstance(body, dict):
-        return _back(request, game.id, "The body must be a JSON object naming the action's type.")
+    form = ActionForm(request.POST)
+    if not form.is_valid():
+        return _back(request, game.id, form.first_error())
+    body = form.cleaned_data["action"]
     # PABLO_THROTTLE_ACTIONS counts a user's actions however they are sent:
     # over the limit nothing is done and the table says when to try again.
     limit = ActionLimit()
     if not limit.allow_request(request, None):
         wait = int(limit.wait() or 1)
         return _back(request, game.id, f"Too many actions at once; try again in {wait} seconds.")
-    version = request.POST.get("version", "")
-    if version.isdigit():
-        body["expected_version"] = int(version)
-    key = request.POST.get("key", "")[:255] or None
+    if form.cleaned_data["version"] is not None:
+        body["expected_version"] = form.cleaned_data["version"]
+    key = form.cleaned_data["key"]
     try:
         seat = selectors.seat_of(game=game, user=request.user)
         if seat is None:
@@ -250,14 +353,58 @@ def act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 
 @require_POST
 def join(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """Join a waiting game; a private one needs its invite (the form carries it from the
+    invite link); without it, or with a wrong one, the answer is the API's 404."""
     game = _game_or_404(game_id)
+    invite = request.POST.get("invite", "")[:100]
+    back = _table_url(game.id) + (f"?invite={quote(invite)}" if invite else "")
     if not request.user.is_authenticated:
-        return HttpResponseRedirect(f"{settings.LOGIN_URL}?next={_table_url(game.id)}")
+        return HttpResponseRedirect(f"{settings.LOGIN_URL}?next={quote(back, safe='/?=')}")
     try:
-        services.game_join(game_id=game.id, user=request.user)
+        extra = {"invite": invite} if invite else {}
+        services.game_join(game_id=game.id, user=request.user, **extra)
+    except (RulesError, ApplicationError) as exc:
+        if status_of(exc) == 404:
+            raise Http404("No game with this id.") from None
+        messages.error(request, refusal(exc) or "You could not join this game.")
+        return HttpResponseRedirect(back)
+    return _back(request, game.id)
+
+
+@require_POST
+@login_required
+def cancel(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """The creator cancels their waiting game (the API's ``cancel``); back to the lobby."""
+    game = _game_or_404(game_id)
+    try:
+        services.game_cancel(game_id=game.id, user=request.user)
     except (RulesError, ApplicationError) as exc:
         return _back(request, game.id, refusal(exc))
-    return _back(request, game.id)
+    messages.info(request, "The game is cancelled.")
+    return HttpResponseRedirect(reverse("play:lobby"))
+
+
+@require_POST
+@login_required
+def rematch(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """Start (or find) the rematch of a finished game: to the new table, seated."""
+    game = _game_or_404(game_id)
+    wait = game_created(request)  # PABLO_THROTTLE_GAMES: a rematch creates a game too
+    if wait is not None:
+        return _back(
+            request, game.id, f"You have started many games lately; try again in {wait} s."
+        )
+    try:
+        new, _created = services.game_rematch(game_id=game.id, user=request.user)
+    except (RulesError, ApplicationError) as exc:
+        return _back(request, game.id, refusal(exc))
+    if selectors.seat_of(game=new, user=request.user) is None:
+        # the rematch exists (another player started it): join it with its invite
+        try:
+            services.game_join(game_id=new.id, user=request.user, invite=new.invite)
+        except (RulesError, ApplicationError) as exc:
+            return _back(request, new.id, refusal(exc))
+    return HttpResponseRedirect(_table_url(new.id))
 
 
 @require_POST
@@ -269,6 +416,18 @@ def come_back(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
         services.game_come_back(game_id=game.id, user=request.user)
     except (RulesError, ApplicationError) as exc:
         return _back(request, game.id, refusal(exc))
+    return _back(request, game.id)
+
+
+@require_POST
+def close_reveal(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    """Close the round's reveal on this browser's table (remembered in the session)."""
+    game = _game_or_404(game_id)
+    number = request.POST.get("round", "")
+    if number.isascii() and number.isdigit() and len(number) < 6:
+        request.session[reveal.session_key(game.id)] = int(number)
+    if request.headers.get("X-Requested-With") == "fetch":
+        return HttpResponse(status=204)
     return _back(request, game.id)
 
 

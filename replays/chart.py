@@ -129,7 +129,7 @@ class Chart:
             last = pos
             tail.append(
                 f'<text class="end-label" x="{left + plot_w + 6}" y="{pos + 4:.1f}" '
-                f'fill="{s.colour}">{escape(s.name[:10])} {s.values[-1]}</text>'
+                f'fill="{s.colour}">{escape(_short(s.name))}: {s.values[-1]}</text>'
             )
         tail.append("</svg>")
         self.head = "".join(head)
@@ -155,6 +155,13 @@ def score_chart(
 ) -> SafeString:
     """The chart's SVG in one call (see ``Chart``)."""
     return Chart(series, threshold=threshold, x_label=x_label).svg(current_round)
+
+
+def _short(name: str, most: int = 10) -> str:
+    """A player's name for an end label: whole, or cut with an ellipsis (never a
+    cut name running into its value, as "basic bot  3" did)."""
+    name = name.strip()
+    return name if len(name) <= most else name[: most - 1].rstrip() + "\u2026"
 
 
 def _nice_step(span: float) -> int:

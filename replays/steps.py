@@ -260,8 +260,10 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
             jumps.append((0, "Deal" if by_turn else "Round 1"))
             totals.append(scores if by_turn else (0,) * len(names))
             continue
-        if by_turn:
-            point = event.type == "deadline_set"
+        if by_turn:  # each turn's start, and the end (the winner's last card off the stock)
+            point = event.type == "deadline_set" or (
+                event.type in ("game_finished", "game_aborted") and scores != totals[-1]
+            )
         elif by_round:
             point = event.type in words.ROUND_END
         else:

@@ -5,18 +5,35 @@
 # With nothing configured it uses the embedded default -- SQLite in var/ and
 # Celery's file-system broker in var/broker/ -- so no server is needed. Set
 # DATABASE_URL / CELERY_BROKER_URL (or put them in .env) for PostgreSQL/Redis.
-# PORT (default 8000) or BIND (host:port) say where the web server listens. CELERY_LOGLEVEL
+# PORT (default 8000) or BIND (host:port) say where the web server listens (DJANGO_DEBUG=1
+# shows Django's debug pages, and only on a loopback address). CELERY_LOGLEVEL
 # (default WARNING; INFO logs the deadline sweep's two tasks every second) for var/*.log.
 # Ctrl-C (or SIGTERM to this script) stops all three processes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/venv.sh
 export DJANGO_SETTINGS_MODULE=pablo.settings
 PORT=${PORT:-8000}
 BIND=${BIND:-127.0.0.1:$PORT}
-export DJANGO_DEBUG=${DJANGO_DEBUG:-1}
+# Debug pages (URL lists, tracebacks with settings) are for one's own machine:
+# make run serves without them (whitenoise still serves the static files), and
+# refuses to listen beyond loopback with them (gunicorn.conf.py says so too).
+export DJANGO_DEBUG=${DJANGO_DEBUG:-0}
 
 host=${BIND%:*}
+case "${DJANGO_DEBUG,,}" in
+    1 | true | yes | on | y | ok)
+        case "$host" in
+            127.* | localhost | "[::1]" | ::1) ;;
+            *)
+                echo "Refusing to listen on $BIND with DJANGO_DEBUG on: debug pages show" \
+                    "settings and tracebacks to anyone who reaches them. Use 127.0.0.1," \
+                    "or DJANGO_DEBUG=0." >&2
+                exit 1
+                ;;
+        esac
+        ;;
+esac
+scripts/venv.sh
 [ "$host" = 0.0.0.0 ] && host=127.0.0.1
 if (exec 3<>"/dev/tcp/${host:-127.0.0.1}/${BIND##*:}") 2>/dev/null; then
     echo "Something is listening on $BIND already: stop it, or choose another port," \
@@ -73,10 +90,15 @@ stop() {
         kill -KILL "${all[@]}" 2>/dev/null || true
     fi
     wait 2>/dev/null || true
+    [ "$1" = 0 ] && echo "Pablo stopped (web, worker and beat)."
     exit "$1"
 }
 trap 'echo " stopping ..."; stop 0' INT TERM
 trap 'stop 1' EXIT
+# Each process in a process group of its own (job control): Ctrl-C reaches this
+# script alone, which stops the three in order and exits 0 -- instead of all of them
+# dying at once and this script taking that for a crash.
+set -m
 
 loglevel=${CELERY_LOGLEVEL:-WARNING}
 # Threads, not forked children: a SIGTERM to the whole group would reach forked pool

@@ -92,12 +92,26 @@ class GameSerializer(serializers.Serializer):
     state = serializers.DictField(
         allow_null=True,
         help_text="The game as you see it (API.md 'The game and its state'); "
-        "null while the game waits for players.",
+        "null while the game waits for players. The Pablo family adds `reveal`: the last "
+        'finished round, public: {"round", "reason", "fields": {seat: [{"code", "value"} | '
+        'null]}, "calls": [{"seat", "succeeded"}], "totals", "scores", "game_totals", '
+        '"winners"} (null before the first round ends).',
     )
     created_at = serializers.DateTimeField()
     fairness = FairnessSerializer(  # fair deals (#12)
         allow_null=True,
         help_text="Fair deals (docs/fairness.md); null for a game with stacked decks.",
+    )
+    private = serializers.BooleanField(help_text="Listed to its players only; joined by invite.")
+    invite = serializers.CharField(
+        required=False,
+        help_text="A private game's invite token, shown to its players only (the table's "
+        "link: /play/{id}/?invite=<token>).",
+    )
+    rematch = serializers.UUIDField(
+        required=False,
+        allow_null=True,
+        help_text="Shown to its players once it is finished: the id of its rematch, or null.",
     )
 
 
@@ -119,6 +133,17 @@ class GameSummarySerializer(serializers.Serializer):
     you = serializers.IntegerField(allow_null=True)
     result = serializers.DictField(allow_null=True, help_text='{"winners", "losers"} or null.')
     created_at = serializers.DateTimeField()
+    private = serializers.BooleanField(help_text="Listed to its players only; joined by invite.")
+    invite = serializers.CharField(
+        required=False,
+        help_text="A private game's invite token, shown to its players only (the table's "
+        "link: /play/{id}/?invite=<token>).",
+    )
+    rematch = serializers.UUIDField(
+        required=False,
+        allow_null=True,
+        help_text="Shown to its players once it is finished: the id of its rematch, or null.",
+    )
 
 
 class GamePageSerializer(serializers.Serializer):
@@ -142,7 +167,7 @@ def event_types_description() -> str:
         "| `player_absent` | `{}`: max_timeouts consecutive timeouts |",
         "| `player_returned` | `{}`: an absent or timed-out player acted again |",
         "| `game_finished` | `{winners, losers}` |",
-        "| `game_aborted` | `{reason}`: every player absent |",
+        "| `game_aborted` | `{reason}`: every player absent, or `cancelled` by the creator |",
     ]
     for ruleset in rules.rulesets():
         described = getattr(ruleset, "event_types", None)

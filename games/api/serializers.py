@@ -18,7 +18,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games import rules
+from games import rules, selectors
 from games.bots import LEVELS as BOT_LEVELS
 from games.commands import (
     DEFAULT_TURN_TIMEOUT,
@@ -34,6 +34,7 @@ from games.rules.skipbo import (
     card_code,
     card_order,
 )
+from games.usernames import clean_username, username_problem
 
 MAX_INT = 2**31 - 1
 
@@ -58,6 +59,15 @@ class StrictCharField(serializers.CharField):
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """A JSON boolean: ``true`` or ``false`` only (no ``"yes"``, no ``1``)."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
 
 
 class StrictChoiceField(serializers.ChoiceField):
@@ -104,7 +114,17 @@ class RegisterInputSerializer(serializers.Serializer):
     password = StrictCharField(write_only=True, trim_whitespace=False, max_length=128)
 
     def validate_username(self, value: str) -> str:
-        if get_user_model().objects.filter(username__iexact=value).exists():
+        # Compared after trimming, NFKC and case folding (API.md): fullwidth
+        # ``ALICE`` is ``ALICE`` is ``alice``; what NFKC makes of a name must be a valid name too.
+        value = clean_username(value)
+        try:
+            UnicodeUsernameValidator()(value)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.messages, code="invalid") from None
+        problem = username_problem(value)
+        if problem:
+            raise serializers.ValidationError(problem, code="invalid_username")
+        if selectors.username_taken(value):
             raise serializers.ValidationError(
                 "A user with that username already exists.", code="username_taken"
             )
@@ -155,6 +175,12 @@ class GameCreateInputSerializer(serializers.Serializer):
         help_text="Your fair-deal seed (docs/fairness.md): any string of at most 64 "
         "characters, public at once; mixed into every draw of the game.",
     )
+    private = StrictBooleanField(  # games among friends
+        required=False,
+        default=False,
+        help_text="A private game is listed to its players only; others join it with its "
+        "`invite` (shown to its players).",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs.get("bots") is not None:
@@ -196,6 +222,14 @@ class GameJoinInputSerializer(serializers.Serializer):  # fair deals (#12)
         trim_whitespace=False,
         help_text="Your fair-deal seed (docs/fairness.md): any string of at most 64 "
         "characters, public at once. After the game has started: 409.",
+    )
+    invite = StrictCharField(  # games among friends
+        max_length=64,
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="A private game's invite (its players see it in the game): without it, "
+        "or with a wrong one, a private game answers 404 like an unknown id.",
     )
 
 

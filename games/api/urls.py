@@ -2,12 +2,13 @@
 
 from django.urls import path
 
-from . import views
+from . import friends, views
 
 app_name = "games"
 urlpatterns = [
     path("auth/register/", views.RegisterApi.as_view(), name="register"),
     path("auth/token/", views.TokenApi.as_view(), name="token"),
+    path("auth/token/rotate/", views.TokenRotateApi.as_view(), name="token_rotate"),
     path("rulesets/", views.RulesetListApi.as_view(), name="rulesets"),
     path("games/", views.GameListCreateApi.as_view(), name="games"),
     path("games/<str:game_id>/", views.GameDetailApi.as_view(), name="game"),
@@ -16,4 +17,8 @@ urlpatterns = [
     path("games/<str:game_id>/actions/", views.GameActionApi.as_view(), name="actions"),
     path("games/<str:game_id>/events/", views.GameEventsApi.as_view(), name="events"),
     path("games/<str:game_id>/replay/", views.GameReplayApi.as_view(), name="replay"),
+    # games among friends
+    path("games/<str:game_id>/cancel/", friends.GameCancelApi.as_view(), name="cancel"),
+    path("games/<str:game_id>/rematch/", friends.GameRematchApi.as_view(), name="rematch"),
+    path("me/history/", friends.HistoryApi.as_view(), name="history"),
 ]

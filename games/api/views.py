@@ -20,14 +20,14 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework.authentication import SessionAuthentication
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import Throttled, ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services
+from games import friends, selectors, services
 from games.errors import ApplicationError
 from games.feed import waiting
 
@@ -116,8 +116,28 @@ class TokenApi(PublicApiView):
     def post(self, request: Request) -> Response:
         data = TokenInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        token = services.user_token(request=request, **data.validated_data)
+        try:
+            token = services.user_token(request=request, **data.validated_data)
+        except ApplicationError:
+            # The authentication backend refused the name without checking the
+            # password (too many failed log-ins, counted atomically): 429.
+            wait = getattr(request, "login_refused_wait", None)
+            if wait is not None:
+                raise Throttled(wait=wait) from None
+            raise
         return Response({"token": token})
+
+
+class TokenRotateApi(JsonApiView):
+    @extend_schema(
+        operation_id="auth_token_rotate",
+        request=None,
+        responses={200: TokenOutputSerializer, **_errors(401)},
+        summary="Replace your token with a new one.",
+        description="The old token answers 401 from this moment on, in every process.",
+    )
+    def post(self, request: Request) -> Response:
+        return Response({"token": services.user_token_rotate(user=request.user)})
 
 
 # --------------------------------------------------------------------------- rulesets
@@ -195,12 +215,16 @@ class GameJoinApi(JsonApiView):
         request=GameJoinInputSerializer,
         responses={200: GameSerializer, **_errors(400, 401, 404, 409)},
         summary="Take the lowest free seat; the last seat starts the game.",
+        description="A private game needs its `invite` in the body: without it, or with a "
+        "wrong one, the answer is the 404 of an unknown game.",
     )
     def post(self, request: Request, game_id: str) -> Response:
         # fair deals (#12): an optional seed; an empty body is no seed
         body = GameJoinInputSerializer(data=request.data if request.data else {})
         if not body.is_valid():
-            selectors.game_get(game_id)  # 404 before 400
+            # 404 before 400 -- and a private game without its invite is not found
+            raw = request.data.get("invite") if isinstance(request.data, dict) else None
+            friends.check_invite(game_id, raw, request.user)
             body.is_valid(raise_exception=True)
         game = services.game_join(game_id=game_id, user=request.user, **body.validated_data)
         return Response(selectors.game_data(game=game, user=request.user))

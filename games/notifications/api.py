@@ -1,7 +1,9 @@
 """``/api/me/``: a user's notification channels (thin DRF views; docs/deadlines.md).
 
 * ``GET``/``PATCH /api/me/notifications/``: the e-mail address and which
-  channels are on (``email_enabled``, ``webhook_enabled``).
+  channels are on (``email_enabled``, ``webhook_enabled``). A new address is
+  only mailed a confirmation link (``email_pending`` in the answer); it
+  becomes the address when the link is confirmed (``/accounts/email/<token>/``).
 * ``PUT /api/me/webhook/`` ``{"url"}``: register the webhook; the answer shows
   a fresh signing secret -- the only time it is ever shown. Registering again
   (even the same URL) replaces the secret. ``GET`` shows the URL without the
@@ -42,7 +44,17 @@ def _errors(*statuses: int) -> dict[int, OpenApiResponse]:
 
 class NotificationSettingsSerializer(serializers.Serializer):
     email = serializers.EmailField(
-        allow_blank=True, required=False, help_text="Where e-mail goes; blank: no e-mail."
+        allow_blank=True,
+        required=False,
+        help_text="Where e-mail goes (a confirmed address); blank: no e-mail. A new address "
+        "gets one mail with a confirmation link and becomes this address once confirmed; "
+        "nothing else is sent to it before.",
+    )
+    email_pending = serializers.EmailField(
+        read_only=True,
+        required=False,
+        help_text="Only in the answer to a PATCH that gave a new address: the address a "
+        "confirmation link was mailed to.",
     )
     email_enabled = serializers.BooleanField(required=False)
     webhook_enabled = serializers.BooleanField(required=False)
@@ -101,8 +113,13 @@ class NotificationSettingsApi(APIView):
     def patch(self, request: Request) -> Response:
         given = NotificationSettingsSerializer(data=request.data, partial=True)
         given.is_valid(raise_exception=True)
+        email = given.validated_data.get("email")
+        pending = email if email and email != request.user.email else None
         prefs = services.notification_settings_update(user=request.user, **given.validated_data)
-        return Response(_settings_data(request.user, prefs))
+        answer = _settings_data(request.user, prefs)
+        if pending:
+            answer["email_pending"] = pending  # mailed a confirmation link; not used before
+        return Response(answer)
 
 
 class WebhookApi(APIView):

@@ -27,6 +27,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core import signing
 from django.db import transaction
 from django.db.models.functions import Now
 from django.utils import timezone
@@ -234,3 +235,50 @@ def deliver_webhook(user_id: Any, body: str) -> int | None:
     if prefs is None or not prefs.webhook_enabled or not prefs.webhook_url:
         return None
     return post_webhook(prefs.webhook_url, prefs.webhook_secret, body)
+
+
+# --------------------------------------------------------------------------- e-mail confirmation
+# A new address gets one mail, with a link to confirm it; nothing else is sent
+# to it until then. ``user.email`` is always a confirmed address (or empty):
+# the address waiting for confirmation lives only in the signed link, so an
+# address typed by someone else never receives anything but that one mail.
+
+CONFIRM_SALT = "games.notifications.email-confirmation"
+CONFIRM_DAYS = 3
+
+
+def email_confirmation_link(user: Any, email: str) -> str:
+    token = signing.dumps({"u": user.pk, "e": email}, salt=CONFIRM_SALT, compress=True)
+    site = str(getattr(settings, "PABLO_SITE_URL", "http://localhost:8000")).rstrip("/")
+    return f"{site}/accounts/email/{token}/"
+
+
+def send_email_confirmation(user: Any, email: str) -> None:
+    """Mail ``email`` a link that makes it ``user``'s address (after the commit, by the outbox)."""
+    link = email_confirmation_link(user, email)
+    subject = "Confirm your e-mail address for Pablo"
+    text = (
+        f"Someone -- we hope you -- asked to receive the notifications of the Pablo player "
+        f"{user.username!r} at this address.\nTo confirm, open this link within "
+        f"{CONFIRM_DAYS} days and press the button:\n{link}\n\nIf it was not you, ignore "
+        f"this mail: nothing else will be sent to this address.\n"
+    )
+
+    def send() -> None:
+        try:
+            outbox.send("games.deliver_email", args=(email, subject, text))
+        except Exception:
+            log.warning("e-mail confirmation for user %s not enqueued", user.pk)
+
+    transaction.on_commit(send)
+
+
+def read_email_confirmation(token: str) -> tuple[Any, str] | None:
+    """(user id, address) of a valid, unexpired confirmation link's token, else None."""
+    try:
+        data = signing.loads(token, salt=CONFIRM_SALT, max_age=CONFIRM_DAYS * 86400)
+    except signing.BadSignature:
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("e"), str):
+        return None
+    return data.get("u"), data["e"]

@@ -112,10 +112,46 @@ def resolve_destination(url: str) -> tuple[str, int, list[tuple[int, Any]]]:
         raise WebhookFailed(f"{loggable(url)}: no address")
     if not _setting("PABLO_WEBHOOK_ALLOW_PRIVATE", False):
         for _family, sockaddr in addresses:
-            address = ipaddress.ip_address(sockaddr[0])
-            if not address.is_global:
+            address = ipaddress.ip_address(str(sockaddr[0]).split("%", 1)[0])
+            if not is_public(address):
                 raise WebhookRefused(f"{loggable(url)}: {address} is not a public address")
     return host, port, addresses
+
+
+_IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")  # RFC 6052, the well-known prefix
+_NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")  # RFC 8215, local use
+_6TO4 = ipaddress.ip_network("2002::/16")
+
+
+def embedded_ipv4(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 address stands for, where it embeds one.
+
+    IPv4-mapped ``::ffff:a.b.c.d``, IPv4-compatible ``::a.b.c.d`` (deprecated,
+    but a stack may still route it to the IPv4 address), NAT64 ``64:ff9b::/96``
+    (a NAT64 gateway connects to the IPv4 address in the low 32 bits) and 6to4
+    ``2002:AABB:CCDD::/48`` (the relay's IPv4 address in bits 16-48).
+    """
+    if address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    if address.sixtofour is not None:
+        return address.sixtofour
+    if address in _IPV4_COMPATIBLE or address in _NAT64:
+        return ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+    return None
+
+
+def is_public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether a webhook may be sent to ``address``: global, and so is any IPv4 inside it."""
+    if not address.is_global:
+        return False
+    if isinstance(address, ipaddress.IPv6Address):
+        if address in _NAT64_LOCAL:
+            return False
+        inner = embedded_ipv4(address)
+        if inner is not None:
+            return inner.is_global
+    return True
 
 
 def check_destination(url: str) -> None:
@@ -124,8 +160,10 @@ def check_destination(url: str) -> None:
     ``PABLO_WEBHOOK_ALLOW_PRIVATE`` follows ``DJANGO_DEBUG`` (on for local
     development and the tests' receivers); off, as on a public server, users
     cannot make the server POST into its own network. A host is refused if
-    *any* of its addresses is not public. (``post_webhook`` does not call this:
-    it uses ``resolve_destination`` and connects to the checked addresses.)
+    *any* of its addresses is not public (``is_public``: an IPv6 address that
+    embeds an IPv4 one -- mapped, compatible, NAT64, 6to4 -- is judged by it).
+    (``post_webhook`` does not call this: it uses ``resolve_destination`` and
+    connects to the checked addresses.)
     """
     resolve_destination(url)
 

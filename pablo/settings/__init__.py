@@ -38,6 +38,13 @@ def _secret_key() -> str:
     """
     key = env.str("DJANGO_SECRET_KEY", default="")
     if key:
+        if is_public_key(key):
+            raise ImproperlyConfigured(
+                "DJANGO_SECRET_KEY is a key published with the code or with Django (a default "
+                "or an example): anyone can sign cookies with it. Set it to a long random "
+                "string of your own, for example the output of "
+                "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`."
+            )
         return key
     if os.environ.get("DJANGO_SETTINGS_MODULE") == "pablo.settings.test":
         return "tests-only-key-" + "k" * 50  # pablo.settings.test imports this package first
@@ -49,6 +56,27 @@ def _secret_key() -> str:
             f"{VAR_DIR / 'secret_key'}."
         )
     return local_secret_key(VAR_DIR / "secret_key")
+
+
+#: Keys that were published (defaults and examples of this project, and of Django):
+#: a server signing with one of them signs cookies anyone can forge.
+PUBLIC_KEYS = frozenset(
+    {
+        "change-me-in-production",  # the old docker-compose.yml default
+        "change-me",
+        "changeme",
+        "secret",
+        "secret-key",
+        "your-secret-key",
+        "django-insecure",
+        "tests-only-key-" + "k" * 50,  # pablo.settings.test's
+    }
+)
+
+
+def is_public_key(key: str) -> bool:
+    """Whether ``key`` is a published one: listed, or Django's ``django-insecure-`` keys."""
+    return key.strip().lower() in PUBLIC_KEYS or key.startswith("django-insecure-")
 
 
 def local_secret_key(path: Path) -> str:
@@ -90,6 +118,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "pablo.headers.SecurityHeadersMiddleware",  # CSP, Permissions-Policy
     "pablo.unavailable.DatabaseUnavailableMiddleware",  # 503 while the database is away
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -211,10 +240,16 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
         "processed_folder": str(VAR_DIR / "broker" / "processed"),
         "control_folder": str(VAR_DIR / "broker" / "control"),
         "store_processed": False,
+        # How long the worker sleeps when it finds nothing it may take (kombu's
+        # default, 1 s, let beat's messages pile up; issue 19, docs/bots.md).
+        "polling_interval": 0.1,
     }
     if CELERY_BROKER_URL.startswith("filesystem")
     else {}
 )
+if CELERY_BROKER_URL.startswith("filesystem"):
+    # kombu's transport, writing each message atomically (pablo/filebroker.py).
+    CELERY_BROKER_TRANSPORT = "pablo.filebroker:Transport"
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
@@ -301,6 +336,10 @@ CELERY_BEAT_SCHEDULE["flush-outbox"] = {
     "options": {"expires": max(10.0, 5 * PABLO_OUTBOX_SECONDS)},
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Redis: kombu's transport with one fix (pablo/broker.py) -- without it a worker
+# running a task while Redis restarts dies with "AttributeError ... 'hostname'".
+if CELERY_BROKER_URL.startswith("redis://"):
+    CELERY_BROKER_TRANSPORT = "pablo.broker:Transport"
 # Remote control (celery inspect/control) off by default: its reply queue is torn
 # down and rebuilt when Redis restarts, and the worker could stop consuming after
 # the reconnection (tests/faults/test_redis_outage.py). Nothing here uses it.
@@ -371,6 +410,13 @@ CACHES = {
 PABLO_THROTTLE_LOGIN_FAILURES = env.str("PABLO_THROTTLE_LOGIN_FAILURES", default="10/hour") or None
 PABLO_THROTTLE_AUTH = env.str("PABLO_THROTTLE_AUTH", default="60/min") or None
 PABLO_THROTTLE_ACTIONS = env.str("PABLO_THROTTLE_ACTIONS", default="120/min") or None
+PABLO_THROTTLE_GAMES = env.str("PABLO_THROTTLE_GAMES", default="30/hour") or None
+# Each new notification address is mailed a confirmation link: a user cannot
+# make the service mail strangers more often than this.
+PABLO_THROTTLE_EMAILS = env.str("PABLO_THROTTLE_EMAILS", default="5/hour") or None
+# Every authenticate() counts failed log-ins per username key and address
+# (the API's token call, the web log-in, the admin log-in): pablo/throttling.py.
+AUTHENTICATION_BACKENDS = ["pablo.throttling.ThrottledModelBackend"]
 # How many reverse proxies stand in front of gunicorn: the client's address is
 # then read from X-Forwarded-For that many hops back (0: REMOTE_ADDR only, so a
 # client cannot choose its own address).
@@ -390,8 +436,15 @@ SECURE_PROXY_SSL_HEADER = (
 )
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=HTTPS)
 SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=31_536_000 if HTTPS else 0)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=HTTPS)
-SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=HTTPS)
+# includeSubDomains and preload bind every subdomain, and the preload list is
+# hard to leave: only when the operator asks for them.
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=False)
+# `check --deploy` would warn that they are off: a decision, not an oversight.
+SILENCED_SYSTEM_CHECKS = [
+    *([] if SECURE_HSTS_INCLUDE_SUBDOMAINS else ["security.W005"]),
+    *([] if SECURE_HSTS_PRELOAD else ["security.W021"]),
+]
 SESSION_COOKIE_SECURE = env.bool("DJANGO_SESSION_COOKIE_SECURE", default=HTTPS)
 CSRF_COOKIE_SECURE = env.bool("DJANGO_CSRF_COOKIE_SECURE", default=HTTPS)
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
@@ -399,6 +452,12 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
+# Content-Security-Policy and Permissions-Policy on every answer (pablo/headers.py):
+# the defaults there; a value here replaces them, an empty one sends none.
+if "PABLO_CONTENT_SECURITY_POLICY" in os.environ:
+    PABLO_CONTENT_SECURITY_POLICY = env.str("PABLO_CONTENT_SECURITY_POLICY")
+if "PABLO_PERMISSIONS_POLICY" in os.environ:
+    PABLO_PERMISSIONS_POLICY = env.str("PABLO_PERMISSIONS_POLICY")
 
 # --------------------------------------------------------------------------- the live feed
 # Waiting for a game's next event (games/feed/, docs/design.md "Live updates").

@@ -18,6 +18,7 @@ PABLO_WEBHOOK_ALLOW_PRIVATE = True
 # Throttles stay out of the suite's way (it registers and acts far faster than
 # any person); the throttle tests (tests/faults/test_throttling.py) turn them on.
 PABLO_THROTTLE_LOGIN_FAILURES = PABLO_THROTTLE_AUTH = PABLO_THROTTLE_ACTIONS = None
+PABLO_THROTTLE_GAMES = PABLO_THROTTLE_EMAILS = None
 # Each test process keeps its derived data (built replays) to itself.
 CACHES["default"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}  # noqa: F405
 if not os.environ.get("PABLO_TEST_KEEP_THROTTLE_CACHE"):

@@ -27,7 +27,7 @@ def card_link(pick: Pick | None, html: SafeString) -> SafeString:
         return html
     return format_html(
         '<a class="pick{}" href="?sel={}" data-sel="{}" aria-label="{}" aria-pressed="{}">{}</a>',
-        " picked" if pick.selected else "",
+        " picked" if pick.selected else (" quiet" if pick.quiet else ""),
         pick.sel,
         pick.sel,
         pick.label,

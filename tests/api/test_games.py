@@ -41,6 +41,7 @@ def test_create_answers_the_game_with_state_null_while_waiting(ann):
             "player_seeds": {"0": ""},
             "server_seed": None,
         },
+        "private": False,  # games among friends
     }
     assert body["created_at"].endswith("Z")
     assert list(Event.objects.filter(game=game).values_list("seq", "type")) == [
@@ -244,6 +245,7 @@ def test_list_filters_and_pagination(ann, bob, cid):
             "you": 0,
             "result": None,
             "created_at": waiting["created_at"],
+            "private": False,  # games among friends
         }
     ]
     act = ann.get("/api/games/?status=active").json()

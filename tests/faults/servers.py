@@ -168,6 +168,11 @@ class Redis:
             self.proc.wait(10)
         wait_port(self.port, up=False)
 
+    def restart(self) -> None:
+        """Stop and start again at once (its data is gone: no persistence)."""
+        self.stop()
+        self.start()
+
     def close(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
@@ -224,7 +229,12 @@ class Service:
         wait_port(self.port, 60)
         return f"http://127.0.0.1:{self.port}"
 
-    def worker(self, name: str = "w1", **env: str) -> subprocess.Popen[bytes]:
+    def worker(
+        self, name: str = "w1", options: list[str] | None = None, **env: str
+    ) -> subprocess.Popen[bytes]:
+        """A worker; ``options`` replace the default ones (solo pool, no gossip ...)."""
+        if options is None:
+            options = ["--pool=solo", "--without-heartbeat", "--without-gossip", "--without-mingle"]
         proc = self._start(
             name,
             [
@@ -232,11 +242,8 @@ class Service:
                 "-A",
                 "pablo",
                 "worker",
-                "--pool=solo",
                 "--loglevel=INFO",
-                "--without-heartbeat",
-                "--without-gossip",
-                "--without-mingle",
+                *options,
                 f"--hostname={name}@%h",
             ],
             **env,

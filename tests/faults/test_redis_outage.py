@@ -1,4 +1,5 @@
-"""Redis stopped for 30 s while players act (docs/operations.md "Faults").
+"""Redis stopped for 30 s while players act, and restarted under a busy worker
+(docs/operations.md "Faults").
 
 gunicorn, a Celery worker and beat run on a private Redis and the test
 database; players have webhooks. While Redis is down: actions still succeed
@@ -119,3 +120,57 @@ def test_redis_stopped_for_30_s(stack):
     counts = timeouts_per_turn(due["id"])
     assert counts and set(counts.values()) == {1}, counts
     assert not OutboxMessage.objects.exists()
+
+
+def test_redis_restarted_under_a_busy_worker_and_beat(stack):
+    """Issue 18: the worker died (``AttributeError ... 'hostname'``) when Redis restarted
+    while it ran a task (pablo/broker.py). The worker here is the default one
+    (prefork, gossip, mingle, heartbeat: as ``celery -A pablo worker`` runs in
+    compose); a notification task holds its message, unacknowledged, for 4 s
+    (``PABLO_CLAIM_PAUSE``) while Redis restarts. The worker stays up and keeps
+    working, and a deadline that falls due meanwhile is enforced once."""
+    redis, service, receiver = stack
+    base = service.web(workers=1, threads=4)
+    worker = service.worker("busy", options=["--concurrency=2"], PABLO_CLAIM_PAUSE="4")
+    service.beat()
+    tokens = {}
+    for name in ("ann", "bob"):
+        status, _, data = call(
+            base, "POST", "/api/auth/register/", {"username": name, "password": "secret-pw"}
+        )
+        assert status == 201, data
+        tokens[name] = data["token"]
+        notifications.NotificationSettings.objects.create(
+            user=get_user_model().objects.get(username=name),
+            webhook_url=receiver.url,
+            webhook_secret=webhooks.new_secret(),
+        )
+
+    def new_game(timeout: int) -> dict:
+        body = {"ruleset": "skipbo", "seats": 2, "turn_timeout": timeout,
+                "options": {"start_seat": 0}}  # fmt: skip
+        status, _, game = call(base, "POST", "/api/games/", body, tokens["ann"])
+        assert status == 201, game
+        status, _, game = call(base, "POST", f"/api/games/{game['id']}/join/", None, tokens["bob"])
+        assert status == 200, game
+        return game
+
+    due = new_game(10)  # its first deadline falls after the restart
+    # a notification task is running (its message unacknowledged) ...
+    wait_for(lambda: "games.notify_game" in service.log(worker), 30)
+    redis.restart()  # ... when Redis restarts
+    time.sleep(8)  # the task finishes, its acknowledgement meets a new Redis
+    assert worker.poll() is None, service.log(worker)[-5000:]
+    # it keeps working: the deadline is enforced once, a new game's turn is told
+    wait_for(lambda: timeouts_per_turn(due["id"]), 60, step=0.5)
+    after = new_game(3600)
+    try:
+        wait_for(lambda: hooks(receiver, after["id"]), 60, step=0.5)
+    except AssertionError:
+        raise AssertionError(service.logs()) from None
+    time.sleep(2)  # room for a duplicate timeout
+    assert worker.poll() is None, service.log(worker)[-5000:]
+    assert "Unrecoverable error" not in service.log(worker)
+    service.close()
+    counts = timeouts_per_turn(due["id"])
+    assert counts and set(counts.values()) == {1}, counts

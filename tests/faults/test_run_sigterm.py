@@ -62,6 +62,10 @@ def test_sigterm_to_the_process_group_stops_everything_within_10_s(tmp_path):
         status, _, game = call(base, "POST", "/api/games/", {"ruleset": "pablo", "seats": 2},
                                user["token"])  # fmt: skip
         assert status == 201, game
+        # issue 18: make run serves without Django's debug pages, static files still served
+        status, _, page = call(base, "GET", "/no-such-page/")
+        assert status == 404 and "URLconf" not in str(page) and "urlpatterns" not in str(page)
+        assert call(base, "GET", "/static/play/play.js")[0] == 200
 
         def long_poll() -> None:
             with contextlib.suppress(OSError):  # cut by the stop: expected

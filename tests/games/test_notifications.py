@@ -103,10 +103,16 @@ def test_notification_settings_turn_channels_on_and_off():
         format="json",
     )
     assert answer.status_code == 200
-    assert answer.json()["email"] == "ann@example.org"
+    # issue 18: a new address is confirmed by a link first (tests/games/test_email_confirmation.py)
+    assert answer.json()["email"] == "" and answer.json()["email_pending"] == "ann@example.org"
     assert answer.json()["email_enabled"] is False and answer.json()["webhook_enabled"] is False
     ann.refresh_from_db()
+    assert ann.email == ""
+    token = notifications.email_confirmation_link(ann, "ann@example.org").rsplit("/", 2)[-2]
+    services.email_confirm(token=token, apply=True)
+    ann.refresh_from_db()
     assert ann.email == "ann@example.org"
+    assert c.get("/api/me/notifications/").json()["email"] == "ann@example.org"
     assert c.patch("/api/me/notifications/", {"email": "nope"}, format="json").status_code == 400
 
 

@@ -113,6 +113,14 @@ def test_rebinding_on_retry_is_checked_again(settings, monkeypatch):
         "fe80::1",
         "fc00::1",
         "::ffff:127.0.0.1",  # IPv4-mapped loopback
+        # issue 18: IPv6 addresses that embed a private IPv4 address
+        "::127.0.0.1",  # IPv4-compatible
+        "::10.0.0.1",
+        "64:ff9b::7f00:1",  # NAT64 to 127.0.0.1
+        "64:ff9b::a9fe:a9fe",  # NAT64 to 169.254.169.254
+        "64:ff9b:1::a00:1",  # local-use NAT64
+        "2002:7f00:1::1",  # 6to4 via 127.0.0.1
+        "2002:c0a8:101::1",  # 6to4 via 192.168.1.1
     ],
 )
 def test_host_with_any_private_address_is_refused(settings, monkeypatch, private):
@@ -247,3 +255,12 @@ def test_https_certificate_for_another_name_is_refused(settings, monkeypatch, tl
         webhooks.post_webhook(f"https://other.test:{port}/h", "s", BODY)
     assert "certificate" in str(failed.value).lower()
     assert seen == []
+
+
+@pytest.mark.parametrize(
+    "public", ["64:ff9b::5db8:d822", "2002:5db8:d822::1", "::ffff:93.184.216.34", PUBLIC]
+)
+def test_ipv6_embedding_a_public_ipv4_is_public(public):
+    import ipaddress
+
+    assert webhooks.is_public(ipaddress.ip_address(public))

@@ -59,16 +59,19 @@ def test_skipbo_against_three_bots_from_the_lobby(
         form = "form[data-ruleset='skipbo']"
         p.click(f"details:has({form}) > summary")
         p.select_option(f"{form} select[name=seats]", "4")
-        p.select_option(f"{form} select[name=bots]", "3")
-        p.select_option(f"{form} select[name=bot_level]", "basic")
+        for seat in (1, 2, 3):  # who plays each seat: a basic bot
+            p.select_option(f"{form} select[name=bot_{seat}]", "basic")
+        # the seats beyond the chosen number of players are not offered
+        assert not p.locator(f"{form} select[name=bot_4]").is_visible()
         p.fill(f"{form} input[name=opt_stock_size]", "5")
         p.click(f"details:has({form}) details.more > summary")
-        p.fill(f"{form} input[name=opt_start_seat]", "1")
+        p.select_option(f"{form} select[name=opt_start_seat]", "1")
         p.fill(f"{form} textarea[name=decks]", json.dumps([DECK]))
         p.screenshot(path=str(artifacts / "lobby-bots-phone.png"), full_page=True)
         assert p.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         heights = p.evaluate(
             f'Array.from(document.querySelectorAll("{form} select, {form} button"))'
+            ".filter(b => b.offsetParent)"  # the seats beyond the players are hidden
             ".map(b => b.getBoundingClientRect().height)"
         )
         assert all(h >= 43.5 for h in heights), heights

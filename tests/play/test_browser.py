@@ -138,7 +138,7 @@ def create_game(player: Player, ruleset: str, plan: dict) -> str:
     p.fill(f"{form} input[name=turn_amount]", "2")
     p.select_option(f"{form} select[name=turn_unit]", "hours")
     p.click(f"details:has({form}) details.more > summary")
-    p.fill(f"{form} input[name=opt_start_seat]", "0")
+    p.select_option(f"{form} select[name=opt_start_seat]", "0")
     for name, value in plan["options"].items():
         if value is True:
             p.check(f"{form} input[name=opt_{name}]")
@@ -174,6 +174,9 @@ def refs_of(body: dict, seat: int) -> list[str]:
         return [src, f"b{body['pile']}"]
     if t == "end":
         return [f"h:{body['card']}", f"d{body['discard_pile']}"]
+    if t == "throw":  # select the card, then choose the verb
+        gift = [f"f{seat}.{body['give_position']}"] if "give_position" in body else []
+        return [f"f{body['seat']}.{body['position']}", *gift]
     return []
 
 
@@ -479,7 +482,7 @@ def test_without_javascript(live_server, chromium, artifacts):
 
 
 def test_a_throw_onto_anothers_card_gives_one_of_yours(live_server, chromium, artifacts):
-    """Give… under ben's matching card, then one of ann's cards, then the button."""
+    """ben's matching card, then one of ann's cards, then the button."""
     ann = services.user_register(username="ann", password=PASSWORD)[0]
     ben = services.user_register(username="ben", password=PASSWORD)[0]
     deck = ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "5D", "9D", "10D", "JD"]
@@ -499,9 +502,13 @@ def test_a_throw_onto_anothers_card_gives_one_of_yours(live_server, chromium, ar
             pl.page.goto(f"{live_server.url}/play/{game.id}/")
         page = players[0].page
         page.screenshot(path=str(artifacts / "table-pablo-throws-desktop.png"), full_page=True)
-        page.click("#table a.give[data-sel='f1.0']")
+        # no Throw button under every card: click ben's card, then choose the verb
+        assert page.locator("#table .board button").count() == 0
+        page.click("#table a.pick[data-sel='f1.0']")
         page.wait_for_selector('#table[data-sel="f1.0"]')
         assert "give in exchange" in page.inner_text("#table .hint")
+        plain = {"type": "throw", "seat": 1, "position": 0, "onto": 1}
+        assert page.locator(f"#table button[data-action='{canon(plain)}']").count() == 1
         page.click("#table a.pick[data-sel='f1.0,f0.3']")
         page.wait_for_selector('#table[data-sel="f1.0,f0.3"]')
         page.screenshot(path=str(artifacts / "table-pablo-give-desktop.png"), full_page=True)
@@ -568,5 +575,37 @@ def test_an_absent_player_comes_back(live_server, chromium):
         assert "You were marked absent" not in page.inner_text("#table")
         assert page.evaluate("window.__sameDocument === true")  # no reload
         assert "ann is back" in page.inner_text("#table .log")
+    finally:
+        player.close()
+
+
+def test_a_four_player_pablo_table_fits_two_phone_screens(live_server, chromium, artifacts):
+    """Issue 19: at 390 px a 4-player table (the seats, the piles, the actions, the log
+    and the scores) fits in two screen heights, and no button sits under every card."""
+    users = [services.user_register(username=n, password=PASSWORD)[0] for n in NAMES]
+    game = services.game_create(user=users[0], ruleset="pablo", seats=4, options={"start_seat": 1})
+    for u in users[1:]:
+        services.game_join(game_id=game.id, user=u)
+    for u in users:
+        services.game_act(game_id=game.id, user=u, command={"type": "look", "positions": [0, 1]})
+    for u in users[1:3]:  # a few turns, so that the log has lines
+        services.game_act(game_id=game.id, user=u, command={"type": "draw", "source": "deck"})
+        services.game_act(game_id=game.id, user=u, command={"type": "discard"})
+        state = selectors.game_data(game=selectors.game_get(game.id), user=u)["state"]
+        if any(a["type"] == "skip" for a in state["legal_actions"]):  # a power card
+            services.game_act(game_id=game.id, user=u, command={"type": "skip"})
+    player = Player(chromium, live_server.url, "ann", PHONE)
+    try:
+        player.login()
+        page = player.page
+        page.goto(f"{live_server.url}/play/{game.id}/")
+        game.refresh_from_db()
+        check_page(player, game, users[0])
+        assert page.locator("#table .board button").count() == 0
+        height = page.evaluate("document.documentElement.scrollHeight")
+        page.screenshot(path=str(artifacts / "table-pablo-4-phone.png"), full_page=True)
+        assert height <= 2 * PHONE["height"], f"{height}px: more than two screens"
+        page.set_viewport_size(DESKTOP)
+        page.screenshot(path=str(artifacts / "table-pablo-4-desktop.png"), full_page=True)
     finally:
         player.close()

@@ -173,12 +173,13 @@ def test_a_throw_onto_anothers_card_can_give_one_of_yours_without_javascript():
     a = client_for(ann)
     url = f"/play/{game.id}/"
     page = a.get(url).content.decode()
-    # the plain throw is a button under ben's card; "Give…" starts the choice
-    assert '"give_position"' not in page
-    assert 'href="?sel=f1.0" data-sel="f1.0" aria-label="Throw ben&#x27;s slot 0 and give' in page
-    assert 'class="pick" href="?sel=f1.0"' not in page  # ben's card is no pick by itself
-    # after ben's card, each of ann's cards is a pick; then the complete button
+    # no button under every card: ben's card is a quiet pick (clickable, not outlined)
+    assert '"give_position"' not in page and '"type":"throw"' not in page
+    assert 'class="pick quiet" href="?sel=f1.0" data-sel="f1.0"' in page
+    # after ben's card: the plain throw is a button, and each of ann's cards is a
+    # pick for a throw that gives it in exchange; then the complete button
     page = a.get(url + "?sel=f1.0").content.decode()
+    assert "Throw ben&#x27;s slot 0</button>" in page
     assert "Click one of your cards to give in exchange" in page
     for pos in range(4):
         assert f'href="?sel=f1.0,f0.{pos}"' in page

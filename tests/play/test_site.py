@@ -1,10 +1,15 @@
-"""The lobby, the table's pages and the viewer are one site (templates/base.html)."""
+"""The lobby, the table's pages and the viewer are one site (templates/base.html); a
+player's own history page; the lobby's lists as a fragment for its script."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
+from django.test import Client
+
+from games import services
+from tests.api.conftest import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS
 
 pytestmark = pytest.mark.django_db
 
@@ -36,3 +41,73 @@ def test_every_page_has_the_same_header_navigation_and_footer(client, django_use
     for link in ("Lobby", "Replays"):
         assert f">{link}</a>" in header
     assert ("Log out ann" in header) if signed_in else (">Log in</a>" in header)
+
+
+def user(name):
+    return services.user_register(username=name, password="secret-pw-1")[0]
+
+
+def chrome_of(html: str) -> tuple[str, str]:
+    header = re.search(r'<header class="site">.*?</header>', html, re.S)
+    footer = re.search(r'<footer class="site">.*?</footer>', html, re.S)
+    assert header and footer
+    strip = r'( aria-current="page"|\?next=[^"]*|name="csrfmiddlewaretoken" value="[^"]*")'
+    return re.sub(strip, "", header.group(0)), footer.group(0)
+
+
+def finished_skipbo(ann, ben):
+    game = services.game_create(
+        user=ann, ruleset="skipbo", seats=2, options=SKIPBO_QUICK_OPTIONS, decks=[SKIPBO_QUICK]
+    )
+    services.game_join(game_id=game.id, user=ben)
+    for _ in range(5):
+        services.game_act(
+            game_id=game.id, user=ann, command={"type": "play", "from": "stock", "pile": 0}
+        )
+    return game
+
+
+@pytest.mark.parametrize("signed_in", [True, False])
+def test_viewer_lobby_and_table_share_header_nav_and_footer(signed_in):
+    ann, ben = user("ann"), user("ben")
+    game = finished_skipbo(ann, ben)
+    client = Client()
+    if signed_in:
+        client.force_login(ann)
+    pages = ["/", f"/play/{game.id}/", "/replays/", f"/replays/{game.id}/"]
+    if signed_in:
+        pages.append("/history/")
+    seen = {url: chrome_of(client.get(url).content.decode()) for url in pages}
+    first = seen["/"]
+    for url, parts in seen.items():
+        assert parts == first, url
+    header = first[0]
+    assert ">Lobby</a>" in header and ">Replays</a>" in header
+    if signed_in:
+        assert "Log out ann" in header and ">Your history</a>" in header
+    else:
+        assert ">Log in</a>" in header and "Your history" not in header
+
+
+def test_history_lists_finished_games_with_result_rank_and_score():
+    ann, ben = user("ann"), user("ben")
+    game = finished_skipbo(ann, ben)
+    for who, result, rank in ((ann, "won", "1st of 2"), (ben, "lost", "2nd of 2")):
+        client = Client()
+        client.force_login(who)
+        html = client.get("/history/").content.decode()
+        assert f'href="/replays/{game.id}/"' in html
+        assert result in html and rank in html
+        assert "Skip-Bo" in html  # per ruleset
+    assert Client().get("/history/").status_code == 302  # log in first
+
+
+def test_the_lobby_lists_come_as_a_fragment_for_the_script():
+    ann, ben = user("ann"), user("ben")
+    client = Client()
+    client.force_login(ben)
+    game = services.game_create(user=ann, ruleset="cabo", seats=2)
+    html = client.get("/?partial=1").content.decode()
+    assert html.lstrip().startswith('<section class="games" id="lists"')
+    assert f'data-join="{game.id}"' in html
+    assert "<header" not in html

@@ -315,8 +315,9 @@ def test_the_creator_of_a_waiting_game_is_offered_no_join(ann, waiting):
 
 def test_buttons_start_with_their_verb_and_carry_legal_bodies(ann, playing):
     legal = ann.game(playing)["state"]["legal_actions"]
-    _, table = page(web(ann), f"/play/{playing}/")
-    offered = table.actions()
+    # a throw (open out of turn too) is a button once its card is clicked: select a
+    # card, then choose the verb (issue 19: no permanent button under every card)
+    offered = reachable_actions(web(ann), f"/play/{playing}/", depth=1)
     assert offered
     for name, body in offered:
         assert "expected_version" not in body
@@ -334,11 +335,14 @@ def test_buttons_start_with_their_verb_and_carry_legal_bodies(ann, playing):
 
 def test_a_player_not_on_turn_gets_only_their_legal_actions(bob, playing):
     legal = bob.game(playing)["state"]["legal_actions"]
-    _, table = page(web(bob), f"/play/{playing}/")
-    for name, body in table.actions():
+    offered = reachable_actions(web(bob), f"/play/{playing}/", depth=1)
+    for name, body in offered:
         assert is_legal(body, legal), (body, legal)
         assert name.startswith(verb(body))
-    assert not any(body["type"] == "draw" for _, body in table.actions())
+    assert not any(body["type"] == "draw" for _, body in offered)
+    # and his out-of-turn throws are all there, a click away
+    throws = [a for a in legal if a["type"] == "throw"]
+    assert throws and all(a in [b for _, b in offered] for a in throws)
 
 
 def test_the_look_button_appears_once_two_slots_are_chosen(ann, bob, waiting):
@@ -471,10 +475,17 @@ def test_notification_mails_link_to_the_table_and_the_replay(
     settings.PABLO_SITE_URL = "https://cards.example.org"
     settings.PABLO_FAST_PATH_SECONDS = 0
     for player, address in ((ann, "ann@example.org"), (bob, "bob@example.org")):
-        response = player.patch(
-            "/api/me/notifications/", {"email": address, "email_enabled": True}, format="json"
-        )
+        with django_capture_on_commit_callbacks(execute=True):
+            response = player.patch(
+                "/api/me/notifications/", {"email": address, "email_enabled": True}, format="json"
+            )
         assert response.status_code == 200, response.content
+        # issue 18: a new address is used once its owner confirms the link mailed to it
+        (confirm,) = [m for m in mail.outbox if m.to == [address]]
+        link = re.search(r"https://cards\.example\.org(/accounts/email/\S+/)", confirm.body)
+        assert link, confirm.body
+        assert Client().post(link.group(1)).status_code == 200
+    mail.outbox.clear()
     game = create(
         ann, ruleset="skipbo", seats=2, options=SKIPBO_QUICK_OPTIONS, decks=[SKIPBO_QUICK]
     )

@@ -91,11 +91,18 @@ def test_skipbo_chart_points_are_the_stock_counts_of_the_view():
     state = rules.fold(t.events[:1])
     for index, event in enumerate(t.events[1:], start=1):
         rules.apply(state, event)
-        if index == start or (index > start and event.type == "deadline_set"):
-            stock = rules.view(state, None)["stock"]
-            expected.append(tuple(stock[str(s)]["count"] for s in range(3)))
+        if index < start:
+            continue
+        stock = rules.view(state, None)["stock"]
+        counts = tuple(stock[str(s)]["count"] for s in range(3))
+        if index == start or event.type == "deadline_set":
+            expected.append(counts)
+        elif event.type == "game_finished" and counts != expected[-1]:
+            expected.append(counts)  # the end: the winner's stock is empty (issue 19)
     assert replay.totals_by_round == expected
     assert expected[0] == (5, 5, 5)  # stock_size 5
+    winners = state.result["winners"]
+    assert winners and all(replay.totals_by_round[-1][w] == 0 for w in winners)
 
 
 # --------------------------------------------------------------------------- database
@@ -210,3 +217,13 @@ def test_a_seat_sees_what_it_knew_even_in_a_game_that_hid_it_on_screen():
             screen = rules.view(shown.state_at(step), seat) or {}
             hidden_on_screen += screen.get("fields") != table.get("fields")
     assert hidden_on_screen  # the test would see a replay that showed the screen
+
+
+def test_the_charts_end_labels_keep_name_and_value_apart():
+    from replays.chart import Chart, Series
+
+    svg = str(Chart([Series("basic bot 3", [0, 4, 3], "#000")]).svg())
+    assert "basic bot 3: 3</text>" not in svg  # too long: cut with an ellipsis
+    assert "basic bot\u2026: 3</text>" in svg
+    svg = str(Chart([Series("ann", [0, 7], "#000")]).svg())
+    assert ">ann: 7</text>" in svg

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import round_reveal
 from ..events import JSON, Event
 from ..evolve import Handlers
 from ..state import State
@@ -186,6 +187,7 @@ def _on_called(preset: Preset, s: FamilyState, seat: int | None, d: JSON) -> Non
 def _on_round_ended(preset: Preset, s: FamilyState, seat: int | None, d: JSON) -> None:
     s.scores = [d["game_totals"][str(i)] for i in range(s.seats)]
     s.rounds.append({"round": d["round"], "totals": d["totals"], "scores": d["scores"]})
+    s.reveal = round_reveal.round_reveal(s.ruleset, s.callers, d, preset.value)
     s.stage = "done"
     s.held = s.held_from = None
     s.power = None

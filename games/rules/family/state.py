@@ -36,6 +36,8 @@ class FamilyState(State):
     call_window: int | None = None
     match_open: bool = False
     rounds: list[JSON] = field(default_factory=list)
+    #: The last finished round with every card face up (games/rules/round_reveal.py).
+    reveal: JSON | None = None
 
     #: ``codes`` is only replaced (each round): ``copy`` shares it.
     SHARED: ClassVar[frozenset[str]] = State.SHARED | {"codes"}

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
+from .. import round_reveal
 from ..events import ENGINE_EVENTS, JSON, Event
 from ..state import State
 from .knowledge import redact, visible
@@ -82,6 +83,7 @@ def view(
         ),
         "match_open": match_open(preset, s) and not over,
         "looked": [i for i, done in enumerate(s.looked) if done] if setup else None,
+        "reveal": round_reveal.shown(s.reveal),  # the last round's end, public
     }
 
 

@@ -10,6 +10,7 @@
  * - A click on a card changes the selection: the fragment for ?sel=... is fetched.
  * - The event feed's long poll (wait=25) brings other players' moves.
  * - The deadline counts down every second.
+ * - "Close the reveal" hides the round's reveal at once and tells the server.
  */
 (function () {
   "use strict";
@@ -39,17 +40,26 @@
     notice.appendChild(p);
   }
 
+  // The selection the player asked for last, and the newest redraw: a redraw that
+  // answers after a newer one was asked for (the long poll's and a click's at once)
+  // is dropped, so an older selection never comes back.
+  var wanted = root.dataset.sel || "";
+  var drawn = 0;
+
   function refresh(sel) {
-    if (sel === undefined) sel = table().dataset.sel || "";
+    if (sel === undefined) sel = wanted; else wanted = sel;
+    var mine = ++drawn;
     var url = "/play/" + gameId + "/?partial=1" + (sel ? "&sel=" + encodeURIComponent(sel) : "");
     return fetch(url, { credentials: "same-origin", headers: { "Accept": "text/html" } })
       .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.text(); })
       .then(function (html) {
+        if (mine !== drawn) return;
         var holder = document.createElement("div");
         holder.innerHTML = html;
         var fresh = holder.querySelector("#table");
         if (!fresh) return;
         table().replaceWith(fresh);
+        wanted = fresh.dataset.sel || "";
         var clean = "/play/" + gameId + "/" + (fresh.dataset.sel ? "?sel=" + fresh.dataset.sel : "");
         if (location.pathname + location.search !== clean) history.replaceState(null, "", clean);
         tick();
@@ -63,11 +73,27 @@
     busy = true;
     var form = button.closest("form");
     var keyInput = form && form.querySelector("input[name=key]");
-    var url, body;
+    var url, body, then = null;
     if (action.type === "join") {
-      url = "/api/games/" + gameId + "/join/"; body = "{}";
+      url = "/api/games/" + gameId + "/join/";
+      body = JSON.stringify(action.invite ? { invite: action.invite } : {});
     } else if (action.type === "come_back") {
       url = "/api/games/" + gameId + "/back/"; body = "{}";
+    } else if (action.type === "cancel") {
+      url = "/api/games/" + gameId + "/cancel/"; body = "{}";
+      then = function () { location.href = "/"; };
+    } else if (action.type === "rematch") {
+      // the new game's table: started here, or joined with its invite
+      url = "/api/games/" + gameId + "/rematch/"; body = "{}";
+      then = function (data) {
+        var go = function () { location.href = "/play/" + data.id + "/"; };
+        if (data.you !== null && data.you !== undefined) return go();
+        return fetch("/api/games/" + data.id + "/join/", {
+          method: "POST", credentials: "same-origin",
+          headers: { "Content-Type": "application/json", "X-CSRFToken": csrf(), "Accept": "application/json" },
+          body: JSON.stringify({ invite: data.invite })
+        }).then(go, go);
+      };
     } else {
       url = "/api/games/" + gameId + "/actions/";
       action.expected_version = version();
@@ -79,6 +105,7 @@
     fetch(url, { method: "POST", credentials: "same-origin", headers: headers, body: body })
       .then(function (r) {
         return r.json().catch(function () { return {}; }).then(function (data) {
+          if (r.ok && then) { say(""); return then(data); }
           if (r.ok) { say(""); return; }
           say(data.detail || ("The server refused (" + r.status + ")."));
         });
@@ -89,9 +116,24 @@
       .then(function () { busy = false; });
   }
 
+  // the round's reveal: closed at once, remembered by the server for the next redraw
+  function closeReveal(button) {
+    var form = button.closest("form");
+    var panel = document.getElementById("reveal");
+    if (panel) panel.remove();
+    if (!form) return;
+    fetch(form.action, {
+      method: "POST", credentials: "same-origin",
+      headers: { "X-CSRFToken": csrf(), "X-Requested-With": "fetch" },
+      body: new FormData(form)
+    }).catch(function () {});
+  }
+
   document.addEventListener("click", function (ev) {
     var t = ev.target;
     if (!(t instanceof Element)) return;
+    var closer = t.closest("#table button[data-close-reveal]");
+    if (closer) { ev.preventDefault(); closeReveal(closer); return; }
     var button = t.closest("#table button[data-action]");
     if (button) { ev.preventDefault(); send(button); return; }
     var link = t.closest("#table a[data-sel]");
@@ -110,6 +152,14 @@
   function poll() {
     var gen = ++pollGen;
     var status = table().dataset.status;
+    if (status === "finished" && table().dataset.rematchWatch) {
+      // a finished game has no more events: look now and then for a rematch offered
+      setTimeout(function () {
+        if (gen !== pollGen) return;
+        (document.hidden ? Promise.resolve() : refresh()).catch(function () {}).then(poll);
+      }, 5000);
+      return;
+    }
     if (status === "finished" || status === "aborted") return;
     if (!table().dataset.signedIn) {  // the feed needs an account: look again now and then
       setTimeout(function () { refresh().catch(function () {}).then(poll); }, 5000);

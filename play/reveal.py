@@ -1,0 +1,97 @@
+"""The round's reveal on the table: at a round's end every player's cards face up
+with their values, the calls and whether they succeeded, the round's points and
+the game totals.
+
+Drawn from the game state's ``reveal`` (the rules' view gives it to everyone until
+the next round ends). The table shows it until the player closes it (remembered
+in the session, per game and round) or acts in the next round; a player who opens
+the table later, before acting, still sees it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabletop.cards import card_html
+
+JSON = dict[str, Any]
+
+REASONS = {
+    "call": "after the call",
+    "empty_field": "because a field is empty",
+    "exhausted": "because no card is left to draw",
+}
+
+
+def session_key(game_id: Any) -> str:
+    return f"reveal-closed:{game_id}"
+
+
+def build(
+    shown: JSON | None,
+    names: list[str],
+    you: int | None,
+    ruleset: str,
+    kind: str,
+    call_word: str,
+    closed_round: Any,
+) -> JSON | None:
+    """The reveal's template context from a ``reveal`` object, or None (none, or closed)."""
+    if not shown:
+        return None
+    number = shown.get("round")
+    if number is None or closed_round == number:
+        return None
+    fields = shown.get("fields") or {}
+    totals = shown.get("totals") or {}
+    scores = shown.get("scores") or {}
+    game_totals = shown.get("game_totals") or {}
+    winners = set(shown.get("winners") or [])
+    calls = [c for c in shown.get("calls") or [] if isinstance(c.get("seat"), int)]
+    callers = {c["seat"] for c in calls}
+
+    def name(seat: int) -> str:
+        if seat == you:
+            return "you"
+        return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+
+    rows = []
+    for seat in sorted(range(len(names)), key=lambda s: (s != you, s)):
+        cards = []
+        for slot in fields.get(str(seat)) or []:
+            code = slot.get("code") if isinstance(slot, dict) else None
+            if code is None:
+                continue
+            cards.append({"html": card_html(code, kind), "value": slot.get("value")})
+        score = scores.get(str(seat))
+        rows.append(
+            {
+                "seat": seat,
+                "name": "You" if seat == you else names[seat],
+                "you": seat == you,
+                "cards": cards,
+                "total": totals.get(str(seat)),
+                "score": f"{score:+d}" if isinstance(score, int) else "",
+                "game_total": game_totals.get(str(seat)),
+                "called": seat in callers,
+                "best": seat in winners,
+            }
+        )
+    if calls:
+        parts = []
+        for c in calls:
+            who = name(c["seat"])
+            who = who[:1].upper() + who[1:]
+            points = scores.get(str(c["seat"]))
+            after = f" ({points:+d})" if isinstance(points, int) else ""
+            if c.get("succeeded") is True:
+                parts.append(f"{who} called {call_word}, and it worked{after}.")
+            elif c.get("succeeded") is False:
+                parts.append(f"{who} called {call_word}, and it failed{after}.")
+            else:
+                parts.append(f"{who} called {call_word}, but the round ended without it{after}.")
+        call = " ".join(parts)
+    else:
+        why = REASONS.get(str(shown.get("reason")), "")
+        call = f"Nobody called: the round ended {why}." if why else "Nobody called."
+    return {"round": number, "rows": rows, "call": call, "reason": shown.get("reason")}

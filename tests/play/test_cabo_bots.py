@@ -1,0 +1,209 @@
+"""Issue 19's first "done when", in headless Chromium with a real Celery worker: a
+person starts a Cabo game against two bots from the lobby's form and plays it to its
+end; each round's reveal is shown (live, then gone once she acts in the next round);
+every bot move comes within PABLO_BOT_DELAY + 1 s of the event before it.
+
+A stacked deck keeps it to two rounds: ann holds 13 13 12 11 (49) both rounds and
+the draw pile has only 0-6 (no powers, so no bot can swap her cards away). Round 1:
+she calls at once and is not the lowest (49 + 5 = 54); round 2: she holds 49 again,
+called or not, and the game is over (more than 100).
+
+Screenshots (test-artifacts/): the create form with a refused value and filled in,
+at desktop and 390 px; the reveal and the table at both widths.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from django.conf import settings as django_settings
+
+from games import selectors
+from games.bots import waits_for
+from games.models import Event, Game
+from tests.play.test_browser import DESKTOP, PHONE, Player, check_page, perform
+from tests.tasks.conftest import celery, redis_broker  # noqa: F401
+
+ON_SQLITE = django_settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.services,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(ON_SQLITE, reason="needs PostgreSQL: SQLite cannot flush the event table"),
+    pytest.mark.timeout(300),
+]
+
+DELAY = 0.3
+ROUND = [
+    *["13", "13", "12", "11"],  # ann: 49
+    *["6", "6", "5", "5"],  # basic bot 1
+    *["4", "4", "3", "3"],  # basic bot 2
+    "2",  # the discard pile's first card
+    *["0", "0", "1", "1", "1", "1", "2", "2", "2", "3", "3", "4", "4", "5", "5", "6", "6"],
+]
+ACTS = {"looked", "drawn", "discarded", "replaced", "peeked", "spied", "swapped", "called"}
+
+
+def ann_wants(state: dict) -> dict | None:
+    legal = state.get("legal_actions") or []
+    types = {a["type"] for a in legal}
+    if "look" in types:
+        return {"type": "look", "positions": [0, 1]}
+    if "call" in types:
+        return {"type": "call"}
+    if "draw" in types:
+        return {"type": "draw", "source": "deck"}
+    if "discard" in types:
+        return {"type": "discard"}
+    if "skip" in types:
+        return {"type": "skip"}
+    return None
+
+
+def no_sideways_scroll(page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"sideways scroll at 390 px: {width}px"
+
+
+def test_cabo_against_two_bots_with_each_rounds_reveal(
+    live_server,
+    chromium,
+    artifacts,
+    celery,  # noqa: F811
+    settings,
+):
+    import json
+
+    settings.PABLO_BOT_DELAY = DELAY
+    celery.worker(PABLO_BOT_DELAY=str(DELAY))
+    ann = Player(chromium, live_server.url, "ann", DESKTOP)
+    try:
+        ann.signup()
+        p = ann.page
+        form = "form[data-ruleset='cabo']"
+        p.click(f"details:has({form}) > summary")
+        p.select_option(f"{form} select[name=seats]", "3")
+        for seat in (1, 2):
+            p.select_option(f"{form} select[name=bot_{seat}]", "basic")
+        # a refused value: the API's range, in words, beside the field; nothing lost
+        p.fill(f"{form} input[name=turn_amount]", "15")
+        p.select_option(f"{form} select[name=turn_unit]", "days")
+        p.click(f"details:has({form}) details.more > summary")
+        p.select_option(f"{form} select[name=opt_start_seat]", "0")
+        p.fill(f"{form} textarea[name=decks]", json.dumps([ROUND, ROUND]))
+        p.click(f"{form} button[type=submit]")
+        p.wait_for_selector(f"{form} .field-error")
+        assert "from 1 minute to 14 days" in p.inner_text(f"{form} .turn-time")
+        assert p.input_value(f"{form} select[name=bot_2]") == "basic"
+        assert p.input_value(f"{form} select[name=opt_start_seat]") == "0"
+        assert Game.objects.count() == 0
+        p.locator(f"details:has({form})").screenshot(
+            path=str(artifacts / "create-form-error-desktop.png")
+        )
+        p.set_viewport_size(PHONE)
+        no_sideways_scroll(p)
+        heights = p.evaluate(
+            f'Array.from(document.querySelectorAll("{form} select, {form} button, '
+            f'{form} input[type=text]")).filter(e => e.offsetParent)'
+            ".map(b => b.getBoundingClientRect().height)"
+        )
+        assert all(h >= 43.5 for h in heights), heights
+        p.screenshot(path=str(artifacts / "create-form-error-phone.png"), full_page=True)
+        p.set_viewport_size(DESKTOP)
+        p.fill(f"{form} input[name=turn_amount]", "2")
+        p.select_option(f"{form} select[name=turn_unit]", "hours")
+        p.locator(f"details:has({form})").screenshot(
+            path=str(artifacts / "create-form-desktop.png")
+        )
+        p.click(f"{form} button[type=submit]")
+        p.wait_for_url(re.compile(r".*/play/[0-9a-f-]+/$"))
+        game_id = p.url.rstrip("/").split("/")[-1]
+        game = Game.objects.get(pk=game_id)
+        assert game.status == "active"  # both other seats are bots: it starts at once
+        user = game.seat_set.get(seat=0).user
+        assert [pl["bot"] for pl in selectors.game_data(game=game, user=user)["players"]] == [
+            None,
+            "basic",
+            "basic",
+        ]
+        p.evaluate("window.__sameDocument = true")
+        reveals_seen: set[int] = set()
+        acted = refused = 0
+        shots = False
+        end = time.monotonic() + 200
+        while True:
+            assert time.monotonic() < end, "the game did not end"
+            game.refresh_from_db()
+            if game.status != "active":
+                break
+            data = selectors.game_data(game=game, user=user)
+            state = data["state"]
+            legal = state.get("legal_actions") or []
+            if not (legal and waits_for(legal)):
+                time.sleep(0.05)  # the bots' turn: the worker moves them
+                continue
+            p.wait_for_selector(f'#table[data-version="{game.version}"]', timeout=10_000)
+            check_page(ann, game, user)
+            if state["round"] > 1 and state["phase"] == "setup":
+                # round 1 has ended: its reveal came without a reload, until she acts
+                text = p.inner_text("#reveal")
+                assert "Round 1: every card face up" in text
+                assert "You called Cabo, and it failed (+54)." in text
+                assert (
+                    p.locator("#reveal .reveal-card").count() >= 9
+                )  # a multi replace may take some
+                reveals_seen.add(1)
+                if not shots:
+                    shots = True
+                    p.screenshot(path=str(artifacts / "reveal-desktop.png"), full_page=True)
+                    p.set_viewport_size(PHONE)
+                    no_sideways_scroll(p)
+                    p.screenshot(path=str(artifacts / "reveal-phone.png"), full_page=True)
+                    p.set_viewport_size(DESKTOP)
+            body = ann_wants(state)
+            assert body is not None, legal
+            mine = Event.objects.filter(game_id=game_id, seat=0).count()
+            was_refused = False
+            perform(ann, body, 0)
+            # her action is stored, or refused because a bot moved in the same moment
+            # (the page sent the version it showed: UI.md); then she decides again
+            deadline = time.monotonic() + 10
+            while Event.objects.filter(game_id=game_id, seat=0).count() == mine:
+                if p.locator("#notice .notice.error").count():
+                    assert "reload it and decide again" in p.inner_text("#notice")
+                    refused += 1
+                    was_refused = True
+                    break
+                assert time.monotonic() < deadline, f"{body} did nothing"
+                time.sleep(0.02)
+            else:
+                acted += 1
+            if body["type"] == "look" and state["round"] > 1 and not was_refused:
+                # acting in the next round closes the reveal
+                p.wait_for_function("!document.getElementById('reveal')", timeout=10_000)
+        assert game.status == "finished"
+        assert reveals_seen == {1}
+        assert acted >= 4 and refused <= 2, (acted, refused)
+        p.wait_for_selector(f"#table .result a[href$='/replays/{game_id}/']")
+        # the last round's reveal stands beside the result
+        assert "Round 2: every card face up" in p.inner_text("#reveal")
+        assert p.evaluate("window.__sameDocument === true")  # no reload all game long
+        p.screenshot(path=str(artifacts / "table-cabo-bots-over-desktop.png"), full_page=True)
+        p.set_viewport_size(PHONE)
+        no_sideways_scroll(p)
+        p.screenshot(path=str(artifacts / "table-cabo-bots-over-phone.png"), full_page=True)
+        # opened again later (a new page load): the last round's reveal is still there
+        p.reload()
+        assert "Round 2: every card face up" in p.inner_text("#reveal")
+        # every bot move came within PABLO_BOT_DELAY + 1 s of the event before it
+        rows = list(Event.objects.filter(game_id=game_id).order_by("seq"))
+        assert "turn_timed_out" not in [r.type for r in rows]
+        by_seq = {r.seq: r for r in rows}
+        bot_moves = [r for r in rows if r.seat in (1, 2) and r.type in ACTS]
+        assert len(bot_moves) >= 6
+        gaps = [(r.created_at - by_seq[r.seq - 1].created_at).total_seconds() for r in bot_moves]
+        assert max(gaps) < DELAY + 1, gaps
+    finally:
+        ann.close()

@@ -1,0 +1,51 @@
+"""Issue 18: the Content-Security-Policy breaks nothing in a real Chromium.
+
+The policy forbids inline script and style (``pablo/headers.py``). Chromium
+reports every blocked script, style or connection on the console; here the
+table (with its long-poll script), the replay viewer (with its chart) and the
+Swagger page (its start-up script a file of its own) load, work, and report
+no violation.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+
+from games import services
+
+ON_SQLITE = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(ON_SQLITE, reason="needs PostgreSQL: SQLite cannot flush the event table"),
+]
+
+
+def test_no_csp_violation_on_the_table_the_viewer_and_the_api_docs(chromium, live_server):
+    call_command("demo", "--if-empty", verbosity=0)
+    ann, _ = services.user_register(username="cspann", password="table-secret-1")
+    bob, _ = services.user_register(username="cspbob", password="table-secret-1")
+    game = services.game_create(user=ann, ruleset="skipbo", seats=2, options={"start_seat": 0})
+    services.game_join(game_id=game.id, user=bob)
+    context = chromium.new_context()
+    page = context.new_page()
+    said: list[str] = []
+    page.on("console", lambda m: said.append(m.text))
+    page.on("pageerror", lambda e: said.append(str(e)))
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", "cspann")
+    page.fill("input[name=password]", "table-secret-1")
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")
+    page.goto(f"{live_server.url}/play/{game.id}/")
+    page.wait_for_timeout(1500)  # the table's script starts its long poll
+    page.goto(f"{live_server.url}/replays/")
+    page.click("a[href^='/replays/'][href$='/']")
+    page.wait_for_load_state("networkidle")
+    page.goto(f"{live_server.url}/api/docs/")
+    page.wait_for_selector(".swagger-ui .info", timeout=20_000)
+    blocked = [t for t in said if "Content Security Policy" in t or "Refused to" in t]
+    context.close()
+    assert blocked == [], blocked
