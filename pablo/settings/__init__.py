@@ -364,7 +364,7 @@ if CELERY_BROKER_URL.startswith("filesystem"):
 # dict): "default" keeps derived data such as the replay viewer's built replays
 # (docs/viewer.md "Speed"; entries name the game's version and the code that
 # built them, so they are never stale), "throttle" the rate-limit counters
-# (pablo/throttling.py). Redis when one is configured (PABLO_CACHE_URL, a
+# (games/api/throttling.py). Redis when one is configured (PABLO_CACHE_URL, a
 # django-environ cache URL, else the broker's Redis), else files under VAR_DIR
 # (shared by the processes of one machine). Each has its own key prefix.
 # A cache server that is away never fails a request: the viewer builds the
@@ -401,7 +401,7 @@ CACHES = {
 
 
 # --------------------------------------------------------------------------- throttling
-# API.md "Throttling"; the code is pablo/throttling.py, the operator's view
+# API.md "Throttling"; the code is games/api/throttling.py, the operator's view
 # docs/operations.md. Rates in DRF's format (N/s, N/min, N/hour, N/day); an
 # empty value turns that limit off. The counters live in the "throttle" cache,
 # which every worker process shares: Redis when one is configured
@@ -415,13 +415,13 @@ PABLO_THROTTLE_GAMES = env.str("PABLO_THROTTLE_GAMES", default="30/hour") or Non
 # make the service mail strangers more often than this.
 PABLO_THROTTLE_EMAILS = env.str("PABLO_THROTTLE_EMAILS", default="5/hour") or None
 # Every authenticate() counts failed log-ins per username key and address
-# (the API's token call, the web log-in, the admin log-in): pablo/throttling.py.
-AUTHENTICATION_BACKENDS = ["pablo.throttling.ThrottledModelBackend"]
+# (the API's token call, the web log-in, the admin log-in): games/api/throttling.py.
+AUTHENTICATION_BACKENDS = ["games.api.throttling.ThrottledModelBackend"]
 # How many reverse proxies stand in front of gunicorn: the client's address is
 # then read from X-Forwarded-For that many hops back (0: REMOTE_ADDR only, so a
 # client cannot choose its own address).
 PABLO_TRUSTED_PROXIES = env.int("PABLO_TRUSTED_PROXIES", default=0)
-REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = ["pablo.throttling.ApiThrottle"]
+REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = ["games.api.throttling.ApiThrottle"]
 REST_FRAMEWORK["NUM_PROXIES"] = PABLO_TRUSTED_PROXIES
 
 
