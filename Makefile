@@ -15,7 +15,7 @@ lint:           ## ruff lint and format check, strict mypy on the pure rules
 	scripts/venv.sh dev
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .
-	.venv/bin/mypy games/rules
+	.venv/bin/mypy games/rules games/bots
 
 format:
 	.venv/bin/ruff format .

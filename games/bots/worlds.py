@@ -225,39 +225,41 @@ def _family_world(ruleset: str, view: JSON, seat: int, rng: random.Random) -> St
     rounds = list(view.get("rounds") or [])
 
     header = {"ruleset": ruleset, "seats": seats, "options": options, "turn_timeout": 86_400}
-    s: Any = rb.initial_state(header)
-    s.status = "active"
-    s.players = [f"seat{i}" for i in range(seats)]
-    s.round = view.get("round") or 1
-    s.phase = "setup" if setup else "turn"
-    s.codes = codes
-    s.fields = fields
-    s.draw = draw
-    s.discard = pile
-    s.serial = discard.get("serial") or 1
-    s.held = held
-    s.held_from = held_from
-    s.turn_seat = None if setup else tseat
-    s.stage = "look" if setup else (stage or "draw")
-    s.turn_no = 1
-    s.start_seat = tseat if tseat is not None else 0
-    s.looked = looked
-    s.known = known
-    s.power = power
-    s.callers = callers
-    s.call_window = call_window
-    s.match_open = bool(view.get("match_open")) if p.throwing == "match" else p.throwing != "none"
-    s.rounds = []  # the totals below are all a rollout needs (and views stay small)
-    s.scores = game_totals(p, rounds, seats)
-    s.turn_key = rb.turn_key(s)
-    return s  # type: ignore[no-any-return]
+    world: Any = rb.initial_state(header)
+    world.status = "active"
+    world.players = [f"seat{i}" for i in range(seats)]
+    world.round = view.get("round") or 1
+    world.phase = "setup" if setup else "turn"
+    world.codes = codes
+    world.fields = fields
+    world.draw = draw
+    world.discard = pile
+    world.serial = discard.get("serial") or 1
+    world.held = held
+    world.held_from = held_from
+    world.turn_seat = None if setup else tseat
+    world.stage = "look" if setup else (stage or "draw")
+    world.turn_no = 1
+    world.start_seat = tseat if tseat is not None else 0
+    world.looked = looked
+    world.known = known
+    world.power = power
+    world.callers = callers
+    world.call_window = call_window
+    matching = p.throwing == "match"
+    world.match_open = bool(view.get("match_open")) if matching else p.throwing != "none"
+    world.rounds = []  # the totals below are all a rollout needs (and views stay small)
+    world.scores = game_totals(p, rounds, seats)
+    world.turn_key = rb.turn_key(world)
+    state: State = world
+    return state
 
 
 #: How low the unseen cards of other players run, after t of their turns: the
 #: fraction of the way from the lowest card value to the deck's average
 #: (measured: basic against basic in cabo and pablo, 60 games each).
 def kept_fraction(turns: float) -> float:
-    return 0.35 + 0.6 * 0.8**turns
+    return float(0.35 + 0.6 * 0.8**turns)
 
 
 _WEIGHTS: dict[tuple[str, int], dict[str, float]] = {}
