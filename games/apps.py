@@ -8,6 +8,7 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # The receivers of events_appended (deadline fast path, bot turns, notifications)
         # and the Celery tasks, which the work modules enqueue by name (games.outbox).
+        from . import accounts  # noqa: F401  (every account's name key)
         from .notifications import receivers, tasks  # noqa: F401
         from .turns import receivers as turn_receivers  # noqa: F401
         from .turns import tasks as turn_tasks  # noqa: F401

@@ -1,0 +1,68 @@
+"""Attacks of a stranger, replayed: each test failed before its fix (issue 18/19 follow-up)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, connection, transaction
+from rest_framework.test import APIClient
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_database_refuses_a_second_spelling_of_a_name():
+    """Uniqueness of names by their key is the database's, not only a check before insert."""
+    users = get_user_model().objects
+    users.create_user(username="racer", password="pw-pw-pw-pw")
+    for other in ("RACER", "Racer", "\uff52acer"):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            users.create_user(username=other, password="pw-pw-pw-pw")
+    assert users.filter(username__iexact="racer").count() == 1
+    users.create_user(username="stra\u00dfe", password="pw-pw-pw-pw")  # case folds to strasse
+    with pytest.raises(IntegrityError), transaction.atomic():
+        users.create_user(username="STRASSE", password="pw-pw-pw-pw")
+
+
+def test_renaming_an_account_onto_another_spelling_is_refused():
+    users = get_user_model().objects
+    users.create_user(username="ann2", password="pw-pw-pw-pw")
+    bob = users.create_user(username="bob2", password="pw-pw-pw-pw")
+    bob.username = "ANN2"
+    with pytest.raises(IntegrityError), transaction.atomic():
+        bob.save()
+    bob.refresh_from_db()
+    bob.username = "bob3"
+    bob.save()  # a rename to a free name moves the key with it
+    users.create_user(username="BOB2", password="pw-pw-pw-pw")
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_case_variant_sign_ups_at_the_same_instant_make_one_account(require_postgres):
+    """Eight spellings of one name sent at once: exactly one account (it was four)."""
+    names = ["racer", "RACER", "Racer", " racer", "racer ", "\uff52acer", "rACER", "RaCeR"]
+    barrier = threading.Barrier(len(names))
+    codes: dict[str, int] = {}
+
+    def sign_up(name: str) -> None:
+        client = APIClient()
+        barrier.wait()
+        try:
+            answer = client.post(
+                "/api/auth/register/", {"username": name, "password": "secret-pw-1"}, format="json"
+            )
+            codes[name] = answer.status_code
+            if answer.status_code == 400:
+                assert answer.json()["code"] == "username_taken", answer.content
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=sign_up, args=(name,)) for name in names]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(codes.values()) == [201] + [400] * (len(names) - 1), codes
+    assert get_user_model().objects.filter(username__iexact="racer").count() == 1
