@@ -157,9 +157,19 @@ def email_confirm(*, token: str, apply: bool) -> tuple[Any, str]:
     return user, found[1]
 
 
-def user_token_rotate(*, user: Any) -> str:
-    """A new API token for ``user``; the old one is dead at once, in every process."""
+def user_token_rotate(*, user: Any, current: str | None = None) -> str:
+    """A new API token for ``user``; the old one is dead at once, in every process.
+
+    ``current``: the token the request came with (the API's rotation). Rotations
+    of one account take turns on its row lock; a request whose token another
+    rotation replaced meanwhile is refused (``Unauthenticated``, 401): of
+    several rotations sent at once with one token, one wins and the others
+    learn that token is dead -- never a 500, never an answer with a dead token.
+    """
     with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        if current is not None and not Token.objects.filter(user=user, key=current).exists():
+            raise errors.Unauthenticated("Invalid token.", "authentication_failed")
         Token.objects.filter(user=user).delete()  # post_delete: games.api.auth.revoke
         token = Token.objects.create(user=user)
     return token.key

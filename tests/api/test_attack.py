@@ -7,6 +7,7 @@ import threading
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
+from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 pytestmark = pytest.mark.django_db
@@ -66,3 +67,40 @@ def test_case_variant_sign_ups_at_the_same_instant_make_one_account(require_post
         thread.join(30)
     assert sorted(codes.values()) == [201] + [400] * (len(names) - 1), codes
     assert get_user_model().objects.filter(username__iexact="racer").count() == 1
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_parallel_token_rotations_with_one_token_give_one_live_token(require_postgres):
+    """Eight rotations sent at once with the same token: no 500, one 200, and its token works.
+
+    Before: three answered 500 (a second ``Token`` for the user) and two answered 200, one
+    of them with a token that was already dead.
+    """
+    user = get_user_model().objects.create_user(username="rota", password="secret-pw-1")
+    key = Token.objects.create(user=user).key
+    barrier = threading.Barrier(8)
+    answers: list = []
+
+    def rotate() -> None:
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+        barrier.wait()
+        try:
+            answers.append(client.post("/api/auth/token/rotate/"))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=rotate) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    codes = sorted(answer.status_code for answer in answers)
+    assert codes == [200] + [401] * 7, codes
+    (winner,) = [answer.json()["token"] for answer in answers if answer.status_code == 200]
+    assert list(Token.objects.filter(user=user).values_list("key", flat=True)) == [winner]
+    for answer in answers:
+        assert set(answer.json()) == (
+            {"token"} if answer.status_code == 200 else {"code", "detail"}
+        )
