@@ -1,7 +1,8 @@
 """One account per name, whatever its spelling: the database holds every name's key.
 
 ``games.models.AccountName`` keeps the SHA-256 of each account's
-``username_key`` (trimmed, NFKC, case-folded) under a unique index. A
+``username_look`` (its ``username_key`` -- trimmed, NFKC, case-folded -- with
+letters that only look like ASCII ones made those) under a unique index. A
 receiver of the user model's ``post_save`` writes it in the same transaction
 as the account, for every way an account comes to be or is renamed (the API's
 sign-up, the web's, the admin, ``createsuperuser``): of two sign-ups of
@@ -12,7 +13,6 @@ rolls its account back (``services.user_register`` answers ``username_taken``).
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from django.conf import settings
@@ -20,12 +20,7 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from games.models import AccountName
-from games.usernames import username_key
-
-
-def name_digest(name: str) -> str:
-    """The stored form of a name's key (hex SHA-256 of ``username_key``)."""
-    return hashlib.sha256(username_key(name).encode()).hexdigest()
+from games.usernames import name_digest
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="games.accounts.name_key")

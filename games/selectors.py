@@ -22,8 +22,8 @@ from games import errors, fairness, friends, rules, store
 from games.bots import bot_level, waits_for
 from games.bots import levels as bot_levels
 from games.errors import Conflict
-from games.models import Event, FairDraw, Game, NotificationSettings, Seat
-from games.usernames import username_key
+from games.models import AccountName, Event, FairDraw, Game, NotificationSettings, Seat
+from games.usernames import name_digest, username_key
 
 JSON = dict[str, Any]
 
@@ -407,6 +407,8 @@ def username_taken(name: str) -> bool:
     few names with other characters are compared here by their keys, since
     SQLite's and PostgreSQL's case rules are not Unicode's case folding.
     """
+    if AccountName.objects.filter(digest=name_digest(name)).exists():
+        return True  # the same look: the key, or letters that pass for its ASCII ones
     key = username_key(name)
     users = get_user_model().objects
     if users.filter(username__iexact=name).exists():

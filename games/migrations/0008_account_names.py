@@ -4,6 +4,7 @@ import hashlib
 import unicodedata
 
 import django.db.models.deletion
+from confusable_homoglyphs import confusables
 from django.conf import settings
 from django.db import migrations, models
 
@@ -14,15 +15,31 @@ def _key(name):
     return unicodedata.normalize("NFKC", text.casefold())
 
 
+def _twin(char):
+    # games.usernames._ascii_twin, frozen
+    if char.isascii():
+        return char
+    for hit in confusables.is_confusable(char, greedy=True) or []:
+        for glyph in hit["homoglyphs"]:
+            if len(glyph["c"]) == 1 and glyph["c"].isascii():
+                return glyph["c"].casefold()
+    return char
+
+
+def _look(name):
+    return "".join(_twin(char) for char in _key(name))
+
+
 def fill(apps, schema_editor):
-    """Every existing account's key; of accounts already sharing one (made before this
-    constraint), the oldest keeps it and the others keep their names without a row."""
+    """Every existing account's look (games.usernames.username_look); of accounts
+    already sharing one (made before this constraint), the oldest keeps it and the
+    others keep their names without a row."""
     users = apps.get_model(*settings.AUTH_USER_MODEL.split("."))
     names = apps.get_model("games", "AccountName")
     seen = set()
     rows = []
     for pk, username in users.objects.order_by("pk").values_list("pk", "username").iterator():
-        digest = hashlib.sha256(_key(username).encode()).hexdigest()
+        digest = hashlib.sha256(_look(username).encode()).hexdigest()
         if digest not in seen:
             seen.add(digest)
             rows.append(names(user_id=pk, digest=digest))

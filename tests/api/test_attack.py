@@ -104,3 +104,38 @@ def test_parallel_token_rotations_with_one_token_give_one_live_token(require_pos
         assert set(answer.json()) == (
             {"token"} if answer.status_code == 200 else {"code", "detail"}
         )
+
+
+@pytest.mark.parametrize(
+    "impostor",
+    [
+        "\u0251lice",  # LATIN SMALL LETTER ALPHA: it was accepted beside "alice"
+        "al\u0131ce",  # dotless i
+        "AL\u0131CE",
+        "\u0251l\u0131ce",
+    ],
+)
+def test_a_latin_lookalike_of_a_taken_name_is_taken(anon, impostor):
+    """One script, so not "mixed": the letters that only look like ASCII ones still name alice."""
+    body = {"username": "alice", "password": "secret-pw-1"}
+    assert anon.post("/api/auth/register/", body, format="json").status_code == 201
+    answer = anon.post("/api/auth/register/", {**body, "username": impostor}, format="json")
+    assert answer.status_code == 400, answer.content
+    assert answer.json()["code"] == "username_taken"
+    with pytest.raises(IntegrityError), transaction.atomic():  # the database agrees
+        get_user_model().objects.create_user(username=impostor, password="pw-pw-pw-pw")
+
+
+def test_names_with_letters_of_their_own_stay_free(anon):
+    for name in (
+        "alice",
+        "\u00e5lice",
+        "\u00f6laf",
+        "olaf",
+        "stra\u00dfe2",
+        "\u03ba\u03b1\u03bb\u03b7",
+    ):
+        answer = anon.post(
+            "/api/auth/register/", {"username": name, "password": "secret-pw-1"}, format="json"
+        )
+        assert answer.status_code == 201, (name, answer.content)
