@@ -351,11 +351,16 @@ def ruleset_list() -> list[JSON]:
 VIEWABLE = (Game.Status.FINISHED, Game.Status.ABORTED)
 
 
-def replay_list(*, ruleset: str = "", player: str = "") -> QuerySet[Game]:
-    """Finished and aborted games, newest first, filtered by ruleset and player username."""
+def replay_list(*, ruleset: str = "", player: str = "", user: Any = None) -> QuerySet[Game]:
+    """Finished and aborted games, newest first, filtered by ruleset and player username.
+
+    Without the private games ``user`` (None: a signed-out visitor) has no seat in,
+    like every list of games (``friends.visible``).
+    """
     if "\x00" in ruleset + player:  # no ruleset or name holds NUL (PostgreSQL's text refuses it)
         return Game.objects.none()
-    games = Game.objects.filter(status__in=VIEWABLE).prefetch_related("seat_set__user")
+    games = friends.visible(Game.objects.filter(status__in=VIEWABLE), user)
+    games = games.prefetch_related("seat_set__user")
     if ruleset:
         games = games.filter(ruleset=ruleset)
     if player:
@@ -363,9 +368,10 @@ def replay_list(*, ruleset: str = "", player: str = "") -> QuerySet[Game]:
     return games.order_by("-finished_at", "-created_at")
 
 
-def replay_players() -> list[str]:
-    """Usernames that appear in a viewable game (the viewer's player filter)."""
-    seats = Seat.objects.filter(game__status__in=VIEWABLE, user__isnull=False)
+def replay_players(user: Any = None) -> list[str]:
+    """Usernames that appear in a viewable game ``user`` may list (the viewer's player filter)."""
+    games = friends.visible(Game.objects.filter(status__in=VIEWABLE), user)
+    seats = Seat.objects.filter(game__in=games, user__isnull=False)
     return sorted(set(seats.values_list("user__username", flat=True)), key=str.lower)
 
 

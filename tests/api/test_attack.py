@@ -7,8 +7,11 @@ import threading
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
+from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+
+from tests.api.test_friends import finished_skipbo
 
 pytestmark = pytest.mark.django_db
 
@@ -139,3 +142,18 @@ def test_names_with_letters_of_their_own_stay_free(anon):
             "/api/auth/register/", {"username": name, "password": "secret-pw-1"}, format="json"
         )
         assert answer.status_code == 201, (name, answer.content)
+
+
+def test_the_replay_list_leaves_out_private_games_of_others(ann, bob, cid):
+    """/replays/ listed a finished private game (and its players) to anyone, signed in or
+    not, while every other list leaves it out for those without a seat in it."""
+    private = finished_skipbo(ann, bob, private=True)
+    public = finished_skipbo(ann, bob)
+    web = Client()
+    assert private["id"] not in web.get("/replays/").content.decode()
+    assert public["id"] in web.get("/replays/").content.decode()
+    web.force_login(cid.user)
+    page = web.get("/replays/?player=ann").content.decode()
+    assert private["id"] not in page and public["id"] in page
+    web.force_login(bob.user)
+    assert private["id"] in web.get("/replays/").content.decode()  # its players still see it
