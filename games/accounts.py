@@ -24,7 +24,7 @@ from games.usernames import name_digest
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="games.accounts.name_key")
-def _name_key(sender: Any, instance: Any, created: bool, update_fields: Any, **kwargs: Any):
+def _name_key(sender: Any, instance: Any, created: bool, update_fields: Any, **kwargs: Any) -> None:
     """Keep the account's key row in step with its name (raises IntegrityError when taken)."""
     if kwargs.get("raw"):
         return  # loaddata

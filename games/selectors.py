@@ -23,7 +23,7 @@ from games.bots import bot_level, waits_for
 from games.bots import levels as bot_levels
 from games.errors import Conflict
 from games.models import AccountName, Event, FairDraw, Game, NotificationSettings, Seat
-from games.usernames import name_digest, username_key
+from games.usernames import clean_username, name_digest, username_key, username_problem
 
 JSON = dict[str, Any]
 
@@ -406,23 +406,40 @@ def notification_settings(*, user: Any) -> NotificationSettings:
 # --------------------------------------------------------------------------- accounts
 
 
-def username_taken(name: str) -> bool:
-    """Whether an account's name equals ``name`` by ``username_key`` (trim, NFKC, case fold).
+def username_taken(name: str, *, exclude: Any = None) -> bool:
+    """Whether an account's name equals ``name`` by ``username_key`` (trim, NFKC, case fold),
+    or has its look (``games.usernames.username_look``). ``exclude``: an account's pk
+    that does not count (the account being renamed).
 
     The database compares ASCII letters case-insensitively (``iexact``); the
     few names with other characters are compared here by their keys, since
     SQLite's and PostgreSQL's case rules are not Unicode's case folding.
     """
-    if AccountName.objects.filter(digest=name_digest(name)).exists():
+    looks = AccountName.objects.filter(digest=name_digest(name)).exclude(user_id=exclude)
+    if looks.exists():
         return True  # the same look: the key, or letters that pass for its ASCII ones
     key = username_key(name)
-    users = get_user_model().objects
+    users = get_user_model().objects.exclude(pk=exclude)
     if users.filter(username__iexact=name).exists():
         return True
     if key.isascii() and users.filter(username__iexact=key).exists():
         return True
     others = users.filter(username__regex=r"[^\x01-\x7f]").values_list("username", flat=True)
     return any(username_key(other) == key for other in others.iterator())
+
+
+def username_refusal(name: str, *, exclude: Any = None) -> str | None:
+    """Why ``name`` may not be an account's new name (the API's rules), or None.
+
+    For the forms that name accounts outside ``services.user_register`` (the
+    admin's): invisible characters, mixed scripts, ASCII lookalikes, or taken.
+    """
+    problem = username_problem(clean_username(name))
+    if problem:
+        return problem
+    if username_taken(clean_username(name), exclude=exclude):
+        return "A user with that username already exists."
+    return None
 
 
 # --------------------------------------------------------------------------- games among friends

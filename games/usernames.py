@@ -86,7 +86,7 @@ def _ascii_twin(char: str) -> str:
     for hit in confusables.is_confusable(char, greedy=True) or []:
         for glyph in hit["homoglyphs"]:
             if len(glyph["c"]) == 1 and glyph["c"].isascii():
-                return glyph["c"].casefold()
+                return str(glyph["c"]).casefold()
     return char
 
 

@@ -157,3 +157,38 @@ def test_the_replay_list_leaves_out_private_games_of_others(ann, bob, cid):
     assert private["id"] not in page and public["id"] in page
     web.force_login(bob.user)
     assert private["id"] in web.get("/replays/").content.decode()  # its players still see it
+
+
+@pytest.mark.parametrize("name", ["STRASSE", "\u0251lice", "ALICE", "x\u200by", "\u0430lice"])
+def test_the_admin_refuses_the_names_the_api_refuses(name):
+    """The admin's "add user" made lookalike accounts (and, with the unique look, a 500)."""
+    users = get_user_model().objects
+    users.create_user(username="stra\u00dfe", password="pw-pw-pw-pw")
+    users.create_user(username="alice", password="pw-pw-pw-pw")
+    boss = users.create_superuser(username="boss", password="pw-pw-pw-pw", email="b@x.org")
+    web = Client()
+    web.force_login(boss)
+    password = "Zz-secret-pw-123"
+    answer = web.post(
+        "/admin/auth/user/add/",
+        {"username": name, "password1": password, "password2": password, "usable_password": "true"},
+    )
+    assert answer.status_code == 200, answer.status_code  # the form again, with its error
+    assert "errorlist" in answer.content.decode()
+    assert users.count() == 3
+
+
+def test_the_admin_may_still_rename_an_account_to_a_free_name_and_keep_its_own():
+    users = get_user_model().objects
+    users.create_user(username="alice", password="pw-pw-pw-pw")
+    bob = users.create_user(username="bob", password="pw-pw-pw-pw")
+    boss = users.create_superuser(username="boss", password="pw-pw-pw-pw", email="b@x.org")
+    web = Client()
+    web.force_login(boss)
+    page = f"/admin/auth/user/{bob.pk}/change/"
+    form = {"username": "bob", "date_joined_0": "2026-01-01", "date_joined_1": "00:00:00"}
+    assert web.post(page, {**form, "username": "\u0251lice"}).status_code == 200  # refused
+    assert web.post(page, {**form, "username": "Bob"}).status_code == 302  # its own name
+    assert web.post(page, {**form, "username": "robert"}).status_code == 302
+    bob.refresh_from_db()
+    assert bob.username == "robert"
