@@ -276,8 +276,9 @@ def _request(conn: http.client.HTTPConnection, method: str, path: str, token: st
     return response.status, response.read()
 
 
-def real_client(port: int, game: dict, stop: float, counts: list[int]) -> None:
-    """Play ``game`` (id, two tokens) with legal actions until ``stop``; counts [posts, gets]."""
+def real_client(port: int, game: dict, stop: float, counts: list) -> None:
+    """Play ``game`` (id, two tokens) with legal actions until ``stop``; counts [posts, gets,
+    refused, latencies of the POSTs answered 201 (seconds)]."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     tokens = game["tokens"]
     gid = game["id"]
@@ -298,12 +299,15 @@ def real_client(port: int, game: dict, stop: float, counts: list[int]) -> None:
                     break
             if body is None:
                 continue
+        sent = time.perf_counter()
         status, raw = _request(conn, "POST", f"/api/games/{gid}/actions/", tokens[seat], body)
         if status != 201:
             body = None
             counts[2] += 1
             continue
         counts[0] += 1
+        if len(counts) > 3:
+            counts[3].append(time.perf_counter() - sent)
         data = json.loads(raw)
         state = data["game"]["state"]
         body = choose(state["legal_actions"]) if data["game"]["status"] == "active" else None
@@ -332,7 +336,7 @@ def _load_process(kind: str, port: int, jobs: list[dict], seconds: float, queue)
     while time.monotonic() < start:
         time.sleep(0.01)
     stop = start + seconds
-    counts = [[0, 0, 0] for _ in jobs]
+    counts: list[list] = [[0, 0, 0, []] for _ in jobs]
     target = real_client if kind == "real" else yardstick_client
     threads = [
         threading.Thread(target=target, args=(port, job, stop, count))
@@ -342,10 +346,13 @@ def _load_process(kind: str, port: int, jobs: list[dict], seconds: float, queue)
         thread.start()
     for thread in threads:
         thread.join()
-    queue.put([sum(c[i] for c in counts) for i in range(3)] + [jobs])
+    samples = [x for c in counts for x in c[3]]
+    queue.put([sum(c[i] for c in counts) for i in range(3)] + [jobs, samples])
 
 
-def hammer(kind: str, port: int, jobs: list[dict], seconds: float) -> tuple[float, list[int]]:
+def hammer(
+    kind: str, port: int, jobs: list[dict], seconds: float, latencies: list | None = None
+) -> tuple[float, list[int]]:
     """POSTs/s of ``len(jobs)`` clients in two processes for ``seconds``."""
     ctx = multiprocessing.get_context("fork")
     queue = ctx.Queue()
@@ -358,6 +365,8 @@ def hammer(kind: str, port: int, jobs: list[dict], seconds: float) -> tuple[floa
     for proc in procs:
         proc.join()
     totals = [sum(r[i] for r in results) for i in range(3)]
+    if latencies is not None:
+        latencies.extend(x for r in results for x in r[4])
     if kind == "yard":
         done = [job for r in results for job in r[3]]
         by_id = {j["id"]: j for j in done}
@@ -366,27 +375,36 @@ def hammer(kind: str, port: int, jobs: list[dict], seconds: float) -> tuple[floa
     return totals[0] / seconds, totals
 
 
-def start_server(port: int, settings_module: str) -> subprocess.Popen:
+def start_server(
+    port: int, settings_module: str, root: Path = ROOT, kind: str = "gunicorn", **extra: str
+) -> subprocess.Popen:
+    """gunicorn ``-w 2 --threads 4`` of the checkout in ``root`` (or, ``kind="uvicorn"``,
+    ``uvicorn pablo.asgi:application --workers 2``)."""
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": settings_module,
         "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DB_NAME}",
         "DJANGO_DEBUG": "0",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "PYTHONPATH": f"{ROOT / 'bench'}:{ROOT}",
+        "PYTHONPATH": f"{ROOT / 'bench'}:{root}",
         "DJANGO_LOG_LEVEL": "WARNING",
         # The write path is measured, not the rate limits (120 actions/min per user):
         # both off for the real server, which the yardstick has none of either.
         "PABLO_THROTTLE_ACTIONS": "",
         "PABLO_THROTTLE_AUTH": "",
+        **extra,
     }
     env.pop("PABLO_TEST_DB_NAME", None)
-    args = [str(ROOT / ".venv/bin/gunicorn"), "pablo.wsgi", "-b", f"127.0.0.1:{port}",
-            "-w", "2", "--threads", "4", "-k", "gthread", "--log-level", "warning"]  # fmt: skip
-    help_text = subprocess.run([args[0], "--help"], capture_output=True, text=True).stdout
-    if "--no-control-socket" in help_text:
-        args.append("--no-control-socket")
-    proc = subprocess.Popen(args, env=env, cwd=ROOT, start_new_session=True)
+    if kind == "uvicorn":
+        args = [str(ROOT / ".venv/bin/uvicorn"), "pablo.asgi:application", "--port", str(port),
+                "--workers", "2", "--log-level", "warning", "--no-access-log"]  # fmt: skip
+    else:
+        args = [str(ROOT / ".venv/bin/gunicorn"), "pablo.wsgi", "-b", f"127.0.0.1:{port}",
+                "-w", "2", "--threads", "4", "-k", "gthread", "--log-level", "warning"]  # fmt: skip
+        help_text = subprocess.run([args[0], "--help"], capture_output=True, text=True).stdout
+        if "--no-control-socket" in help_text:
+            args.append("--no-control-socket")
+    proc = subprocess.Popen(args, env=env, cwd=root, start_new_session=True)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -449,6 +467,59 @@ def http_phase(port: int, seconds: float, rounds: int, out: dict) -> None:
         stop_server(yard)
 
 
+def compare_phase(port: int, seconds: float, rounds: int, configs: list[tuple]) -> None:
+    """HTTP actions of several server configurations side by side, in alternating
+    rounds with the same clients and games: POSTs/s and the POSTs' p50/p99.
+
+    ``configs``: (name, checkout root, "gunicorn" | "uvicorn", extra environment).
+    """
+    User = get_user_model()
+    players = [User.objects.create_user(username=f"c{i}", password="x") for i in range(32)]
+    tokens = [Token.objects.get_or_create(user=u)[0].key for u in players]
+    jobs = []
+    for c in range(16):
+        pair = players[2 * c : 2 * c + 2]
+        games = [new_game(pair) for _ in range(4 + 2 * rounds * len(configs))]
+        jobs.append({"id": str(games[0].id), "tokens": tokens[2 * c : 2 * c + 2],
+                     "spares": [str(g.id) for g in games[1:]]})  # fmt: skip
+    connection.close()
+    servers = []
+    try:
+        for i, (_name, root, kind, extra) in enumerate(configs):
+            servers.append(start_server(port + 2 + i, "pablo.settings", root, kind, **extra))
+        for clients in (4, 16):
+            rates: dict[str, list[float]] = {c[0]: [] for c in configs}
+            lats: dict[str, list[float]] = {c[0]: [] for c in configs}
+            for i, _config in enumerate(configs):
+                hammer("real", port + 2 + i, jobs[:clients], 1.0)  # warm
+            for r in range(rounds):
+                order = list(enumerate(configs))
+                if r % 2:
+                    order.reverse()  # neither goes first every time
+                for i, (name, *_rest) in order:
+                    rate, _c = hammer("real", port + 2 + i, jobs[:clients], seconds, lats[name])
+                    rates[name].append(rate)
+            first = configs[0][0]
+            for name, *_rest in configs:
+                ms = sorted(x * 1000 for x in lats[name])
+                p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
+                rate = statistics.median(rates[name])
+                # each round's ratio to the first configuration's (the machine's load
+                # drifts between rounds more than between neighbours), then the median
+                ratio = statistics.median(
+                    x / y for x, y in zip(rates[name], rates[first], strict=True)
+                )
+                print(
+                    f"HTTP {clients:2d} clients, {name:>28}: {rate:6.0f} POSTs/s "
+                    f"(paired ratio {ratio:.2f}), p50 {statistics.median(ms):5.1f} ms"
+                    f", p99 {p99:5.1f} ms (rounds {', '.join(f'{x:.0f}' for x in rates[name])})",
+                    flush=True,
+                )
+    finally:
+        for proc in servers:
+            stop_server(proc)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true")
@@ -457,6 +528,12 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=8301)
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds (median)")
     parser.add_argument("--deep", type=int, default=2000, help="events of the long game")
+    parser.add_argument(
+        "--compare",
+        metavar="BEFORE_DIR",
+        help="only the write path of this checkout's servers against the checkout in "
+        "BEFORE_DIR (e.g. `git archive <commit> | tar -x -C DIR`), side by side",
+    )
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         raise SystemExit("needs PostgreSQL (DATABASE_URL=postgres://...)")
@@ -468,6 +545,14 @@ def main() -> int:
     connection.settings_dict["NAME"] = DB_NAME
     app = None
     try:
+        if args.compare:
+            before = Path(args.compare).resolve()
+            compare_phase(args.port, 3.0, rounds, [
+                ("before (gunicorn)", before, "gunicorn", {}),
+                ("after (gunicorn)", ROOT, "gunicorn", {}),
+                ("after (uvicorn, everything)", ROOT, "uvicorn", {}),
+            ])  # fmt: skip
+            return 0
         User = get_user_model()
         users = [User.objects.create_user(username=f"bench{i}", password="x") for i in (0, 1)]
         rng = random.Random(1)

@@ -19,19 +19,14 @@ from django.conf import settings
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from games.models import AccountName
-from games.usernames import name_digest
+from games import services
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="games.accounts.name_key")
 def _name_key(sender: Any, instance: Any, created: bool, update_fields: Any, **kwargs: Any) -> None:
-    """Keep the account's key row in step with its name (raises IntegrityError when taken)."""
+    """Keep the account's look row in step with its name (raises IntegrityError when taken)."""
     if kwargs.get("raw"):
         return  # loaddata
     if not created and update_fields is not None and "username" not in update_fields:
         return  # a log-in's last_login, a password change: the name did not move
-    digest = name_digest(instance.get_username())
-    if created:
-        AccountName.objects.create(user=instance, digest=digest)
-    else:
-        AccountName.objects.update_or_create(user=instance, defaults={"digest": digest})
+    services.account_name_record(user=instance, created=created)

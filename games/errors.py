@@ -2,7 +2,7 @@
 HTTP status.
 
 The one place that turns errors into HTTP answers is
-``pablo.exceptions.exception_handler`` (``STATUSES`` there): ``NotFound`` 404,
+``games.api.exceptions.exception_handler`` (``STATUSES`` there): ``NotFound`` 404,
 ``Forbidden`` 403, ``Conflict`` 409, any other ``ApplicationError`` 400; the pure
 rules' ``games.rules.Malformed`` 400 and ``NotAllowed`` 409. Services,
 selectors and the stream raise these; they never name a status.

@@ -18,6 +18,8 @@ normally. ``flush`` -- the ``pablo.flush_outbox`` task, run by Celery beat
 every ``PABLO_OUTBOX_SECONDS`` (default 2) -- publishes the stored messages
 in order once the broker is back and deletes each one it published, under
 ``SELECT ... FOR UPDATE SKIP LOCKED`` so two flushes never send the same row.
+The rows are written by services (``games.notifications.services``,
+``outbox_message_*``); this module reads them and talks to the broker.
 
 Notifications are sent with ``claim=True`` (see ``send``): stored before they
 are published, and done exactly once by a task that claims its row.
@@ -54,6 +56,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.models import OutboxMessage
+from games.notifications import services
 
 log = logging.getLogger(__name__)
 
@@ -128,19 +131,14 @@ def store(
     error: Any = "",
     claim: bool = False,
 ) -> Any:
-    return OutboxMessage.objects.create(
-        task=name,
-        args=list(args or ()),
-        kwargs=dict(kwargs or {}),
-        options=options,
-        last_error=str(error)[:300],
-        claim=claim,
+    return services.outbox_message_store(
+        task=name, args=args, kwargs=kwargs, options=options, error=error, claim=claim
     )
 
 
 def _mark_published(pks: list[int]) -> None:
     try:
-        OutboxMessage.objects.filter(pk__in=pks).update(published_at=timezone.now())
+        services.outbox_messages_published(pks=pks)
     except Exception:  # only delays a republish: the flush looks at published_at
         log.warning("outbox: could not mark %s as published", pks)
 
@@ -157,7 +155,7 @@ def claimed(outbox_id: Any) -> Iterator[bool]:
         if outbox_id is None:
             yield True
         else:
-            mine = OutboxMessage.objects.filter(pk=outbox_id).delete()[0] > 0
+            mine = services.outbox_message_claim(outbox_id=outbox_id)
             yield mine
             pause = float(getattr(settings, "PABLO_CLAIM_PAUSE", 0) or 0)
             if mine and pause:
@@ -191,14 +189,12 @@ def flush(limit: int = 500) -> int:
                 _publish(task, row.args, kwargs, row.options)
             except Exception as exc:
                 _warn("outbox: broker still refuses (%s); %s messages wait", exc, len(rows) - sent)
-                OutboxMessage.objects.filter(pk=row.pk).update(
-                    attempts=row.attempts + 1, last_error=str(exc)[:300]
-                )
+                services.outbox_message_refused(message=row, error=exc)
                 break
             (republished if row.claim else done).append(row.pk)
             sent += 1
-        OutboxMessage.objects.filter(pk__in=done).delete()
-        OutboxMessage.objects.filter(pk__in=republished).update(published_at=timezone.now())
+        services.outbox_messages_done(pks=done)
+        services.outbox_messages_published(pks=republished)
     if sent:
         log.info("outbox: %s late messages published", sent)
     return sent

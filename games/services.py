@@ -1,8 +1,10 @@
 """Every write, as a short recipe over a game's stream (``games.store``).
 
 Actions, joins, coming back, a bot's move, timeouts one by one and in batches,
-accounts and notification settings: nothing else in the project writes a
-model. A command service runs in one transaction: ``store.lock`` reads the
+accounts and notification settings: nothing else in the project writes a model
+but the notification worker's bookkeeping (turn reminders, outbox rows), in
+``games.notifications.services`` (docs/design.md "One writer" says why).
+A command service runs in one transaction: ``store.lock`` reads the
 game row once under ``SELECT ... FOR UPDATE`` with its folded state (404 when
 there is no such game), the recipe checks who the caller is on that state
 (403), asks the pure engine for the new events (409 when the rules refuse)
@@ -41,10 +43,10 @@ from games.commands import (  # the bounds too, for callers that read them here
     check_turn_timeout,
 )
 from games.errors import ApplicationError, Conflict, Forbidden
-from games.models import Game, IdempotentAnswer, NotificationSettings
+from games.models import AccountName, Game, IdempotentAnswer, NotificationSettings
 from games.notifications import fanout, webhooks
 from games.rules.cards import missing_from
-from games.usernames import clean_username, username_problem
+from games.usernames import clean_username, name_digest, username_problem
 
 JSON = dict[str, Any]
 
@@ -125,6 +127,17 @@ def user_register(*, username: str, password: str) -> tuple[Any, str]:
         ) from None
     token, _ = Token.objects.get_or_create(user=user)
     return user, token.key
+
+
+def account_name_record(*, user: Any, created: bool) -> None:
+    """Store the look of ``user``'s name (``games.accounts``: after every save of an account
+    that made it or may have renamed it). ``IntegrityError`` when another account has it:
+    the caller's transaction, the account's insert or rename with it, is refused."""
+    digest = name_digest(user.get_username())
+    if created:
+        AccountName.objects.create(user=user, digest=digest)
+    else:
+        AccountName.objects.update_or_create(user=user, defaults={"digest": digest})
 
 
 def user_token(*, request: Any, username: str, password: str) -> str:
@@ -323,10 +336,12 @@ def _act(
             return ActionAnswer(json.loads(bytes(stored.body)), replayed=True)
     if expected is not None and expected != stream.version:
         raise errors.version_conflict(stream.version, expected)
-    events = rules.act(stream.state, seat, command, stream.context())  # 400 / 409
-    # The store evolves the stream's state by the events once, redacting each for the
-    # actor against the state just before it: that is the answer's ``events``.
-    done = store.append(stream, events, viewer=seat, view=True)
+    # The stream's state is private: the rules evolve it in place, redacting each event
+    # for the actor against the state just before it (the answer's ``events``), and the
+    # store keeps that state as it is: the events are applied once.
+    acted = rules.act_seen(stream.state, seat, command, stream.context())  # 400 / 409
+    events = acted.events
+    done = store.append(stream, events, after=stream.state, seen=acted.seen)
     data = {
         "version": done.state.version,
         "events": done.views,
@@ -340,11 +355,21 @@ def _act(
 
 
 @transaction.atomic
-def game_bot_act(*, game_id: Any, seat: int, version: int, rng: random.Random | None = None) -> int:
+def game_bot_act(
+    *,
+    game_id: Any,
+    seat: int,
+    version: int,
+    rng: random.Random | None = None,
+    move: JSON | None = None,
+) -> int:
     """The bot of ``seat`` acts if the game is still at ``version``; events stored (0: none).
 
     A bot's move is an ordinary action under the row lock and version check: a
     duplicate, redelivered or stale task stores nothing (docs/bots.md).
+    ``move``: the body the bot's policy already chose (a whole-game driver
+    choosing for every seat, ``games.turns.bots.play_stored_game``) instead of
+    deciding here.
     """
     try:
         stream = store.lock(game_id)
@@ -359,7 +384,10 @@ def game_bot_act(*, game_id: Any, seat: int, version: int, rng: random.Random | 
     level, stand_in = playing
     if stand_in and seat not in selectors.bots_due(state):
         return 0
-    body = decide(level, state.ruleset, bot_view(state, seat), seat, rng or random.Random())
+    if move is not None:
+        body: JSON | None = move
+    else:
+        body = decide(level, state.ruleset, bot_view(state, seat), seat, rng or random.Random())
     if body is None:
         return 0
     try:

@@ -27,7 +27,7 @@ admin log-in) and the uniqueness of new names.
   looks like an ASCII letter (Cyrillic ``аре``, Greek ``ΑΒΕ``), from the same
   library's confusables data.
 
-Pure Python: no Django here, so the throttles (``pablo.throttling``), the
+Pure Python: no Django here, so the throttles (``games.api.throttling``), the
 serializers and the web forms share it.
 """
 

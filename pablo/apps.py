@@ -9,4 +9,4 @@ class PabloConfig(AppConfig):
 
     def ready(self) -> None:
         # Failed log-ins are counted from the first request on, web or API.
-        from pablo import throttling  # noqa: F401
+        from games.api import throttling  # noqa: F401

@@ -5,11 +5,11 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from games.api.throttling import throttle_web_auth
 from pablo.exceptions import not_found_view
-from pablo.throttling import throttle_web_auth
 from play.accounts import AdminLoginForm
 
-# The admin's log-in counts and refuses like every other log-in (pablo/throttling.py).
+# The admin's log-in counts and refuses like every other log-in (games/api/throttling.py).
 admin.site.login_form = AdminLoginForm
 
 urlpatterns = [

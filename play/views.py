@@ -29,11 +29,11 @@ from django.views.decorators.http import require_GET, require_POST
 from rest_framework.exceptions import ValidationError
 
 from games import selectors, services
+from games.api.exceptions import exception_handler, status_of
 from games.api.serializers import GameCreateInputSerializer, parse_action
+from games.api.throttling import ActionLimit, check_web_auth, game_created
 from games.errors import ApplicationError, not_a_player
 from games.rules import RulesError
-from pablo.exceptions import exception_handler, status_of
-from pablo.throttling import ActionLimit, check_web_auth, game_created
 
 from . import history, lobby, reveal, table
 from .action_form import ActionForm
@@ -73,7 +73,7 @@ View = Callable[..., HttpResponse]
 
 
 def throttled(failures: bool) -> Callable[[View], View]:
-    """Throttle a log-in or sign-up view like the API's auth (``pablo.throttling``).
+    """Throttle a log-in or sign-up view like the API's auth (``games.api.throttling``).
 
     Every POST counts against ``PABLO_THROTTLE_AUTH`` for the client address;
     with ``failures`` (the log-in) a username that failed too often from this

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Run the whole service locally: web (gunicorn), Celery worker and Celery beat.
+# Run the whole service locally: web (uvicorn: every page and the API, and the live
+# feed's waits without a thread), Celery worker and Celery beat.
 #
 # With nothing configured it uses the embedded default -- SQLite in var/ and
 # Celery's file-system broker in var/broker/ -- so no server is needed. Set
@@ -59,17 +60,17 @@ if [ "${PABLO_DEMO:-1}" != 0 ]; then
     .venv/bin/python manage.py demo --if-empty || echo "(demo games could not be created)"
 fi
 
-# threads etc.: gunicorn.conf.py. A stop waits at most 5 s for requests in flight (long polls).
-# Workers and threads: gunicorn.conf.py (GUNICORN_WORKERS, default 3, as the README says).
-gunicorn_args=(--bind "$BIND" --access-logfile - --graceful-timeout 5)
-# gunicorn >= 25 opens a control socket in ~/.gunicorn/, shared by every checkout.
-if .venv/bin/gunicorn --help 2>/dev/null | grep -q -- --no-control-socket; then
-    gunicorn_args+=(--no-control-socket)
-fi
+# One server for everything, so that the page and its live feed share one address:
+# `uvicorn pablo.asgi:application` answers every path like gunicorn would, and parks
+# the feed's waits without holding a thread (docs/design.md "Live updates"; on this
+# embedded default, with no Redis, its processes re-check waited games twice a second
+# and wake their own waiters at once). A stop waits at most 5 s for requests in flight.
+uvicorn_args=(--host "${BIND%:*}" --port "${BIND##*:}" --workers 2
+    --timeout-graceful-shutdown 5 --log-level warning --no-proxy-headers)
 
 pids=()
 # Stop all three within STOP_SECONDS (default 8), as service managers expect after
-# SIGTERM: ask nicely (gunicorn finishes its requests, the worker its tasks), then
+# SIGTERM: ask nicely (uvicorn finishes its requests, the worker its tasks), then
 # SIGKILL whatever is left, children included. Killing is safe: tasks are
 # acknowledged late and idempotent, so an interrupted one runs again later.
 descendants() { local c; for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do echo "$c"; descendants "$c"; done; }
@@ -107,7 +108,7 @@ loglevel=${CELERY_LOGLEVEL:-WARNING}
 pids+=($!)
 .venv/bin/celery -A pablo beat --loglevel="$loglevel" >"$VAR/beat.log" 2>&1 &
 pids+=($!)
-.venv/bin/gunicorn pablo.wsgi "${gunicorn_args[@]}" >"$VAR/web.log" 2>&1 &
+.venv/bin/uvicorn pablo.asgi:application "${uvicorn_args[@]}" >"$VAR/web.log" 2>&1 &
 pids+=($!)
 
 echo "Pablo is running at http://$BIND/"

@@ -15,6 +15,9 @@ without importing anything, this fails on:
   games/ imports a page;
 * ``games.models`` from play/, replays/ or tabletop/: they read through
   ``games.selectors`` and write through ``games.services``;
+* a model's write (``X.objects....create/update/delete/...``, ``row.save()``)
+  outside the services (``games.services``, ``games.notifications.services``)
+  and the stream they write through (``games.store``);
 * anything impure in ``games.rules`` or ``games.bots``: they import only each
   other and pure parts of the standard library, and read neither the clock nor
   the global random generator (chance and time are handed in).
@@ -294,6 +297,13 @@ def test_games_never_imports_pablo():
     assert _edges("games", "pablo") == []
 
 
+def test_the_pages_never_import_pablo():
+    """pablo/ is glue that nothing imports but Django: the pages' error table is
+    ``games.api.exceptions`` (pablo.exceptions only re-wires it into the settings)."""
+    found = [e for p in ("play", "replays", "tabletop") for e in _edges(p, "pablo")]
+    assert found == []
+
+
 def test_play_and_replays_never_import_each_other():
     assert _edges("play", "replays") + _edges("replays", "play") == []
 
@@ -327,6 +337,80 @@ def test_the_rules_and_the_bots_are_pure():
                 impure.append(f"{module} imports {name}")
         impure += plan.calls[module]
     assert impure == []
+
+
+#: The writes of a model: a manager's or queryset's (``X.objects....create(...)``) and
+#: an instance's (``row.save()``, ``user.set_password()``).
+QUERYSET_WRITES = frozenset(
+    {"create", "update", "delete", "bulk_create", "bulk_update", "get_or_create",
+     "update_or_create", "create_user", "create_superuser"}
+)  # fmt: skip
+INSTANCE_WRITES = frozenset({"save", "set_password", "set_unusable_password"})
+#: Where writes are: the services (and the notification room's, docs/design.md "One
+#: writer"), the stream they write through, the migrations.
+WRITERS = ("games.services", "games.notifications.services", "games.store")
+
+
+def _on_a_manager(node: ast.expr) -> bool:
+    """Whether ``node`` (a call's receiver) goes through ``.objects`` (a model's manager)."""
+    while True:
+        if isinstance(node, ast.Attribute):
+            if node.attr == "objects":
+                return True
+            node = node.value
+        elif isinstance(node, ast.Call):
+            node = node.func
+        elif isinstance(node, ast.Subscript):
+            node = node.value
+        else:
+            return False
+
+
+def _writes(tree: ast.AST) -> list[str]:
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+            continue
+        name, receiver = node.func.attr, node.func.value
+        if (name in QUERYSET_WRITES and _on_a_manager(receiver)) or (
+            name in INSTANCE_WRITES and ast.unparse(receiver) not in MODULE_NAMES
+        ):
+            found.append(f"line {node.lineno}: {ast.unparse(node.func)}(...)")
+    return found
+
+
+#: ``snapshots.save(...)`` and the like are module functions, not an instance's save.
+MODULE_NAMES = frozenset({"snapshots"})
+
+
+def test_the_only_writes_are_in_services():
+    """Every write of a model is a service (docs/design.md "One writer"): nothing outside
+    the services (and ``games.store``, which only services call) creates, saves,
+    updates or deletes a row -- not a view, a worker, a management command."""
+    found = []
+    for module, path in sorted(MODULES.items()):
+        if any(_in(module, w) for w in WRITERS) or ".migrations" in module:
+            continue
+        found += [f"{module} {w}" for w in _writes(ast.parse(path.read_text()))]
+    assert found == []
+
+
+def test_the_write_checker_finds_writes():
+    source = """
+Game.objects.filter(pk=1).update(status="x")
+OutboxMessage.objects.create(task="t")
+TurnReminder.objects.filter(pk=1).delete()
+row.save(update_fields=["a"])
+user.set_unusable_password()
+digest.update(b"x"); ctx.update(a=1); snapshots.save(1, 2)
+"""
+    assert [w.split(": ")[1] for w in _writes(ast.parse(source))] == [
+        "Game.objects.filter(pk=1).update(...)",
+        "OutboxMessage.objects.create(...)",
+        "TurnReminder.objects.filter(pk=1).delete(...)",
+        "row.save(...)",
+        "user.set_unusable_password(...)",
+    ]
 
 
 IMPURE_ROOTS = frozenset({"django", "rest_framework", "celery", "kombu", "redis", "psycopg"})

@@ -5,7 +5,7 @@
 ``games.friends`` (the reads), like ``games.api.views``.
 
 The rematch creates a game: it counts against ``PABLO_THROTTLE_GAMES`` like
-``POST /api/games/`` (its route is ``games:rematch``; see pablo/throttling.py).
+``POST /api/games/`` (its route is ``games:rematch``; see games/api/throttling.py).
 """
 
 from __future__ import annotations

@@ -29,6 +29,7 @@ from rest_framework.views import APIView
 
 from games import friends, selectors, services
 from games.errors import ApplicationError
+from games.feed import waiting
 
 from .auth import CachedTokenAuthentication
 from .schema import (
@@ -61,6 +62,7 @@ def _errors(*statuses: int) -> dict[int, OpenApiResponse]:
         403: "Not a player of this game.",
         404: "No game with this id.",
         409: "Not allowed now; nothing stored.",
+        429: "Too many at once (PABLO_FEED_WAITS concurrent waits per user); see Retry-After.",
     }
     return {s: OpenApiResponse(ErrorSerializer, description=text[s]) for s in statuses}
 
@@ -292,7 +294,7 @@ class GameEventsApi(JsonApiView):
     @extend_schema(
         operation_id="games_events",
         parameters=[GAME_ID, EventFeedQuerySerializer],
-        responses={200: EventFeedSerializer, **_errors(400, 401, 404)},
+        responses={200: EventFeedSerializer, **_errors(400, 401, 404, 429)},
         summary="The game's events after seq `after`, each as you saw it at its own moment; "
         "`wait` (0-30 s) long-polls for news.",
     )
@@ -300,13 +302,12 @@ class GameEventsApi(JsonApiView):
         query = EventFeedQuerySerializer(data=request.query_params)
         game = selectors.game_get(game_id)
         query.is_valid(raise_exception=True)
-        return Response(
-            selectors.event_feed(
-                game=game,
-                user=request.user,
-                after=query.validated_data["after"],
-                wait=query.validated_data["wait"],
-            )
+        # (the wait, on gunicorn's thread or parked on the ASGI hub: games.feed.waiting)
+        return waiting.answer(
+            request,
+            game=game,
+            after=query.validated_data["after"],
+            wait=query.validated_data["wait"],
         )
 
 

@@ -2,5 +2,5 @@
 
 ``receivers`` (after a committed append), ``fanout`` (jobs, fan-out, reminders),
 ``mail`` (text), ``webhooks`` (transport), ``api`` + ``urls`` (``/api/me/``),
-``tasks`` (Celery).
+``tasks`` (Celery), ``services`` (the room's writes: reminders, outbox rows).
 """

@@ -7,7 +7,8 @@ in the game listens; the deadline sweep collects its batch's jobs
 
 The ``notify_game`` task (a Celery worker, never the web request) checks the
 turn is still current, remembers the reminder due at 80 % of the turn in a
-``TurnReminder`` row (sent by the reminder sweep, beat), and fans out one
+``TurnReminder`` row (sent by the reminder sweep, beat; written by this
+room's ``services``), and fans out one
 delivery task per channel and user: an e-mail (Django's e-mail framework) and
 a webhook (an HTTP POST of a JSON body signed with HMAC-SHA256 under the
 user's secret, header ``X-Pablo-Signature: sha256=<hex>``). Deliveries are
@@ -35,6 +36,7 @@ from django.utils import timezone
 from games import outbox, rules, store
 from games.models import Game, NotificationSettings, Seat, TurnReminder
 
+from . import services
 from .mail import (
     GAME_ABORTED,
     GAME_FINISHED,
@@ -155,9 +157,8 @@ def _remember_reminder(game: Game, turn_key: str, seats: list[int], deadline: st
     remind_at = due - timedelta(seconds=game.turn_timeout * (1 - fraction))
     if remind_at <= timezone.now():
         return
-    TurnReminder.objects.update_or_create(
-        game=game,
-        defaults={"turn_key": turn_key, "seats": seats, "deadline": due, "remind_at": remind_at},
+    services.turn_reminder_set(
+        game=game, turn_key=turn_key, seats=seats, deadline=due, remind_at=remind_at
     )
 
 
@@ -188,7 +189,7 @@ def send_due_reminders(*, limit: int = 200) -> int:
                 if seats:
                     _fan_out(game, seats, payload)
                     sent += 1
-            TurnReminder.objects.filter(pk=reminder.pk, turn_key=reminder.turn_key).delete()
+            services.turn_reminder_done(reminder=reminder)
     return sent
 
 

@@ -10,7 +10,7 @@ from . import family, skipbo  # noqa: F401  (register the rulesets)
 from .errors import Malformed, NotAllowed, RulesError
 from .events import ACTION_TYPES, ENGINE_EVENTS, JSON, Chance, Context, Event, iso
 from .evolve import apply, fold
-from .lifecycle import act, act_in_place, come_back, create, join, timeout
+from .lifecycle import Acted, act, act_in_place, act_seen, come_back, create, join, timeout
 from .options import COMMON_OPTIONS, Option
 from .protocol import Ruleset
 from .registry import all_options, get_ruleset, rulesets, validate_options
@@ -22,6 +22,7 @@ __all__ = [
     "COMMON_OPTIONS",
     "ENGINE_EVENTS",
     "JSON",
+    "Acted",
     "Chance",
     "Context",
     "Event",
@@ -33,6 +34,7 @@ __all__ = [
     "State",
     "act",
     "act_in_place",
+    "act_seen",
     "all_options",
     "apply",
     "come_back",

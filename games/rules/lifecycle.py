@@ -8,16 +8,18 @@ and plays absent players' turns at once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from .errors import Malformed, NotAllowed
 from .events import JSON, Context, Event, iso
-from .evolve import apply_all
+from .evolve import apply, apply_all
 from .protocol import Ruleset
 from .registry import get_ruleset, validate_options
 from .state import State
+from .visibility import event_view
 
 #: Safety net: an absent player's turns are played at once, in a loop; a
 #: ruleset bug must not turn that into an endless one.
@@ -86,15 +88,7 @@ def act(
     ``stand_in``: a bot plays the turn of an absent player (option ``stand_in``):
     the player stays absent (no ``player_returned``).
     """
-    # The shape checks that need the game (the API checked the rest): 400 before 409.
-    target = command.get("seat")
-    if isinstance(target, int) and not 0 <= target < state.seats:
-        raise Malformed(f"seat: This game has seats 0 to {state.seats - 1}.", "invalid_seat")
-    if command.get("give_position") is not None and target == seat:
-        raise Malformed("give_position: Only with another player's card.")
-    if state.status != "active":
-        raise NotAllowed(f"The game is {state.status}, not active.", "game_not_active")
-    return act_in_place(state.copy(), seat, command, ctx, stand_in=stand_in)
+    return _act(state.copy(), seat, command, ctx, stand_in, apply_all)
 
 
 def act_in_place(
@@ -103,21 +97,63 @@ def act_in_place(
     """``act`` evolving ``state`` itself by the events it returns (no copy).
 
     For callers that own their state and want the next one without a second
-    copy and fold (the bots' simulations, games/bots/play.py). After a
-    refusal ``state`` may hold a ``player_returned`` mark: pass a copy if that
-    matters (``act`` does).
+    copy and fold (a bot's move in games.services, the bots' simulations,
+    games/bots/driver.py). After a refusal ``state`` may hold a
+    ``player_returned`` mark: pass a copy if that matters (``act`` does).
     """
+    return _act(state, seat, command, ctx, stand_in, apply_all)
+
+
+@dataclass
+class Acted:
+    """A player's action as its player saw it happen."""
+
+    events: list[Event]
+    #: Each event's data as the actor saw it: ``event_view`` against the state just
+    #: before that event (the API answer's ``events``).
+    seen: list[JSON]
+
+
+def act_seen(state: State, seat: int, command: JSON, ctx: Context) -> Acted:
+    """``act_in_place`` that also redacts each event for ``seat`` as it is applied.
+
+    ``state`` (the caller's own) ends evolved by the events, so a writer stores
+    them without applying them again: each event is applied once.
+    """
+    seen: list[JSON] = []
+
+    def step(work: State, events: Iterable[Event]) -> None:
+        for event in events:
+            seen.append(event_view(work, event, seat))
+            apply(work, event)
+
+    return Acted(_act(state, seat, command, ctx, False, step), seen)
+
+
+#: How ``_act`` evolves its state by the events it has just decided.
+Step = Callable[[State, Iterable[Event]], None]
+
+
+def _act(
+    state: State, seat: int, command: JSON, ctx: Context, stand_in: bool, step: Step
+) -> list[Event]:
+    # The shape checks that need the game (the API checked the rest): 400 before 409.
+    target = command.get("seat")
+    if isinstance(target, int) and not 0 <= target < state.seats:
+        raise Malformed(f"seat: This game has seats 0 to {state.seats - 1}.", "invalid_seat")
+    if command.get("give_position") is not None and target == seat:
+        raise Malformed("give_position: Only with another player's card.")
     if state.status != "active":
         raise NotAllowed(f"The game is {state.status}, not active.", "game_not_active")
     ruleset = get_ruleset(state.ruleset)
     events: list[Event] = []
     if not stand_in and (state.absent[seat] or state.timeouts[seat]):
         events.append(Event("player_returned", {}, seat))
-        apply_all(state, events)
+        step(state, events)
     decided = ruleset.decide(state, seat, command, ctx)
-    apply_all(state, decided)
+    step(state, decided)
     events += decided
-    events += _follow_up(state, ctx)
+    events += _follow_up(state, ctx, step)
     return events
 
 
@@ -152,29 +188,32 @@ def timeout(state: State, key: str, ctx: Context) -> list[Event]:
     return events
 
 
-def _time_out(work: State, ruleset: Ruleset, seats: Sequence[int], ctx: Context) -> list[Event]:
-    """Play ``seats``'s pending actions for them (mutates ``work``)."""
+def _time_out(
+    work: State, ruleset: Ruleset, seats: Sequence[int], ctx: Context, step: Step = apply_all
+) -> list[Event]:
+    """Play ``seats``'s pending actions for them (mutates ``work``, through ``step``)."""
     events: list[Event] = []
     for seat in seats:
         if work.status != "active" or seat not in ruleset.actors(work):
             continue
-        step = [Event("turn_timed_out", {}, seat)]
-        apply_all(work, step)
+        first = [Event("turn_timed_out", {}, seat)]
+        step(work, first)
         auto = ruleset.timeout(work, seat, ctx)
-        apply_all(work, auto)
-        step += auto
+        step(work, auto)
+        done = first + auto
         if not work.absent[seat] and work.timeouts[seat] >= work.options["max_timeouts"]:
             marks = [Event("player_absent", {}, seat)]
             if all(work.absent[s] or s == seat for s in range(work.seats)):
                 marks.append(Event("game_aborted", {"reason": "every player is absent"}))
-            apply_all(work, marks)
-            step += marks
-        events += step
+            step(work, marks)
+            done += marks
+        events += done
     return events
 
 
-def _follow_up(work: State, ctx: Context) -> list[Event]:
-    """After an action: start a new deadline, play absent players' turns at once."""
+def _follow_up(work: State, ctx: Context, step: Step = apply_all) -> list[Event]:
+    """After an action: start a new deadline, play absent players' turns at once
+    (mutates ``work``, through ``step``)."""
     ruleset = get_ruleset(work.ruleset)
     events: list[Event] = []
     for _ in range(MAX_AUTO_STEPS):
@@ -184,9 +223,9 @@ def _follow_up(work: State, ctx: Context) -> list[Event]:
         actors = ruleset.actors(work)
         if key is not None and key != work.turn_key:
             deadline = ctx.now + timedelta(seconds=work.turn_timeout)
-            step = [Event("deadline_set", {"key": key, "deadline": iso(deadline), "seats": actors})]
-            apply_all(work, step)
-            events += step
+            new = [Event("deadline_set", {"key": key, "deadline": iso(deadline), "seats": actors})]
+            step(work, new)
+            events += new
         # With a bot as stand-in (option ``stand_in``) the absent player's turns wait
         # for that bot (games/bot_turns.py); the deadline still backs it up.
         if work.options.get("stand_in", "rules") != "rules":
@@ -194,5 +233,5 @@ def _follow_up(work: State, ctx: Context) -> list[Event]:
         away = [s for s in actors if work.absent[s]]
         if not away:
             return events
-        events += _time_out(work, ruleset, away, ctx)
+        events += _time_out(work, ruleset, away, ctx, step)
     raise RuntimeError("absent players' turns did not come to an end")

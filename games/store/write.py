@@ -62,15 +62,14 @@ def append(
     new: Sequence[rules.Event],
     *,
     after: rules.State | None = None,
-    viewer: int | None = None,
-    view: bool = False,
+    seen: Sequence[JSON] = (),
 ) -> Appended:
     """Append ``new`` (and the draws of ``stream.context()``) after the stream's version.
 
     ``after``: the state the rules already evolved by ``new`` (it is kept as it
-    is); else the stream's state is evolved here, consumed. With ``view``, also
-    each event as ``viewer`` saw it, redacted against the state just before it
-    (evolving the stream's state is what gives those states).
+    is: nothing is applied again); else the stream's state is evolved here,
+    consumed. ``seen``: each event as the caller saw it (``rules.act_seen``),
+    handed back in ``Appended.views`` with its seq and time.
     """
     game, version = stream.game, stream.version
     draws = stream.draws()
@@ -81,12 +80,9 @@ def append(
         Event(game=game, seq=version + i, type=e.type, seat=e.seat, data=e.data, created_at=now)
         for i, e in enumerate(new, start=1)
     ]
-    seen: list[JSON] = []
-    if after is None or view:
+    if after is None:
         folded = stream.state
         for event in new:
-            if view:
-                seen.append(rules.event_view(folded, event, viewer))
             rules.apply(folded, event)
     else:
         folded = after

@@ -47,8 +47,9 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import outbox, rules, selectors, services
-from games.bots import LEVELS, bot_name, decide
-from games.bots.play import bot_view
+from games.bots import LEVELS, bot_name
+from games.bots.driver import bots_move, drive, has_off_turn_actions
+from games.bots.play import chooser
 from games.models import Game
 
 log = logging.getLogger(__name__)
@@ -115,7 +116,9 @@ def play_stored_game(
 
     Seat 0 is the user ``simulator`` (its moves chosen by ``levels[0]``); the
     other seats are bots added at creation. Every move is an ordinary event
-    (``manage.py simulate --store``).
+    (``manage.py simulate --store``). The loop is the one whole-game driver's
+    (``games.bots.driver``), in the service's order; a bot seat's move goes
+    through ``services.game_bot_act`` like a worker's.
     """
     person = services.user_without_login(username="simulator")
     game = services.game_create(
@@ -125,27 +128,26 @@ def play_stored_game(
         options=dict(options),
         bots=[{"seat": s, "level": lv} for s, lv in enumerate(levels) if s],
     )
-    for _ in range(max_actions):
+    choosers = [chooser(level, ruleset) for level in levels]
+    off_turn = has_off_turn_actions(rules.get_ruleset(ruleset))
+    current = [selectors.game_state(game=game)]
+
+    def act(seat: int, body: JSON) -> None:
+        state = current[0]
+        if seat == 0:
+            services.game_act(game_id=game.id, user=person, command=body)
+        elif not services.game_bot_act(
+            game_id=game.id, seat=seat, version=state.version, move=body
+        ):
+            raise RuntimeError(f"the bot of seat {seat} in game {game.id} did not move")
         game.refresh_from_db()
-        if game.status != Game.Status.ACTIVE:
-            break
-        state = selectors.game_state(game=game)
-        rulebook = rules.get_ruleset(ruleset)
-        actors = rulebook.actors(state)
-        order = [s for s in range(state.seats) if s not in actors] + list(actors)
-        for seat in order:
-            waited = seat in actors
-            if not waited and not rulebook.legal_actions(state, seat):
-                continue
-            if seat == 0:
-                body = decide(levels[0], ruleset, bot_view(state, 0), 0, rng)
-                if body is None:
-                    continue
-                services.game_act(game_id=game.id, user=person, command=body)
-                break
-            if services.game_bot_act(game_id=game.id, seat=seat, version=state.version, rng=rng):
-                break
-        else:
-            raise RuntimeError(f"nobody acted in game {game.id} at v{state.version}")
+        current[0] = selectors.game_state(game=game)
+
+    drive(
+        finished=lambda: current[0].status != "active",
+        next_move=lambda: bots_move(current[0], choosers, rng, off_turn=off_turn),
+        act=act,
+        max_actions=max_actions,
+    )
     game.refresh_from_db()
     return game

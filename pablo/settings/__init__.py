@@ -167,6 +167,19 @@ else:
     # A persistent connection is checked before a request reuses it: after a
     # PostgreSQL restart the stale one is replaced instead of failing the request.
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
+    # PABLO_DB_POOL=n: at most n connections per process, shared by its threads
+    # (psycopg's pool; a thread that finds them all busy waits up to 10 s).
+    # Off by default: gunicorn's threads bound its connections (workers x threads),
+    # and the ASGI process's executor threads bound its own (PABLO_ASGI_THREADS);
+    # docs/operations.md "Database connections".
+    _pool = env.int("PABLO_DB_POOL", default=0)
+    if _pool > 0:
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1,
+            "max_size": _pool,
+            "timeout": 10,
+        }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -351,7 +364,7 @@ if CELERY_BROKER_URL.startswith("filesystem"):
 # dict): "default" keeps derived data such as the replay viewer's built replays
 # (docs/viewer.md "Speed"; entries name the game's version and the code that
 # built them, so they are never stale), "throttle" the rate-limit counters
-# (pablo/throttling.py). Redis when one is configured (PABLO_CACHE_URL, a
+# (games/api/throttling.py). Redis when one is configured (PABLO_CACHE_URL, a
 # django-environ cache URL, else the broker's Redis), else files under VAR_DIR
 # (shared by the processes of one machine). Each has its own key prefix.
 # A cache server that is away never fails a request: the viewer builds the
@@ -388,7 +401,7 @@ CACHES = {
 
 
 # --------------------------------------------------------------------------- throttling
-# API.md "Throttling"; the code is pablo/throttling.py, the operator's view
+# API.md "Throttling"; the code is games/api/throttling.py, the operator's view
 # docs/operations.md. Rates in DRF's format (N/s, N/min, N/hour, N/day); an
 # empty value turns that limit off. The counters live in the "throttle" cache,
 # which every worker process shares: Redis when one is configured
@@ -402,13 +415,13 @@ PABLO_THROTTLE_GAMES = env.str("PABLO_THROTTLE_GAMES", default="30/hour") or Non
 # make the service mail strangers more often than this.
 PABLO_THROTTLE_EMAILS = env.str("PABLO_THROTTLE_EMAILS", default="5/hour") or None
 # Every authenticate() counts failed log-ins per username key and address
-# (the API's token call, the web log-in, the admin log-in): pablo/throttling.py.
-AUTHENTICATION_BACKENDS = ["pablo.throttling.ThrottledModelBackend"]
+# (the API's token call, the web log-in, the admin log-in): games/api/throttling.py.
+AUTHENTICATION_BACKENDS = ["games.api.throttling.ThrottledModelBackend"]
 # How many reverse proxies stand in front of gunicorn: the client's address is
 # then read from X-Forwarded-For that many hops back (0: REMOTE_ADDR only, so a
 # client cannot choose its own address).
 PABLO_TRUSTED_PROXIES = env.int("PABLO_TRUSTED_PROXIES", default=0)
-REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = ["pablo.throttling.ApiThrottle"]
+REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = ["games.api.throttling.ApiThrottle"]
 REST_FRAMEWORK["NUM_PROXIES"] = PABLO_TRUSTED_PROXIES
 
 
@@ -445,3 +458,25 @@ if "PABLO_CONTENT_SECURITY_POLICY" in os.environ:
     PABLO_CONTENT_SECURITY_POLICY = env.str("PABLO_CONTENT_SECURITY_POLICY")
 if "PABLO_PERMISSIONS_POLICY" in os.environ:
     PABLO_PERMISSIONS_POLICY = env.str("PABLO_PERMISSIONS_POLICY")
+
+# --------------------------------------------------------------------------- the live feed
+# Waiting for a game's next event (games/feed/, docs/design.md "Live updates").
+# PABLO_FEED_WAITS: concurrent long-poll waits per user (API.md; 0 = no limit).
+PABLO_FEED_WAITS = env.int("PABLO_FEED_WAITS", default=8)
+# The fan-out's Redis (pub/sub; any database number): PABLO_FEED_REDIS_URL, else the
+# broker's Redis; none (the embedded default) -> each ASGI process re-checks instead.
+PABLO_FEED_REDIS_URL = env.str("PABLO_FEED_REDIS_URL", default="") or (
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else ""
+)
+PABLO_FEED_CHANNEL = env.str("PABLO_FEED_CHANNEL", default="pablo-feed")
+# Seconds between the shared re-checks while the fan-out is away (one query per
+# ASGI process for all its waited games).
+PABLO_FEED_RECHECK = env.float("PABLO_FEED_RECHECK", default=0.5)
+# Executor threads of an ASGI process: its synchronous code runs there, each keeps one
+# persistent database connection, so they bound its connections (games/feed/asgi.py).
+PABLO_ASGI_THREADS = env.int("PABLO_ASGI_THREADS", default=16)
+if os.environ.get("PABLO_SERVER") == "asgi" and DATABASES["default"].get("CONN_HEALTH_CHECKS"):
+    # One round trip less per request in the feed process, whose requests are mostly
+    # short reads: after a database restart a thread's first request answers 503 (and
+    # drops the broken connection) instead of reconnecting first; clients retry.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False

@@ -7,6 +7,7 @@ import threading
 import uuid
 
 import pytest
+from django.core.cache import caches
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -343,3 +344,17 @@ def test_two_rematch_calls_at_once_make_one_game(require_postgres, ann, bob):
     assert codes == [200, 201], [a.content for a in answers.values()]
     assert len({a.json()["id"] for a in answers.values()}) == 1
     assert Game.objects.filter(rematch_of=old["id"]).count() == 1
+
+
+def test_a_rematch_counts_against_the_games_limit(ann, bob, settings):
+    settings.PABLO_THROTTLE_GAMES = "2/hour"
+    caches["throttle"].clear()
+    old = finished_skipbo(ann, bob)  # ann's first game
+    rematch = ann.post(f"/api/games/{old['id']}/rematch/")  # the second of 2
+    assert rematch.status_code == 201
+    create_again = ann.post("/api/games/", {"ruleset": "cabo", "seats": 2}, format="json")
+    assert create_again.status_code == 429 and create_again.json()["code"] == "throttled"
+    assert "Retry-After" in create_again
+    # bob's budget is his own: his rematch call is counted but answers the same game
+    assert bob.post(f"/api/games/{old['id']}/rematch/").status_code == 200
+    caches["throttle"].clear()

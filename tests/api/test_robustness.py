@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from games.api.exceptions import STATUSES
 from games.rules import RulesError
-from pablo.exceptions import STATUSES
 from tests.api.conftest import create
 from tests.rules.helpers import RULES_STATUSES
 

@@ -30,8 +30,8 @@ from django.db import connection
 from django.test import Client
 from rest_framework.test import APIClient
 
+from games.api import throttling
 from games.models import Game
-from pablo import throttling
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""Throttling (API.md "Throttling", pablo/throttling.py) and the production settings.
+"""Throttling (API.md "Throttling", games/api/throttling.py) and the production settings.
 
 The test settings turn the limits off; each test here turns on the ones it
 checks with the ``settings`` fixture, on the per-test in-memory throttle cache.
@@ -18,7 +18,7 @@ from django.http import HttpResponse
 from django.test import RequestFactory
 from rest_framework.test import APIClient
 
-from pablo import throttling
+from games.api import throttling
 from tests.factories import UserFactory
 
 ROOT = Path(__file__).resolve().parents[2]

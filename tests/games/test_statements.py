@@ -122,3 +122,34 @@ def test_a_bots_move_is_evolved_by_the_rules_alone(monkeypatch):
     assert stored > 0 and applied == []
     after = Game.objects.get(pk=game.id)
     assert selectors.game_state(game=after) == rules.fold(selectors.game_events(after))
+
+
+@pytest.mark.parametrize("seen_before", [True, False], ids=["optimistic", "locked"])
+def test_an_actions_events_are_evolved_by_the_rules_alone(monkeypatch, seen_before):
+    """A player's action: the rules evolve the stream's private state in place and redact
+    each event for the actor as they go (``rules.act_seen``); the store applies nothing
+    again, and the answer is what stepping the events from the old state gives."""
+    ann, _ = _player("ann")
+    bob, _ = _player("bob")
+    game = _game(ann, bob)
+    before = selectors.game_state(game=game)
+    if not seen_before:
+        store.clear_cache()  # as if another process had written the game last
+    applied = []
+    real = store_write.rules.apply
+    monkeypatch.setattr(store_write.rules, "apply", lambda s, e: applied.append(e) or real(s, e))
+    answer = services.game_act(
+        game_id=game.id, user=ann, command={"type": "play", "from": "stock", "pile": 0}
+    )
+    monkeypatch.undo()
+    assert applied == []
+    events = selectors.game_events(Game.objects.get(pk=game.id))[before.version :]
+    assert len(events) == len(answer.data["events"]) > 0
+    stepped = before.copy()
+    for event, shown in zip(events, answer.data["events"], strict=True):
+        assert shown["type"] == event.type
+        assert shown["data"] == rules.event_view(stepped, event, 0)
+        rules.apply(stepped, event)
+    after = Game.objects.get(pk=game.id)
+    assert answer.data["version"] == after.version == stepped.version
+    assert selectors.game_state(game=after) == stepped == rules.fold(selectors.game_events(after))

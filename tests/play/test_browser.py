@@ -426,9 +426,12 @@ def test_refusals_show_the_detail_on_the_table(live_server, chromium):
         services.game_act(
             game_id=game.id, user=users[1], command={"type": "look", "positions": [2, 3]}
         )
-        stale = page.evaluate("document.getElementById('table').dataset.version")
-        if stale == str(game.version):  # the long poll was faster: make it stale by hand
-            page.evaluate("document.getElementById('table').dataset.version = '1'")
+        # The live feed wakes the page at once (games/feed/): let it catch up and
+        # poll again, then make the page stale by hand.
+        now = Game.objects.get(pk=game.id).version
+        page.wait_for_selector(f'#table[data-version="{now}"]')
+        page.wait_for_timeout(300)
+        page.evaluate("document.getElementById('table').dataset.version = '1'")
         before = Game.objects.get(pk=game.id).version
         page.click("#table button[data-action*='look']")
         page.wait_for_selector("#notice .notice.error")

@@ -1,4 +1,4 @@
-"""Web log-in and sign-up are throttled like the API's auth (pablo/throttling.py).
+"""Web log-in and sign-up are throttled like the API's auth (games/api/throttling.py).
 
 The test settings turn every limit off; these tests turn on the ones they check,
 on the per-test in-memory throttle cache (as tests/faults/test_throttling.py does).

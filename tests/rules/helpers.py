@@ -42,7 +42,7 @@ from tests.rules.table import Table
 
 JSON = dict[str, Any]
 
-#: The status the API gives each rules error (``pablo.exceptions.STATUSES``; the
+#: The status the API gives each rules error (``games.api.exceptions.STATUSES``; the
 #: API tests hold the two tables equal: tests/api/test_robustness.py).
 RULES_STATUSES: tuple[tuple[type[RulesError], int], ...] = (
     (Malformed, 400),

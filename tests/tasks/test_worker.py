@@ -130,8 +130,8 @@ def test_players_acting_at_their_deadline_race_the_worker(celery):
     from django.utils import timezone
 
     from games import rules, services
+    from games.errors import ApplicationError
     from games.rules import RulesError
-    from pablo.exceptions import ApplicationError
     from tests.tasks.helpers import state
 
     celery.worker()

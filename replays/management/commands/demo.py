@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 import time
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from games import selectors, services
@@ -57,11 +56,7 @@ class Command(BaseCommand):
             )
 
     def _user(self, username):
-        user, created = get_user_model().objects.get_or_create(username=username)
-        if created:
-            user.set_unusable_password()
-            user.save(update_fields=["password"])
-        return user
+        return services.user_without_login(username=username)
 
 
 def demo_game(ruleset, seats, options, users, rng, *, max_actions=20_000):

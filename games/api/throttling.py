@@ -49,7 +49,7 @@ How:
 
 For the web log-in and sign-up (``/accounts/login/``, ``/accounts/signup/``)::
 
-    from pablo.throttling import throttle_web_auth
+    from games.api.throttling import throttle_web_auth
     path("accounts/login/", throttle_web_auth(LoginView.as_view()), name="login"),
     path("accounts/signup/", throttle_web_auth(SignupView.as_view()), name="signup"),
 

@@ -1,0 +1,581 @@
+"""Benchmark: K clients waiting on the live feed while a driver plays 5 actions/s elsewhere.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/pablo \\
+    CELERY_BROKER_URL=redis://127.0.0.1:6379/6 .venv/bin/python bench/bench_feed.py --k 0,1000,5000
+    # --seconds 40 (measured per K), --feed-workers 2, --port 18700 (and the next one)
+
+The production configuration on loopback, in a database of its own
+(``bench_pablo_feed``: created, migrated, dropped): gunicorn with
+``gunicorn.conf.py`` (3 workers x 16 threads) serves the actions,
+``uvicorn pablo.asgi:application`` serves the waits (as the proxy of
+docs/operations.md would route them), a Celery worker and beat run beside
+them, and the fan-out is the broker's Redis.
+
+For each K:
+
+* K idle clients wait (``GET /api/games/{id}/events/?after=v&wait=30``, again as
+  soon as one answers) on the feed process, spread over K/5 games nobody plays,
+  five clients per user (``PABLO_FEED_WAITS`` is 8), one keep-alive connection
+  each, opened over 30 s (one wait), so that their
+  polls are spread over time as real clients' are;
+* a driver plays 5 actions/s (one every 0.2 s) over HTTP in 10 other games, and
+  two watchers per driven game wait on the feed like the idle clients;
+* measured over ``--seconds``: the actions' latency (p50, p99) and how many were
+  done, the delivery delay (an event's stored time ``at`` -> a watcher has it;
+  p50, p99), errors (anything but 200/201 and the game's own refusals, and broken
+  connections), the CPU (share of one core) and memory (RSS) of the feed and web
+  processes, and the most PostgreSQL connections of the database at once.
+
+Loopback only; every process it starts is stopped at the end, also on Ctrl-C.
+Raises its own file-descriptor limit (and its servers'): K connections need K
+descriptors on each side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import http.client
+import json
+import os
+import resource
+import secrets
+import signal
+import subprocess
+import sys
+import threading
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pablo.settings")
+DB_NAME = os.environ.get("PABLO_BENCH_DB", "bench_pablo_feed")
+os.environ["PABLO_TEST_DB_NAME"] = DB_NAME
+os.environ.setdefault("DJANGO_SECRET_KEY", "bench-feed-" + secrets.token_urlsafe(40))
+
+import django  # noqa: E402
+
+django.setup()
+
+import psutil  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.db import connection  # noqa: E402
+from rest_framework.authtoken.models import Token  # noqa: E402
+
+from games import services  # noqa: E402
+
+WAIT = 30
+DEBUG = bool(os.environ.get("PABLO_BENCH_DEBUG"))
+PER_USER = 5
+GAMES_PER_K = 5  # K/5 idle games
+DRIVEN = 10
+RATE = 5.0  # actions per second
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+
+def raise_fd_limit(want: int) -> int:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    for limit in (max(want, hard), hard):
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+            return limit
+        except (ValueError, OSError):
+            continue
+    return soft
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def make_users(n: int, prefix: str) -> list[tuple[Any, str]]:
+    User = get_user_model()
+    users = User.objects.bulk_create(
+        [User(username=f"{prefix}{i}", password="!") for i in range(n)], batch_size=1000
+    )
+    users = list(User.objects.filter(username__startswith=prefix).order_by("id"))
+    tokens = Token.objects.bulk_create(
+        [Token(key=secrets.token_hex(20), user=u) for u in users], batch_size=1000
+    )
+    return [(t.user, t.key) for t in tokens]
+
+
+def make_games(n: int, owners: list[Any], seats: int = 2) -> list[str]:
+    """``n`` waiting games (nobody plays them: the idle clients' games)."""
+    out = []
+    for i in range(n):
+        game = services.game_create(
+            user=owners[i % len(owners)], ruleset="pablo", seats=seats, turn_timeout=86400,
+            options={"start_seat": 0},
+        )  # fmt: skip
+        out.append(str(game.id))
+    return out
+
+
+def make_driven(players: list[tuple[Any, str]]) -> list[dict]:
+    jobs = []
+    for c in range(DRIVEN):
+        (a, ta), (b, tb) = players[2 * c], players[2 * c + 1]
+        ids = []
+        for _ in range(6):
+            game = services.game_create(
+                user=a, ruleset="pablo", seats=2, turn_timeout=86400, options={"start_seat": 0}
+            )
+            services.game_join(game_id=game.id, user=b)
+            ids.append(str(game.id))
+        jobs.append({"id": ids[0], "spares": ids[1:], "tokens": [ta, tb], "body": None, "seat": 0})
+    return jobs
+
+
+# --------------------------------------------------------------------------- servers
+
+
+class Servers:
+    def __init__(self, port: int, feed_workers: int, broker: str) -> None:
+        self.port = port
+        self.feed_port = port + 1
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "pablo.settings",
+            "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DB_NAME}",
+            "CELERY_BROKER_URL": broker,
+            "DJANGO_DEBUG": "0",
+            "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "DJANGO_LOG_LEVEL": "WARNING",
+            "PYTHONPATH": str(ROOT),
+            "PABLO_THROTTLE_ACTIONS": "",  # the driver's rate is the bench's, not a user's
+            "PABLO_VAR_DIR": str(Path("/tmp") / f"bench-feed-{os.getpid()}"),
+        }
+        self.env.pop("PABLO_TEST_DB_NAME", None)
+        bin_ = ROOT / ".venv/bin"
+        gunicorn = [str(bin_ / "gunicorn"), "pablo.wsgi", "-b", f"127.0.0.1:{port}",
+                    "--log-level", "warning"]  # fmt: skip
+        help_text = subprocess.run([gunicorn[0], "--help"], capture_output=True, text=True)
+        if "--no-control-socket" in help_text.stdout:
+            gunicorn.append("--no-control-socket")
+        feed = [str(bin_ / "uvicorn"), "pablo.asgi:application", "--port", str(self.feed_port),
+                "--workers", str(feed_workers), "--log-level", "warning", "--no-access-log",
+                "--backlog", "4096", "--timeout-keep-alive", "60"]  # fmt: skip
+        self.procs: dict[str, subprocess.Popen] = {}
+        self.log = open(Path(self.env["PABLO_VAR_DIR"] + ".log"), "wb")  # noqa: SIM115
+        Path(self.env["PABLO_VAR_DIR"]).mkdir(exist_ok=True)
+        for name, args in (
+            ("web", gunicorn),
+            ("feed", feed),
+            ("worker", [str(bin_ / "celery"), "-A", "pablo", "worker", "--loglevel=WARNING"]),
+            (
+                "beat",
+                [
+                    str(bin_ / "celery"),
+                    "-A",
+                    "pablo",
+                    "beat",
+                    "--loglevel=WARNING",
+                    "-s",
+                    self.env["PABLO_VAR_DIR"] + "/beat",
+                ],
+            ),
+        ):
+            self.procs[name] = subprocess.Popen(
+                args, env=self.env, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+        for p in (port, self.feed_port):
+            wait_http(p)
+
+    def tree(self, name: str) -> list[psutil.Process]:
+        try:
+            root = psutil.Process(self.procs[name].pid)
+            return [root, *root.children(recursive=True)]
+        except psutil.Error:
+            return []
+
+    def usage(self, names: tuple[str, ...]) -> tuple[float, float]:
+        """(CPU seconds so far, RSS bytes) of these processes and their children."""
+        cpu = rss = 0.0
+        for name in names:
+            for proc in self.tree(name):
+                with contextlib.suppress(psutil.Error):
+                    times = proc.cpu_times()
+                    cpu += times.user + times.system
+                    rss += proc.memory_info().rss
+        return cpu, rss
+
+    def stop(self) -> None:
+        for proc in self.procs.values():
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+        for proc in self.procs.values():
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+        self.log.close()
+
+
+def wait_http(port: int, timeout: float = 60) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/api/rulesets/")
+            if conn.getresponse().status == 200:
+                return
+        except OSError:
+            time.sleep(0.3)
+    raise SystemExit(f"server on {port} did not start")
+
+
+# --------------------------------------------------------------------------- waiting clients
+
+
+class Feed:
+    """K waiting clients and the watchers, on one asyncio loop in a thread."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.tasks: list[asyncio.Task] = []
+        self.errors = 0
+        self.answers = 0
+        self.delays: list[float] = []
+        self.measuring = False
+        self.stop_flag = False
+        self.open = 0
+
+    def start(self, jobs: list[tuple[str, str, bool]], per_second: float = 1000) -> None:
+        """jobs: (game id, token, is a watcher); opened at ``per_second``."""
+        self.stop_flag = False
+
+        async def opener() -> None:
+            for i, (gid, token, watcher) in enumerate(jobs):
+                self.tasks.append(self.loop.create_task(self.client(gid, token, watcher)))
+                if i % 50 == 49:
+                    await asyncio.sleep(50 / per_second)
+
+        asyncio.run_coroutine_threadsafe(opener(), self.loop).result()
+
+    async def client(self, gid: str, token: str, watcher: bool) -> None:
+        after = -1
+        while not self.stop_flag:
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+            except OSError:
+                self.errors += self.measuring
+                await asyncio.sleep(1)
+                continue
+            self.open += 1
+            try:
+                while not self.stop_flag:
+                    if after < 0:
+                        path = f"/api/games/{gid}/events/?after=1000000"
+                    else:
+                        path = f"/api/games/{gid}/events/?after={after}&wait={WAIT}"
+                    writer.write(
+                        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        f"Authorization: Token {token}\r\n\r\n".encode()
+                    )
+                    status, body = await read_response(reader)
+                    got = time.time()
+                    if status != 200:
+                        self.errors += self.measuring
+                        if status == 0:
+                            break
+                        await asyncio.sleep(1)
+                        continue
+                    data = json.loads(body)
+                    self.answers += self.measuring
+                    if watcher and after >= 0 and self.measuring:
+                        for event in data["events"]:
+                            stored = datetime.fromisoformat(event["at"].replace("Z", "+00:00"))
+                            self.delays.append(got - stored.timestamp())
+                            if DEBUG and got - stored.timestamp() > 1:
+                                print("LATE", gid[-8:], after, event["seq"], event["type"],
+                                      event["at"], f"{got:.3f}", flush=True)  # fmt: skip
+                    after = data["version"]
+            except (OSError, asyncio.IncompleteReadError, ValueError):
+                self.errors += self.measuring
+            finally:
+                self.open -= 1
+                writer.close()
+
+    def keep(self, count: int) -> None:
+        """Close every client but the first ``count`` (the watchers)."""
+
+        async def drop() -> None:
+            gone = self.tasks[count:]
+            del self.tasks[count:]
+            for task in gone:
+                task.cancel()
+            await asyncio.gather(*gone, return_exceptions=True)
+
+        asyncio.run_coroutine_threadsafe(drop(), self.loop).result(120)
+
+    def stop(self) -> None:
+        self.stop_flag = True
+
+        async def cancel() -> None:
+            for task in self.tasks:
+                task.cancel()
+            await asyncio.gather(*self.tasks, return_exceptions=True)
+            self.tasks.clear()
+
+        asyncio.run_coroutine_threadsafe(cancel(), self.loop).result(60)
+
+
+async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
+    line = await reader.readline()
+    if not line:
+        return 0, b""
+    status = int(line.split()[1])
+    length = 0
+    while True:
+        header = await reader.readline()
+        if header in (b"\r\n", b""):
+            break
+        name, _, value = header.decode("latin-1").partition(":")
+        if name.lower() == "content-length":
+            length = int(value)
+    return status, await reader.readexactly(length)
+
+
+# --------------------------------------------------------------------------- the driver
+
+
+PREFERENCE = ("draw", "discard", "replace", "skip", "look", "end", "peek", "spy", "swap", "call")
+
+
+def choose(actions: list[dict]) -> dict | None:
+    """A legal action by a fixed preference (throws last: long, steady games)."""
+    actions = sorted(
+        actions,
+        key=lambda a: (
+            PREFERENCE.index(a["type"]) if a["type"] in PREFERENCE else len(PREFERENCE),
+            a.get("source") != "deck",
+        ),
+    )
+    if not actions:
+        return None
+    action = dict(actions[0])
+    for name, values in action.pop("choices", {}).items():
+        action[name] = values[0]
+    return action
+
+
+class Driver(threading.Thread):
+    """5 actions/s over HTTP, round robin over the driven games."""
+
+    def __init__(self, port: int, jobs: list[dict]) -> None:
+        super().__init__(daemon=True)
+        self.port = port
+        self.jobs = jobs
+        self.latencies: list[float] = []
+        self.errors = 0
+        self.done = 0
+        self.measuring = False
+        self.halt = threading.Event()
+        self.failures: list[str] = []
+
+    def request(self, conn: http.client.HTTPConnection, method: str, path: str, token: str,
+                body: dict | None = None) -> tuple[int, Any]:  # fmt: skip
+        headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+        conn.request(method, path, body=None if body is None else json.dumps(body),
+                     headers=headers)  # fmt: skip
+        answer = conn.getresponse()
+        raw = answer.read()
+        return answer.status, json.loads(raw) if raw else None
+
+    def find(self, conn: http.client.HTTPConnection, job: dict) -> None:
+        """Whose move, and which (a GET per seat); the next game when this one is over."""
+        for seat in (0, 1):
+            status, data = self.request(
+                conn, "GET", f"/api/games/{job['id']}/", job["tokens"][seat]
+            )
+            if status != 200:
+                self.errors += self.measuring
+                return
+            if data["status"] != "active":
+                job["id"] = job["spares"].pop()
+                return
+            body = choose(data["state"]["legal_actions"])
+            if body is not None:
+                job["seat"], job["body"] = seat, body
+                return
+        job["id"] = job["spares"].pop()  # nobody can act: leave it
+
+    def run(self) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        tick = time.monotonic()
+        i = 0
+        while not self.halt.is_set():
+            tick += 1 / RATE
+            job = self.jobs[i % len(self.jobs)]
+            i += 1
+            try:
+                while job["body"] is None:
+                    self.find(conn, job)
+                sent = time.monotonic()
+                path = f"/api/games/{job['id']}/actions/"
+                status, data = self.request(conn, "POST", path, job["tokens"][job["seat"]],
+                                            job["body"])  # fmt: skip
+                took = time.monotonic() - sent
+                if status == 201:
+                    if self.measuring:
+                        self.latencies.append(took)
+                        self.done += 1
+                    state = data["game"]["state"]
+                    active = data["game"]["status"] == "active"
+                    job["body"] = choose(state["legal_actions"]) if active else None
+                    if job["body"] is None and active:
+                        job["seat"], job["body"] = 1 - job["seat"], {"type": "draw",
+                                                                     "source": "deck"}  # fmt: skip
+                else:
+                    job["body"] = None
+                    if status >= 500 or status == 429:
+                        self.errors += self.measuring
+            except Exception as exc:
+                self.errors += self.measuring
+                self.failures.append(repr(exc))
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            delay = tick - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            else:
+                tick = time.monotonic()  # behind: do not burst to catch up
+
+
+# --------------------------------------------------------------------------- main
+
+
+def pg_connections() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s", [DB_NAME])
+        return int(cursor.fetchone()[0])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--k", default="0,1000,5000", help="comma-separated K values")
+    parser.add_argument("--seconds", type=float, default=40.0)
+    parser.add_argument("--feed-workers", type=int, default=2)
+    parser.add_argument("--port", type=int, default=18700)
+    parser.add_argument("--open-rate", type=float, default=50, help="least new clients/s")
+    parser.add_argument("--max-minutes", type=float, default=30.0, help="stops by itself")
+    args = parser.parse_args()
+    ks = [int(x) for x in args.k.split(",")]
+    broker = settings.CELERY_BROKER_URL
+    if connection.vendor != "postgresql" or not broker.startswith("redis"):
+        raise SystemExit("needs PostgreSQL and Redis (DATABASE_URL, CELERY_BROKER_URL)")
+    fds = raise_fd_limit(max(ks) * 2 + 4096)
+    signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(SystemExit("time is up")))
+    signal.alarm(int(args.max_minutes * 60))
+    creation = connection.creation
+    creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
+    connection.settings_dict["NAME"] = DB_NAME
+    servers = feed = driver = None
+    rows: dict[int, tuple[float, float, int]] = {}
+    print(f"load average {os.getloadavg()[0]:.2f}; file descriptors {fds}", flush=True)
+    try:
+        biggest = max(ks)
+        players = make_users(2 * DRIVEN, "driver")
+        idle_users = make_users(max(1, biggest // PER_USER), "idle")
+        idle_games = make_games(max(1, biggest // GAMES_PER_K), [u for u, _ in idle_users[:50]])
+        jobs = make_driven(players)
+        connection.close()
+        servers = Servers(args.port, args.feed_workers, broker)
+        feed = Feed(servers.feed_port)
+        watchers = [(job["id"], players[2 * c + s][1], True)
+                    for c, job in enumerate(jobs) for s in (0, 1)]  # fmt: skip
+        feed.start(watchers)
+        driver = Driver(args.port, jobs)
+        driver.start()
+        print(
+            f"{'K':>6} {'actions/s':>9} {'act p50':>8} {'act p99':>8} {'deliv p50':>9} "
+            f"{'deliv p99':>9} {'errors':>6} {'feed CPU':>8} {'feed RSS':>8} {'web CPU':>7} "
+            f"{'PG conns':>8} {'open':>6} {'load':>5}",
+            flush=True,
+        )
+        for k in ks:
+            if k + 1024 > fds:
+                print(f"{k:>6} skipped: needs about {k + 1024} open files here, the limit is "
+                      f"{fds} (and may not be raised)", flush=True)  # fmt: skip
+                continue
+            idle = [(idle_games[i % len(idle_games)], idle_users[i // PER_USER][1], False)
+                    for i in range(k)]  # fmt: skip
+            # opened over one wait's length: their polls are spread as real clients' are
+            feed.start(idle, per_second=max(args.open_rate, k / WAIT))
+            time.sleep(5)
+            driver.latencies, driver.done, driver.errors = [], 0, 0
+            feed.delays, feed.errors, feed.answers = [], 0, 0
+            cpu0 = {n: servers.usage((n,))[0] for n in ("feed", "web")}
+            started = time.monotonic()
+            driver.measuring = feed.measuring = True
+            conns = 0
+            rss = 0.0
+            while time.monotonic() - started < args.seconds:
+                time.sleep(2)
+                conns = max(conns, pg_connections())
+                rss = max(rss, servers.usage(("feed",))[1])
+            driver.measuring = feed.measuring = False
+            elapsed = time.monotonic() - started
+            cpu = {n: (servers.usage((n,))[0] - cpu0[n]) / elapsed for n in ("feed", "web")}
+            lat = [x * 1000 for x in driver.latencies]
+            rows[k] = (pct(lat, 0.99), pct(feed.delays, 0.99), driver.errors + feed.errors)
+            print(
+                f"{k:>6} {driver.done / elapsed:>9.2f} {pct(lat, 0.5):>6.0f}ms "
+                f"{pct(lat, 0.99):>6.0f}ms"
+                f" {pct(feed.delays, 0.5) * 1000:>7.0f}ms {pct(feed.delays, 0.99) * 1000:>7.0f}ms"
+                f" {driver.errors + feed.errors:>6} {cpu['feed'] * 100:>7.0f}% "
+                f"{rss / 2**20:>6.0f}MB {cpu['web'] * 100:>6.0f}% {conns:>8} {feed.open:>6} "
+                f"{os.getloadavg()[0]:>5.1f}",
+                flush=True,
+            )
+            # the idle clients go; the watchers stay
+            feed.keep(len(watchers))
+            if driver.failures:
+                print("  driver:", "; ".join(sorted(set(driver.failures))[:5]), flush=True)
+                driver.failures.clear()
+            time.sleep(2)
+    finally:
+        if driver is not None:
+            driver.halt.set()
+            driver.join(10)
+        if feed is not None:
+            with contextlib.suppress(Exception):
+                feed.stop()
+        if servers is not None:
+            servers.stop()
+        connection.close()
+        creation.destroy_test_db(DB_NAME, verbosity=0)
+    # Goals (issue 17): at K = 5,000 actions' p99 within 2x their p99 at K = 0,
+    # delivery p99 <= 1 s, no errors.
+    if 0 in rows and 5000 in rows:
+        act0 = rows[0][0]
+        act, delivery, errors = rows[5000]
+        missed = []
+        if not act <= 2 * act0:
+            missed.append(f"actions p99 {act:.0f} ms > 2 x {act0:.0f} ms")
+        if not delivery <= 1.0:
+            missed.append(f"delivery p99 {delivery:.2f} s > 1 s")
+        if errors:
+            missed.append(f"{errors} errors")
+        print("goals at K = 5000:", "all met" if not missed else "missed: " + "; ".join(missed))
+        return 1 if missed else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

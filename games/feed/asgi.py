@@ -1,0 +1,275 @@
+"""The ASGI application (``pablo.asgi:application``): every path, and waiting for free.
+
+Django's own ``ASGIHandler`` serves every request, with differences in
+threading and in sending:
+
+* **One hop.** The middleware chain is loaded synchronously, as under WSGI, and
+  a request's whole synchronous part (middleware and view) runs in one call on
+  an executor thread, instead of one hop between the loop and a thread per
+  middleware method.
+* **Threads.** Django gives each ASGI request a thread of its own for its
+  synchronous code (middleware, DRF views), alive until the request ends: a
+  long poll would keep one for up to 30 s. Here every request's synchronous
+  code runs on one of ``THREADS`` shared single-thread executors instead (the
+  least busy one; one request's calls always on the same thread, as Django
+  expects). A waiting request occupies none of them, and the process holds at
+  most ``THREADS`` database connections (one persistent connection per
+  executor thread), whatever the number of waiting clients.
+* **Waiting.** A ``GET /api/games/{id}/events/`` with ``wait`` > 0 first holds
+  the game's subscription on the process's hub (``games.feed.hub``), then goes
+  through Django as usual: middleware, authentication, the view. The view
+  (``games.feed.waiting.answer``) answers at once when there is news; when
+  there is none it hands back its answer so far marked pending, and
+  ``send_response`` parks it on the hub -- an ``asyncio`` future, no thread,
+  no connection, no query -- until the game's version passes ``after`` or the
+  wait runs out. Woken, it reads the feed again on an executor thread (the
+  same selectors, so the same redaction) and sends that.
+
+Lifespan: the hub is closed on shutdown. ``uvicorn pablo.asgi:application``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import cProfile
+import logging
+import os
+import pstats
+import re
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+from urllib.parse import parse_qs
+
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from django.conf import settings
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.core.handlers.base import BaseHandler
+from django.http import FileResponse
+from django.urls import set_script_prefix
+
+from games.feed import service, waiting
+
+log = logging.getLogger(__name__)
+
+DEBUG = bool(os.environ.get("PABLO_FEED_DEBUG"))
+FEED_PATH = re.compile(r"^/api/games/([0-9A-Fa-f-]{32,36})/events/?$")
+
+
+class CountingExecutor(ThreadPoolExecutor):
+    """A one-thread executor that knows how many calls it has queued or running."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(max_workers=1, thread_name_prefix=name)
+        self.load = 0
+        self._count_lock = threading.Lock()
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        with self._count_lock:
+            self.load += 1
+        if DEBUG:
+            fn = _timed(fn)
+        future = super().submit(fn, *args, **kwargs)
+        future.add_done_callback(self._done)
+        return future
+
+    def _done(self, _future: Future[Any]) -> None:
+        with self._count_lock:
+            self.load -= 1
+
+
+_times: list[tuple[float, float, str]] = []
+_last_dump = [0.0]
+
+
+PROFILE = os.environ.get("PABLO_FEED_PROFILE", "")
+_profiles: dict[int, Any] = {}
+
+
+def _timed(fn: Any) -> Any:
+    queued = time.monotonic()
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        start = time.monotonic()
+        prof = None
+        if PROFILE:
+            prof = _profiles.setdefault(threading.get_ident(), cProfile.Profile())
+            prof.enable()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            if prof is not None:
+                prof.disable()
+            end = time.monotonic()
+            _times.append((start - queued, end - start, getattr(fn, "__name__", "?")))
+            if end - _last_dump[0] > 5:
+                _last_dump[0] = end
+                q = sorted(t[0] for t in _times)
+                r = sorted(t[1] for t in _times)
+                print(
+                    f"FEEDDBG exec n {len(_times)} queue p50 {q[len(q) // 2] * 1000:.1f} "
+                    f"p90 {q[int(len(q) * 0.9)] * 1000:.1f} run p50 {r[len(r) // 2] * 1000:.1f} "
+                    f"p90 {r[int(len(r) * 0.9)] * 1000:.1f} ms",
+                    flush=True,
+                )
+                _times.clear()
+
+    return run
+
+
+def waiting_game(scope: dict[str, Any]) -> str | None:
+    """The game id of a feed request that asks to wait (``wait`` > 0), else None."""
+    if scope.get("method") != "GET":
+        return None
+    match = FEED_PATH.match(scope.get("path", ""))
+    if match is None:
+        return None
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    try:
+        wait = float(query.get("wait", ["0"])[-1])
+    except ValueError:
+        return None
+    if not wait > 0:
+        return None
+    raw = match.group(1).lower().replace("-", "")
+    if len(raw) != 32:
+        return None
+    return f"{raw[:8]}-{raw[8:12]}-{raw[12:16]}-{raw[16:20]}-{raw[20:]}"
+
+
+class Application(ASGIHandler):
+    def __init__(self, threads: int | None = None) -> None:
+        # The middleware chain as under WSGI, all synchronous: one hop to an executor
+        # thread per request (run_get_response) instead of one per middleware method.
+        BaseHandler.__init__(self)
+        self.load_middleware(is_async=False)
+        count = threads or int(getattr(settings, "PABLO_ASGI_THREADS", 0) or 0) or 16
+        self.executors = [CountingExecutor(f"pablo-asgi-{i}") for i in range(count)]
+
+    async def handle(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Django's ``ASGIHandler.handle`` with the request's synchronous part (the
+        ``request_started`` signal, middleware, view) in one executor call."""
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        set_script_prefix(get_script_prefix(scope))
+        request, error_response = self.create_request(scope, body_file)
+        if request is None:
+            body_file.close()
+            await self.send_response(error_response, send)
+            await sync_to_async(error_response.close)()
+            return
+
+        async def process_request() -> Any:
+            response = await sync_to_async(self._respond)(request)
+            with contextlib.suppress(asyncio.CancelledError):  # the client went away
+                await self.send_response(response, send)
+            return response
+
+        # As Django does: the client going away cancels the request (and its wait).
+        tasks = [
+            asyncio.create_task(self.listen_for_disconnect(receive)),
+            asyncio.create_task(process_request()),
+        ]
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in tasks:
+            if task.done():
+                with contextlib.suppress(RequestAborted):
+                    task.result()
+            else:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        try:
+            response = tasks[1].result()
+        except asyncio.CancelledError:
+            await sync_to_async(signals.request_finished.send)(sender=self.__class__)
+        else:
+            await sync_to_async(response.close)()
+        body_file.close()
+
+    def _respond(self, request: Any) -> Any:
+        signals.request_started.send(sender=self.__class__, scope=request.scope)
+        response = self.get_response(request)
+        response._handler_class = self.__class__
+        if isinstance(response, FileResponse):
+            response.block_size = self.chunk_size
+        return response
+
+    def _executor(self) -> CountingExecutor:
+        return min(self.executors, key=lambda e: e.load)
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        game_id = waiting_game(scope)
+        async with ThreadSensitiveContext(executor=self._executor()):
+            if game_id is None:
+                await super().__call__(scope, receive, send)
+                return
+            hold = waiting.Hold(game_id)
+            token = waiting.current_hold.set(hold)
+            try:
+                async with service.hub().hold(game_id):
+                    await super().__call__(scope, receive, send)
+            finally:
+                waiting.current_hold.reset(token)
+                if hold.pending is not None and hold.pending.slot.held:  # (client gone)
+                    await waiting.release(hold.pending.slot)
+
+    async def send_response(self, response: Any, send: Any) -> None:
+        hold = waiting.current_hold.get()
+        if (
+            hold is not None
+            and hold.pending is not None
+            and getattr(response, "pablo_feed_pending", False)
+        ):
+            await self._park(hold, response)
+        await super().send_response(response, send)
+
+    async def _park(self, hold: waiting.Hold, response: Any) -> None:
+        pending = hold.pending
+        assert pending is not None
+        version = await service.hub().wait(hold.game_id, pending.after, waiting.remaining(pending))
+        if version is None:
+            return  # the wait ran out: the answer so far (no events, the version it had)
+        woke = time.time()
+        # a fresh unit of work: on whichever executor is least busy now
+        read = sync_to_async(waiting.read_again, thread_sensitive=False, executor=self._executor())
+        data = await read(pending)
+        if data is not None:
+            waiting.render(response, data)
+        if DEBUG:
+            print(
+                f"FEEDDBG {woke:.3f} woke {hold.game_id[-8:]} v{version} read "
+                f"{(time.time() - woke) * 1000:.0f} ms",
+                flush=True,
+            )
+
+    async def _lifespan(self, receive: Any, send: Any) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                if PROFILE:
+                    stats = pstats.Stats(*_profiles.values())
+                    stats.dump_stats(f"{PROFILE}.{os.getpid()}")
+                await service.close_hubs()
+                for executor in self.executors:
+                    executor.shutdown(wait=False)
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+
+def application() -> Application:
+    os.environ.setdefault("PABLO_SERVER", "asgi")
+    return Application()

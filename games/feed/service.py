@@ -1,0 +1,54 @@
+"""The process's hub (one per event loop) and the re-check's one query."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from django.conf import settings
+from django.db import connections
+
+from games.feed import publish
+from games.feed.hub import Hub
+from games.models import Game
+
+_hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
+
+
+def versions(ids: list[str]) -> dict[str, int]:
+    """``{game id: version}`` of these games: one query (run on a thread by the hub)."""
+    try:
+        found: dict[str, int] = {}
+        for start in range(0, len(ids), 1000):
+            rows = Game.objects.filter(pk__in=ids[start : start + 1000])
+            found.update((str(pk), v) for pk, v in rows.values_list("pk", "version"))
+        return found
+    finally:
+        connections.close_all()
+
+
+def hub() -> Hub:
+    """This event loop's hub, started on first use."""
+    loop = asyncio.get_running_loop()
+    found = _hubs.get(loop)
+    if found is None:
+        found = _hubs[loop] = Hub(
+            url=publish.redis_url() or None,
+            channel=publish.channel,
+            versions=versions,
+            recheck=float(getattr(settings, "PABLO_FEED_RECHECK", 0.5)),
+        )
+        publish.local_hubs.add(found)
+    return found
+
+
+async def close_hubs() -> None:
+    loop = asyncio.get_running_loop()
+    found = _hubs.pop(loop, None)
+    if found is not None:
+        publish.local_hubs.discard(found)
+        await found.close()
+
+
+def stats() -> dict[str, Any]:
+    return {str(id(h)): {**h.stats, "waiting": h.waiting()} for h in _hubs.values()}

@@ -1,0 +1,135 @@
+"""The feed request's answer, on the thread path (gunicorn) and the waiting path (ASGI).
+
+``answer`` is what ``GET /api/games/{id}/events/`` does once DRF has
+authenticated the caller and the view has found the game and parsed the
+query: the same selectors, the same redaction, on both paths.
+
+* ``wait`` = 0: the events after ``after`` at once (``selectors.event_feed``).
+* ``wait`` > 0: first a slot of the user's ``PABLO_FEED_WAITS`` (else 429
+  ``throttled`` with ``Retry-After``). Then
+
+  - served by gunicorn (no hub): ``selectors.event_feed(wait=...)`` polls on
+    this thread, as before;
+  - served by the ASGI application (``games.feed.asgi``, which set
+    ``current_hold``): the feed is read once; if it has news it is the answer,
+    otherwise the answer so far (no events, the current version) is returned
+    marked ``pending`` and the handler parks it on the hub without a thread or
+    a connection (``finish``), then reads the feed again when woken.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import DatabaseError, close_old_connections
+from rest_framework.exceptions import Throttled
+from rest_framework.response import Response
+
+from games import selectors
+from games.feed import limits
+from games.models import Game
+
+log = logging.getLogger(__name__)
+
+TOO_MANY = (
+    "You are waiting on {n} feeds at once already; wait for one of them to answer "
+    "(or close a table) and retry."
+)
+
+
+@dataclass
+class Pending:
+    game: Game
+    user: Any
+    after: int
+    version: int
+    until: float  # time.monotonic() when the wait gives up
+    slot: limits.Slot
+
+
+class Hold:
+    """What the ASGI handler knows of one feed request: its game id, and the
+    pending wait the view hands back (``pending``)."""
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        self.pending: Pending | None = None
+
+
+#: set by the ASGI handler around a feed request with ``wait`` > 0
+current_hold: contextvars.ContextVar[Hold | None] = contextvars.ContextVar(
+    "pablo_feed_hold", default=None
+)
+
+
+def answer(request: Any, *, game: Game, after: int, wait: float) -> Response:
+    user = request.user
+    if wait <= 0:
+        return Response(selectors.event_feed(game=game, user=user, after=after))
+    started = time.monotonic()
+    slot = limits.acquire(user)
+    if slot is None:
+        raise Throttled(wait=limits.RETRY_AFTER, detail=TOO_MANY.format(n=limits.limit()))
+    hold = current_hold.get()
+    if hold is None or hold.game_id != str(game.pk):
+        try:  # the thread path: wait here
+            return Response(selectors.event_feed(game=game, user=user, after=after, wait=wait))
+        finally:
+            slot.release()
+    try:
+        data = selectors.event_feed(game=game, user=user, after=after)
+    except BaseException:
+        slot.release()
+        raise
+    if data["version"] > after:
+        slot.release()
+        return Response(data)
+    hold.pending = Pending(
+        game=game,
+        user=user,
+        after=after,
+        version=data["version"],
+        until=started + min(wait, selectors.MAX_WAIT),
+        slot=slot,
+    )
+    response = Response(data)
+    response.pablo_feed_pending = True  # type: ignore[attr-defined]
+    # given back when the answer is closed (in the request's last executor call);
+    # the handler gives it back itself if the client went away before
+    response._resource_closers.append(slot.release)
+    return response
+
+
+def read_again(pending: Pending) -> dict[str, Any] | None:
+    """After a wake-up (in a thread): the feed after ``after`` now, or None if the
+    database could not be read (the client then polls again: nothing is lost)."""
+    try:
+        game = selectors.game_get(pending.game.pk)
+        return selectors.event_feed(game=game, user=pending.user, after=pending.after)
+    except DatabaseError as exc:
+        log.warning("feed: reading game %s after a wake-up failed: %s", pending.game.pk, exc)
+        close_old_connections()  # a broken one goes; the thread's healthy one stays
+        return None
+
+
+def render(response: Any, data: dict[str, Any]) -> None:
+    """Put ``data`` in the DRF ``response`` rendered as the view would have."""
+    body = response.accepted_renderer.render(
+        data, response.accepted_media_type, response.renderer_context
+    )
+    response.content = body
+    if response.has_header("Content-Length"):
+        response["Content-Length"] = str(len(body))
+
+
+def remaining(pending: Pending) -> float:
+    return max(0.0, pending.until - time.monotonic())
+
+
+async def release(slot: limits.Slot) -> None:
+    await asyncio.get_running_loop().run_in_executor(None, slot.release)
