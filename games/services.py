@@ -542,6 +542,7 @@ def game_cancel(*, game_id: Any, user: Any) -> Game:
     403 for anyone else, 409 once it has started (or ended). The fact is an
     ordinary ``game_aborted`` event (reason ``cancelled``).
     """
+    friends.check_invite(game_id, None, user)  # a private game: 404 for a stranger
     stream = store.lock(game_id)  # 404
     game = stream.game
     if game.created_by_id != getattr(user, "pk", None):
@@ -565,6 +566,7 @@ def game_rematch(*, game_id: Any, user: Any, seed: str = "") -> tuple[Game, bool
     again at once. One rematch per game: a second call finds the first one.
     403 for a non-player, 409 unless the game is finished.
     """
+    friends.check_invite(game_id, None, user)  # a private game: 404 for a stranger
     stream = store.lock(game_id)  # 404; serialises concurrent calls
     old, state = stream.game, stream.state
     stream.seat(user)  # 403

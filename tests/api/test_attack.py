@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import uuid
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -192,3 +193,16 @@ def test_the_admin_may_still_rename_an_account_to_a_free_name_and_keep_its_own()
     assert web.post(page, {**form, "username": "robert"}).status_code == 302
     bob.refresh_from_db()
     assert bob.username == "robert"
+
+
+@pytest.mark.parametrize("verb", ["cancel", "rematch"])
+def test_the_web_answers_a_stranger_on_a_private_game_as_on_an_unknown_id(ann, cid, verb):
+    """The API's cancel and rematch answer a stranger 404 on a private game (docs/api.md);
+    the table's forms answered 302 with "only the creator ..." instead."""
+    game = ann.post("/api/games/", {"ruleset": "cabo", "seats": 2, "private": True}, format="json")
+    web = Client()
+    web.force_login(cid.user)
+    private = web.post(f"/play/{game.json()['id']}/{verb}/")
+    unknown = web.post(f"/play/{uuid.uuid4()}/{verb}/")
+    assert (private.status_code, unknown.status_code) == (404, 404)
+    assert private.content == unknown.content
