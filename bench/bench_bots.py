@@ -14,12 +14,22 @@ No database (the pure engine only). Two parts, with their goals:
    very same games' events again (``rules.fold``, the floor of evolving a
    state), so the ratio says what deciding and the bots cost on top of it.
 
+3. ``expert`` against ``basic`` in 2-player games, ``--expert-games`` per
+   ruleset (seats alternating, a shared win counts half), the rulesets
+   interleaved game by game so that a run stopped early (``--max-seconds``)
+   has played them evenly: the win rate with its 95 % Wilson interval, and
+   the CPU time of each of the expert's decisions (p50, p95, max). Goals: a win
+   rate >= 0.60 (``skipbo``: >= 0.55) with the interval's lower bound above
+   0.5; decisions within 1 s at p95.
+
+``--parts basic,speed,expert`` chooses the parts (default: all).
 Exits 1 when a goal is missed.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
 import sys
@@ -30,15 +40,29 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pablo.settings")
 os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-" + "k" * 50)  # a throwaway key
 
+import games.bots.expert as expert_bot
 from games import rules
 from games.bots.driver import Unfinished
 from games.bots.play import play_game
 from games.chance import DeckChance
-from games.management.commands.simulate import wilson
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval (as ``manage.py simulate``; no Django here)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
 
 RULESETS = ("pablo", "pablo-50", "tamalou", "cabo", "skipbo")
 GOAL_WIN = 0.80
 GOAL_SPEED = 300.0
+GOAL_EXPERT = {"pablo": 0.60, "pablo-50": 0.60, "tamalou": 0.60, "cabo": 0.60, "skipbo": 0.55}
+GOAL_DECISION_P95 = 1.0  # seconds
 
 
 def strength(ruleset: str, games: int, seed: int) -> tuple[float, float, float, int, float]:
@@ -88,16 +112,112 @@ def speed(games: int, seed: int) -> tuple[float, float, float]:
     return games / played, games / folded, events
 
 
+class Timed:
+    """Wraps the expert's ``decide`` to record the CPU time of each decision."""
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+        self.inner = expert_bot.decide
+
+    def __call__(self, *args, **kwargs):
+        started = time.process_time()
+        try:
+            return self.inner(*args, **kwargs)
+        finally:
+            self.times.append(time.process_time() - started)
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+def expert_strength(rulesets: list[str], games: int, seed: int, max_seconds: float) -> bool:
+    timed = Timed()
+    expert_bot.decide = timed
+    wins = dict.fromkeys(rulesets, 0.0)
+    done = dict.fromkeys(rulesets, 0)
+    unfinished = dict.fromkeys(rulesets, 0)
+    cpu = dict.fromkeys(rulesets, 0.0)
+    started = time.monotonic()
+    stopped = False
+    for i in range(games):
+        for ruleset in rulesets:
+            if time.monotonic() - started > max_seconds:
+                stopped = True
+                break
+            expert = i % 2
+            levels = ["basic", "basic"]
+            levels[expert] = "expert"
+            t0 = time.process_time()
+            try:
+                out = play_game(
+                    ruleset,
+                    levels,
+                    chance=DeckChance(random.Random(f"{seed}:{ruleset}:expert-deck:{i}")),
+                    rng=random.Random(f"{seed}:{ruleset}:expert-bots:{i}"),
+                    max_actions=20_000,
+                )
+            except Unfinished:
+                unfinished[ruleset] += 1
+                continue
+            finally:
+                cpu[ruleset] += time.process_time() - t0
+            done[ruleset] += 1
+            if expert in out.winners:
+                wins[ruleset] += 1 / len(out.winners)
+        if stopped:
+            break
+        if (i + 1) % 10 == 0:
+            line = ", ".join(f"{r} {wins[r]:g}/{done[r]}" for r in rulesets)
+            print(f"  after {i + 1} rounds of games: {line}", flush=True)
+    ok = True
+    print(f"expert vs basic, 2 players (seed {seed}); goal {games} games per ruleset")
+    for ruleset in rulesets:
+        n = done[ruleset]
+        rate = wins[ruleset] / n if n else 0.0
+        low, high = wilson(wins[ruleset], n)
+        good = rate >= GOAL_EXPERT[ruleset] and low > 0.5
+        ok &= good
+        print(
+            f"  {ruleset:9} win rate {rate:.3f} (95 % {low:.3f}-{high:.3f}) over {n} games"
+            f" ({unfinished[ruleset]} unfinished), {cpu[ruleset] / max(n, 1):.1f} CPU s/game"
+            f"  [{'ok' if good else 'MISSED'}]",
+            flush=True,
+        )
+    times = timed.times
+    p95 = quantile(times, 0.95)
+    ok &= p95 <= GOAL_DECISION_P95
+    print(
+        f"  expert decisions: {len(times)}, CPU p50 {quantile(times, 0.5) * 1000:.1f} ms, "
+        f"p95 {p95 * 1000:.1f} ms, max {max(times, default=0) * 1000:.0f} ms"
+        f"  [{'ok' if p95 <= GOAL_DECISION_P95 else 'MISSED'}]"
+    )
+    if stopped:
+        print(f"  stopped after {max_seconds:.0f} s of wall time (--max-seconds)")
+        ok = False
+    return ok
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--speed-games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--rulesets", default=",".join(RULESETS))
+    parser.add_argument("--parts", default="basic,speed,expert")
+    parser.add_argument("--expert-games", type=int, default=1000)
+    parser.add_argument("--max-seconds", type=float, default=float("inf"))
     args = parser.parse_args()
+    parts = args.parts.split(",")
     ok = True
+    if "expert" in parts:
+        rulesets = args.rulesets.split(",")
+        ok &= expert_strength(rulesets, args.expert_games, args.seed, args.max_seconds)
+    if "basic" not in parts and "speed" not in parts:
+        return 0 if ok else 1
     print(f"basic vs random, 2 players, {args.games} games per ruleset (seed {args.seed})")
-    for ruleset in args.rulesets.split(","):
+    for ruleset in args.rulesets.split(",") if "basic" in parts else ():
         rate, low, high, done, cpu = strength(ruleset, args.games, args.seed)
         mark = "ok" if rate >= GOAL_WIN else "MISSED"
         ok &= rate >= GOAL_WIN
@@ -106,6 +226,8 @@ def main() -> int:
             f" {done / cpu:.0f} games/CPU s  [{mark}]",
             flush=True,
         )
+    if "speed" not in parts:
+        return 0 if ok else 1
     rate, fold_rate, events = speed(args.speed_games, args.seed)
     mark = "ok" if rate >= GOAL_SPEED else "MISSED"
     ok &= rate >= GOAL_SPEED

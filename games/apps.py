@@ -13,5 +13,6 @@ class GamesConfig(AppConfig):
 
         from . import accounts  # noqa: F401  (every account's name key)
         from .notifications import receivers, tasks  # noqa: F401
+        from .review import tasks as review_tasks  # noqa: F401
         from .turns import receivers as turn_receivers  # noqa: F401
         from .turns import tasks as turn_tasks  # noqa: F401

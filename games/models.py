@@ -280,6 +280,40 @@ class OutboxMessage(models.Model):
         return f"{self.task} #{self.pk}"
 
 
+class GameAnalysis(models.Model):
+    """A finished game's analysis (``games.review``): derived data, never events.
+
+    Keyed by game and analyser version (``games.bots.analysis.ANALYSER``): a new
+    analyser is a new row, and any row can be deleted and built again from the
+    game's events.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="analyses")
+    analyser = models.CharField(max_length=40)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    progress = models.FloatField(default=0.0)
+    result = models.JSONField(null=True, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "analyser"], name="analysis_per_analyser")
+        ]
+
+    def __str__(self) -> str:
+        return f"analysis {self.analyser} of {self.game_id}: {self.status}"
+
+
 # --------------------------------------------------------------------------- account names
 # (owned by games/accounts.py)
 

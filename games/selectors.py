@@ -23,6 +23,7 @@ from games.bots import bot_level, waits_for
 from games.bots import levels as bot_levels
 from games.errors import Conflict
 from games.models import AccountName, Event, FairDraw, Game, NotificationSettings, Seat
+from games.review import analysis_data, analysis_get  # noqa: F401  (the viewer reads them here)
 from games.usernames import clean_username, name_digest, username_key, username_problem
 
 JSON = dict[str, Any]

@@ -10,14 +10,17 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
 
-from games import rules, selectors
+from games import rules, selectors, services
+from games.api.throttling import check_analysis, too_many_response
+from tabletop.advice import MARK_WORDS, advice
 from tabletop.layouts import layout
 
-from . import chart
+from . import analysis_chart, chart
 from .frames import frame
 from .steps import game_replay
 
@@ -155,5 +158,74 @@ def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
         "winners": [replay.names[s] for s in replay.result.get("winners") or []],
         "losers": [replay.names[s] for s in replay.result.get("losers") or []],
         "kind": replay.kind,
+        **_analysis(game, replay, step),
     }
     return render(request, "replays/replay.html", context)
+
+
+def _analysis(game, replay, step) -> dict:
+    """The analysis part of the page: the button, the progress, or the marks."""
+    row = selectors.analysis_get(game=game)
+    if row is None:
+        return {"analysis": None}
+    data = selectors.analysis_data(row)
+    if data["status"] != "done":
+        return {"analysis": data, "analysis_percent": round(100 * data["progress"])}
+    skipbo = replay.ruleset == "skipbo"
+    decisions = data["decisions"]
+    # Steps are numbered by the viewer; a decision names its event's seq (index + 1).
+    seq = step.main + 1 if step.main is not None else None
+    here = next((d for d in decisions if d["step"] == seq), None)
+    step_of = {s.main + 1: s.number for s in replay.steps if s.main is not None}
+    marked = [
+        {
+            "number": step_of.get(d["step"]),
+            "mark": d["mark"],
+            "label": MARK_WORDS[d["mark"]],
+            "name": replay.names[d["seat"]],
+            "url": f"?step={step_of.get(d['step'])}",
+        }
+        for d in decisions
+        if d["mark"] and d["step"] in step_of
+    ]
+    players = [
+        {
+            **p,
+            "name": replay.names[p["seat"]],
+            "loss_text": f"{p['loss'] * 100:.0f} %" if skipbo else f"{p['loss']:.0f} points",
+        }
+        for p in data["players"]
+    ]
+    return {
+        "analysis": data,
+        "analysis_here": here
+        and {
+            **here,
+            "label": MARK_WORDS.get(here["mark"] or "", ""),
+            "name": replay.names[here["seat"]],
+            "sentence": advice(here, replay.names, replay.kind, skipbo=skipbo),
+        },
+        "analysis_players": players,
+        "analysis_marked": marked,
+        "analysis_chart": analysis_chart.svg(decisions, replay.names, skipbo=skipbo),
+        "analysis_unit": "win chance" if skipbo else "expected round points",
+    }
+
+
+@require_POST
+def game_analyse(request: HttpRequest, game_id) -> HttpResponse:
+    """The viewer's "Analyse this game" form: start it, then back to the page."""
+    game = selectors.replay_game(game_id)
+    if game is None:
+        raise Http404("No finished game with this id.")
+    back = reverse("replays:replay", args=[game_id])
+    step = _int(request.POST.get("step"))
+    if step is not None:
+        back += f"?step={step}"
+    if not request.user.is_authenticated:
+        return HttpResponseRedirect(f"{reverse('login')}?{urlencode({'next': back})}")
+    wait = check_analysis(request)
+    if wait is not None:
+        return too_many_response(wait)
+    services.analysis_request(game=game, user=request.user)
+    return HttpResponseRedirect(back)

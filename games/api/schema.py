@@ -200,6 +200,47 @@ class ReplaySerializer(serializers.Serializer):
     )
 
 
+class AnalysisProgressSerializer(serializers.Serializer):
+    status = serializers.CharField(help_text='"queued" or "running".')
+    progress = serializers.FloatField(help_text="0 to 1: the share of decisions analysed.")
+
+
+class AnalysedDecisionSerializer(serializers.Serializer):
+    step = serializers.IntegerField(help_text="The replay step: the decision event's seq.")
+    seat = serializers.IntegerField()
+    taken = serializers.DictField(help_text="The action taken, as POST .../actions/ takes it.")
+    best = serializers.DictField(help_text="The best action by the analyser's estimate.")
+    loss = serializers.FloatField(
+        help_text="How much worse `taken` is than `best` (round points in the Pablo family, "
+        "win probability in Skip-Bo); never negative."
+    )
+    stderr = serializers.FloatField(allow_null=True, help_text="The standard error of `loss`.")
+    mark = serializers.CharField(
+        allow_null=True,
+        help_text='null, "inaccuracy", "mistake" or "blunder": only when `loss` exceeds two '
+        "standard errors; by its size (settings).",
+    )
+    estimate = serializers.FloatField(
+        help_text="The estimate of the action taken: expected round points, or win chance."
+    )
+
+
+class AnalysedPlayerSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    loss = serializers.FloatField(help_text="The sum of the losses beyond two standard errors.")
+    decisions = serializers.IntegerField()
+    inaccuracy = serializers.IntegerField()
+    mistake = serializers.IntegerField()
+    blunder = serializers.IntegerField()
+
+
+class AnalysisSerializer(serializers.Serializer):
+    status = serializers.CharField(help_text='"done".')
+    analyser = serializers.CharField(help_text="The analyser's version.")
+    decisions = AnalysedDecisionSerializer(many=True)
+    players = AnalysedPlayerSerializer(many=True)
+
+
 class ActionAnswerSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     events = EventSerializer(many=True, help_text="The action's events, as you may see them.")

@@ -270,6 +270,22 @@ class GameLimit(ActionLimit):
     scope = "games"
 
 
+class AnalysisLimit(ActionLimit):
+    """``PABLO_THROTTLE_ANALYSES``: analyses started per user (API and viewer)."""
+
+    setting = "PABLO_THROTTLE_ANALYSES"
+    scope = "analyses"
+
+
+def check_analysis(request: HttpRequest) -> int | None:
+    """For the viewer's "Analyse this game" form: seconds to wait, or None to go on."""
+    limit = AnalysisLimit()
+    if limit.allow_request(request, None):
+        return None
+    wait = limit.wait()
+    return int(wait) + 1 if wait is not None else 1
+
+
 class LoginFailureLimit(_Limit):
     """``PABLO_THROTTLE_LOGIN_FAILURES``: failed log-ins per username and address.
 
@@ -410,6 +426,8 @@ class ApiThrottle(BaseThrottle):
                 return [ActionLimit()]
             if match.view_name in GAME_CREATING_VIEWS:
                 return [GameLimit()]
+            if match.view_name == "games:analysis":
+                return [AnalysisLimit()]
         emails = match is not None and match.view_name == "me-notifications"
         if request.method == "PATCH" and emails and _field(request, "email"):
             return [EmailConfirmationLimit()]

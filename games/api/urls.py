@@ -17,6 +17,7 @@ urlpatterns = [
     path("games/<str:game_id>/actions/", views.GameActionApi.as_view(), name="actions"),
     path("games/<str:game_id>/events/", views.GameEventsApi.as_view(), name="events"),
     path("games/<str:game_id>/replay/", views.GameReplayApi.as_view(), name="replay"),
+    path("games/<str:game_id>/analysis/", views.GameAnalysisApi.as_view(), name="analysis"),
     # games among friends
     path("games/<str:game_id>/cancel/", friends.GameCancelApi.as_view(), name="cancel"),
     path("games/<str:game_id>/rematch/", friends.GameRematchApi.as_view(), name="rematch"),

@@ -27,13 +27,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import friends, selectors, services
+from games import friends, review, selectors, services
 from games.errors import ApplicationError
 from games.feed import waiting
 
 from .auth import CachedTokenAuthentication
 from .schema import (
     ActionAnswerSerializer,
+    AnalysisProgressSerializer,
+    AnalysisSerializer,
     ErrorSerializer,
     EventFeedSerializer,
     GamePageSerializer,
@@ -321,3 +323,46 @@ class GameReplayApi(JsonApiView):
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
         return Response(selectors.game_replay(game=game, user=request.user))
+
+
+class GameAnalysisApi(JsonApiView):
+    """A finished game's analysis (docs/analysis.md): started by POST, read by GET."""
+
+    @extend_schema(
+        operation_id="games_analysis_start",
+        parameters=[GAME_ID],
+        request=None,
+        responses={
+            200: AnalysisSerializer,
+            202: AnalysisProgressSerializer,
+            **_errors(401, 404, 409),
+            429: OpenApiResponse(ErrorSerializer, description="Too many analyses started."),
+        },
+        summary="Start analysing a finished or aborted game (202 while it runs, 200 when done).",
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id)
+        row = services.analysis_request(game=game, user=request.user)
+        data = review.analysis_data(row)
+        return Response(data, status=200 if data["status"] == "done" else 202)
+
+    @extend_schema(
+        operation_id="games_analysis",
+        parameters=[GAME_ID],
+        responses={
+            200: AnalysisSerializer,
+            202: AnalysisProgressSerializer,
+            **_errors(401),
+            404: OpenApiResponse(
+                ErrorSerializer, description="No such game, or no analysis started (no_analysis)."
+            ),
+        },
+        summary="The game's analysis: its progress while it runs, every decision when done.",
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id)
+        row = review.analysis_get(game=game)
+        if row is None:
+            raise review.not_started()
+        data = review.analysis_data(row)
+        return Response(data, status=200 if data["status"] == "done" else 202)

@@ -23,6 +23,9 @@ Levels (docs/bots.md):
   random legal values. Out of turn it takes one chance in four, then again a
   uniformly random one of its legal actions.
 * ``basic``: heuristics per ruleset (``family.py``, ``skipbo.py``).
+* ``expert``: flat Monte Carlo over determinizations of its view, with
+  ``basic`` as the rollout policy (``expert.py``, ``worlds.py``). Its budget
+  is ``iterations`` (rollouts per decision), passed as a keyword.
 """
 
 from __future__ import annotations
@@ -31,16 +34,16 @@ import random
 import re
 from typing import Any
 
-from . import family, skipbo
+from . import expert, family, skipbo
 from .common import JSON, concrete, waits_for
 
-LEVELS = ("random", "basic")
+LEVELS = ("random", "basic", "expert")
 
 #: Out of turn, a random bot takes one chance in this many.
 RANDOM_OFF_TURN = 4
 
 
-_NAME = re.compile(r"^(random|basic) bot (\d+)$")
+_NAME = re.compile(r"^(random|basic|expert) bot (\d+)$")
 
 
 def bot_name(level: str, seat: int) -> str:
@@ -69,12 +72,19 @@ def random_decide(view: JSON, rng: random.Random) -> JSON | None:
     return concrete(rng.choice(legal), rng)
 
 
-def decide(level: str, ruleset: str, view: JSON | None, seat: int, rng: random.Random) -> Any:
-    """One action body for ``seat`` from its ``view`` (None: pass)."""
+def decide(
+    level: str, ruleset: str, view: JSON | None, seat: int, rng: random.Random, **budget: Any
+) -> Any:
+    """One action body for ``seat`` from its ``view`` (None: pass).
+
+    ``budget``: the ``expert``'s ``iterations`` (the other levels take none).
+    """
     if not view or not view.get("legal_actions"):
         return None
     if level == "random":
         return random_decide(view, rng)
+    if level == "expert":
+        return expert.decide(ruleset, view, seat, rng, **budget)
     if level != "basic":
         raise ValueError(f"unknown bot level {level!r}")
     if ruleset == "skipbo":

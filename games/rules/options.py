@@ -82,6 +82,6 @@ COMMON_OPTIONS: dict[str, Option] = {
         "rules",
         "Who plays an absent player's turns: rules (the automatic action of a timeout) "
         "or a bot level.",
-        choices=("rules", "random", "basic"),
+        choices=("rules", "random", "basic", "expert"),
     ),
 }

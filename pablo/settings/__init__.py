@@ -292,6 +292,17 @@ LOGGING = {
 PABLO_SWEEP_SECONDS = env.float("PABLO_SWEEP_SECONDS", default=1.0)
 # Bots act about this many seconds after they may (games/bot_turns.py).
 PABLO_BOT_DELAY = env.float("PABLO_BOT_DELAY", default=1.0)
+# The expert bot's budget: rollouts per decision (docs/bots.md; the default decides
+# within 1 s at p95 on one core).
+PABLO_EXPERT_ITERATIONS = env.int("PABLO_EXPERT_ITERATIONS", default=96)
+# Game analysis (docs/analysis.md): rollouts per decision, and the smallest gap of
+# each mark -- inaccuracy, mistake, blunder -- in round points (Pablo family) and
+# in win probability (Skip-Bo). A gap is marked only beyond 2 standard errors.
+PABLO_ANALYSIS_ITERATIONS = env.int("PABLO_ANALYSIS_ITERATIONS", default=120)
+PABLO_ANALYSIS_MARKS = env.list("PABLO_ANALYSIS_MARKS", cast=float, default=[1.0, 3.0, 6.0])
+PABLO_ANALYSIS_MARKS_SKIPBO = env.list(
+    "PABLO_ANALYSIS_MARKS_SKIPBO", cast=float, default=[0.03, 0.08, 0.15]
+)
 PABLO_SWEEP_BATCH = env.int("PABLO_SWEEP_BATCH", default=50)
 PABLO_SWEEP_BUDGET = env.float("PABLO_SWEEP_BUDGET", default=30.0)
 PABLO_FAST_PATH_SECONDS = env.float("PABLO_FAST_PATH_SECONDS", default=300.0)
@@ -348,11 +359,14 @@ CELERY_WORKER_ENABLE_REMOTE_CONTROL = env.bool("CELERY_WORKER_ENABLE_REMOTE_CONT
 # can be kept away from the deadline sweep by running dedicated workers
 # (`celery -A pablo worker -Q celery` / `-Q notifications`); a plain
 # `celery -A pablo worker` consumes both.
-CELERY_TASK_QUEUES = {"celery": {}, "notifications": {}}
+CELERY_TASK_QUEUES = {"celery": {}, "notifications": {}, "analysis": {}}
 CELERY_TASK_ROUTES = {
     "games.notify_game": {"queue": "notifications"},
     "games.deliver_webhook": {"queue": "notifications"},
     "games.deliver_email": {"queue": "notifications"},
+    # Analyses take a minute or two: their own queue, so they never hold up bots and
+    # deadlines when dedicated workers run (`-Q analysis`); a plain worker takes it too.
+    "games.analyse_game": {"queue": "analysis"},
 }
 if CELERY_BROKER_URL.startswith("filesystem"):
     # The file-system transport does not create its folders.
@@ -410,6 +424,8 @@ CACHES = {
 PABLO_THROTTLE_LOGIN_FAILURES = env.str("PABLO_THROTTLE_LOGIN_FAILURES", default="10/hour") or None
 PABLO_THROTTLE_AUTH = env.str("PABLO_THROTTLE_AUTH", default="60/min") or None
 PABLO_THROTTLE_ACTIONS = env.str("PABLO_THROTTLE_ACTIONS", default="120/min") or None
+# Analyses started per user (POST /api/games/{id}/analysis/ and the viewer's button).
+PABLO_THROTTLE_ANALYSES = env.str("PABLO_THROTTLE_ANALYSES", default="20/hour") or None
 PABLO_THROTTLE_GAMES = env.str("PABLO_THROTTLE_GAMES", default="30/hour") or None
 # Each new notification address is mailed a confirmation link: a user cannot
 # make the service mail strangers more often than this.

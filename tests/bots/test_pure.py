@@ -47,7 +47,7 @@ def legality_check(state: rules.State, seat: int, body: dict) -> None:
 
 
 def test_levels():
-    assert levels() == ["random", "basic"]
+    assert levels() == ["random", "basic", "expert"]
 
 
 @pytest.mark.slow  # 200 s in all: a marker, not an exclusion (CI runs it)

@@ -18,7 +18,7 @@ def create(player, **body):
 
 def test_rulesets_list_bot_levels(client):
     for ruleset in client.get("/api/rulesets/").json():
-        assert ruleset["bot_levels"] == ["random", "basic"]
+        assert ruleset["bot_levels"] == ["random", "basic", "expert"]
         assert ruleset["options"]["stand_in"]["default"] == "rules"
 
 

@@ -182,7 +182,7 @@ def test_cabo_against_two_bots_with_each_rounds_reveal(
                 acted += 1
             if body["type"] == "look" and state["round"] > 1 and not was_refused:
                 # acting in the next round closes the reveal
-                p.wait_for_function("!document.getElementById('reveal')", timeout=10_000)
+                p.wait_for_selector("#reveal", state="detached", timeout=10_000)  # no eval: the CSP
         assert game.status == "finished"
         assert reveals_seen == {1}
         assert acted >= 4 and refused <= 2, (acted, refused)

@@ -122,10 +122,10 @@ def test_a_private_game_by_invite_link_and_its_rematch(live_server, chromium, ar
                     path=str(artifacts / "table-private-join-phone.png"), full_page=True
                 )
             button.click()
-            pl.page.wait_for_function(
-                "document.getElementById('table') &&"
-                " !document.querySelector('#table button[data-action*=join]')",
-                timeout=10_000,
+            # selectors, not a script to evaluate: the page's CSP forbids eval
+            pl.page.wait_for_selector("#table", timeout=10_000)
+            pl.page.wait_for_selector(
+                "#table button[data-action*=join]", state="detached", timeout=10_000
             )
         game = Game.objects.get(pk=game_id)
         assert game.status == "active"

@@ -50,7 +50,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('auth', '0012_alter_user_first_name_max_length'),
-        ('games', '0007_games_among_friends'),
+        ('games', '0008_gameanalysis'),
     ]
 
     operations = [

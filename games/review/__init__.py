@@ -1,0 +1,43 @@
+"""Game analysis on the service's side (docs/analysis.md): reading the derived table.
+
+The estimation itself is pure (``games.bots.analysis``). The ``GameAnalysis``
+row of a game and analyser version is rebuildable from the events at any
+time (never an event); it is written only by the services
+(``services.analysis_request``, ``services.analysis_run``: the work of the
+Celery task ``games.analyse_game``, in ``tasks``). Here: the reads.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import errors
+from games.bots import analysis
+from games.models import Game, GameAnalysis
+
+ANALYSER = analysis.ANALYSER
+TASK = "games.analyse_game"
+
+JSON = dict[str, Any]
+
+
+def analysis_get(*, game: Game) -> GameAnalysis | None:
+    """The game's analysis by the current analyser, if it was ever started."""
+    return GameAnalysis.objects.filter(game=game, analyser=ANALYSER).first()
+
+
+def analysis_data(row: GameAnalysis) -> JSON:
+    """What ``GET /api/games/{id}/analysis/`` answers for this row."""
+    if row.status == GameAnalysis.Status.DONE and row.result is not None:
+        return {
+            "status": "done",
+            "analyser": row.analyser,
+            "decisions": row.result.get("decisions", []),
+            "players": row.result.get("players", []),
+        }
+    status = "running" if row.status == GameAnalysis.Status.RUNNING else "queued"
+    return {"status": status, "progress": round(row.progress, 3)}
+
+
+def not_started() -> errors.NotFound:
+    return errors.NotFound("Nobody has asked for this game's analysis yet.", "no_analysis")
