@@ -11,11 +11,47 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from games import services
+from games import selectors, services
 from games.models import Event, Game, Seat
+
+# --------------------------------------------------------------------------- accounts
+# The admin names accounts by the API's rules (docs/api.md "Registration"): the
+# same refusals as POST /api/auth/register/, as a form error beside the field.
+
+
+class AccountCreationForm(AdminUserCreationForm):
+    def clean_username(self) -> str | None:
+        name = super().clean_username()  # None when Django's own check refused it
+        refusal = name and selectors.username_refusal(name)
+        if refusal:
+            raise ValidationError(refusal, code="invalid_username")
+        return name
+
+
+class AccountChangeForm(UserChangeForm):
+    def clean_username(self) -> str:
+        name = self.cleaned_data["username"]
+        refusal = selectors.username_refusal(name, exclude=self.instance.pk)
+        if refusal:
+            raise ValidationError(refusal, code="invalid_username")
+        return name
+
+
+class AccountAdmin(UserAdmin):
+    add_form = AccountCreationForm
+    form = AccountChangeForm
+
+
+if admin.site.is_registered(get_user_model()):
+    admin.site.unregister(get_user_model())
+admin.site.register(get_user_model(), AccountAdmin)
 
 
 class ReadOnlyMixin:

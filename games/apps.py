@@ -11,6 +11,7 @@ class GamesConfig(AppConfig):
         # The live feed's publish first: waiters learn of an append before anything slower.
         import games.feed.publish  # noqa: F401
 
+        from . import accounts  # noqa: F401  (every account's name key)
         from .notifications import receivers, tasks  # noqa: F401
         from .review import tasks as review_tasks  # noqa: F401
         from .turns import receivers as turn_receivers  # noqa: F401

@@ -34,6 +34,12 @@ class Forbidden(ApplicationError):
     default_code = "not_a_player"
 
 
+class Unauthenticated(ApplicationError):
+    """The credentials the request came with are no longer valid (a token rotated meanwhile)."""
+
+    default_code = "authentication_failed"
+
+
 class Conflict(ApplicationError):
     """Well-formed, but not allowed now (another write got there first, ...). Nothing stored."""
 

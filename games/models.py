@@ -312,3 +312,29 @@ class GameAnalysis(models.Model):
 
     def __str__(self) -> str:
         return f"analysis {self.analyser} of {self.game_id}: {self.status}"
+
+
+# --------------------------------------------------------------------------- account names
+# (owned by games/accounts.py)
+
+
+class AccountName(models.Model):
+    """The key of an account's name (``games.usernames.username_key``), unique.
+
+    The database's own guarantee that no two accounts share a name under
+    another spelling (``ann``, ``ANN``, fullwidth ``ann``): the check before the insert
+    (``selectors.username_taken``) gives the friendly answer, this row refuses
+    the second of two sign-ups that passed it at the same instant. The key is
+    stored as its SHA-256 (hex): NFKC can make a 150-character name much longer.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="name_key",
+    )
+    digest = models.CharField(max_length=64, unique=True)
+
+    def __str__(self) -> str:
+        return self.digest

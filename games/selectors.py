@@ -22,9 +22,9 @@ from games import errors, fairness, friends, rules, store
 from games.bots import bot_level, waits_for
 from games.bots import levels as bot_levels
 from games.errors import Conflict
-from games.models import Event, FairDraw, Game, NotificationSettings, Seat
+from games.models import AccountName, Event, FairDraw, Game, NotificationSettings, Seat
 from games.review import analysis_data, analysis_get  # noqa: F401  (the viewer reads them here)
-from games.usernames import username_key
+from games.usernames import clean_username, name_digest, username_key, username_problem
 
 JSON = dict[str, Any]
 
@@ -352,11 +352,16 @@ def ruleset_list() -> list[JSON]:
 VIEWABLE = (Game.Status.FINISHED, Game.Status.ABORTED)
 
 
-def replay_list(*, ruleset: str = "", player: str = "") -> QuerySet[Game]:
-    """Finished and aborted games, newest first, filtered by ruleset and player username."""
+def replay_list(*, ruleset: str = "", player: str = "", user: Any = None) -> QuerySet[Game]:
+    """Finished and aborted games, newest first, filtered by ruleset and player username.
+
+    Without the private games ``user`` (None: a signed-out visitor) has no seat in,
+    like every list of games (``friends.visible``).
+    """
     if "\x00" in ruleset + player:  # no ruleset or name holds NUL (PostgreSQL's text refuses it)
         return Game.objects.none()
-    games = Game.objects.filter(status__in=VIEWABLE).prefetch_related("seat_set__user")
+    games = friends.visible(Game.objects.filter(status__in=VIEWABLE), user)
+    games = games.prefetch_related("seat_set__user")
     if ruleset:
         games = games.filter(ruleset=ruleset)
     if player:
@@ -364,9 +369,10 @@ def replay_list(*, ruleset: str = "", player: str = "") -> QuerySet[Game]:
     return games.order_by("-finished_at", "-created_at")
 
 
-def replay_players() -> list[str]:
-    """Usernames that appear in a viewable game (the viewer's player filter)."""
-    seats = Seat.objects.filter(game__status__in=VIEWABLE, user__isnull=False)
+def replay_players(user: Any = None) -> list[str]:
+    """Usernames that appear in a viewable game ``user`` may list (the viewer's player filter)."""
+    games = friends.visible(Game.objects.filter(status__in=VIEWABLE), user)
+    seats = Seat.objects.filter(game__in=games, user__isnull=False)
     return sorted(set(seats.values_list("user__username", flat=True)), key=str.lower)
 
 
@@ -401,21 +407,40 @@ def notification_settings(*, user: Any) -> NotificationSettings:
 # --------------------------------------------------------------------------- accounts
 
 
-def username_taken(name: str) -> bool:
-    """Whether an account's name equals ``name`` by ``username_key`` (trim, NFKC, case fold).
+def username_taken(name: str, *, exclude: Any = None) -> bool:
+    """Whether an account's name equals ``name`` by ``username_key`` (trim, NFKC, case fold),
+    or has its look (``games.usernames.username_look``). ``exclude``: an account's pk
+    that does not count (the account being renamed).
 
     The database compares ASCII letters case-insensitively (``iexact``); the
     few names with other characters are compared here by their keys, since
     SQLite's and PostgreSQL's case rules are not Unicode's case folding.
     """
+    looks = AccountName.objects.filter(digest=name_digest(name)).exclude(user_id=exclude)
+    if looks.exists():
+        return True  # the same look: the key, or letters that pass for its ASCII ones
     key = username_key(name)
-    users = get_user_model().objects
+    users = get_user_model().objects.exclude(pk=exclude)
     if users.filter(username__iexact=name).exists():
         return True
     if key.isascii() and users.filter(username__iexact=key).exists():
         return True
     others = users.filter(username__regex=r"[^\x01-\x7f]").values_list("username", flat=True)
     return any(username_key(other) == key for other in others.iterator())
+
+
+def username_refusal(name: str, *, exclude: Any = None) -> str | None:
+    """Why ``name`` may not be an account's new name (the API's rules), or None.
+
+    For the forms that name accounts outside ``services.user_register`` (the
+    admin's): invisible characters, mixed scripts, ASCII lookalikes, or taken.
+    """
+    problem = username_problem(clean_username(name))
+    if problem:
+        return problem
+    if username_taken(clean_username(name), exclude=exclude):
+        return "A user with that username already exists."
+    return None
 
 
 # --------------------------------------------------------------------------- games among friends

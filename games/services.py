@@ -44,11 +44,11 @@ from games.commands import (  # the bounds too, for callers that read them here
     check_turn_timeout,
 )
 from games.errors import ApplicationError, Conflict, Forbidden
+from games.models import AccountName, Game, GameAnalysis, IdempotentAnswer, NotificationSettings
 from games.models import Event as EventRow
-from games.models import Game, GameAnalysis, IdempotentAnswer, NotificationSettings
 from games.notifications import fanout, webhooks
 from games.rules.cards import missing_from
-from games.usernames import clean_username, username_problem
+from games.usernames import clean_username, name_digest, username_problem
 
 JSON = dict[str, Any]
 
@@ -131,6 +131,17 @@ def user_register(*, username: str, password: str) -> tuple[Any, str]:
     return user, token.key
 
 
+def account_name_record(*, user: Any, created: bool) -> None:
+    """Store the look of ``user``'s name (``games.accounts``: after every save of an account
+    that made it or may have renamed it). ``IntegrityError`` when another account has it:
+    the caller's transaction, the account's insert or rename with it, is refused."""
+    digest = name_digest(user.get_username())
+    if created:
+        AccountName.objects.create(user=user, digest=digest)
+    else:
+        AccountName.objects.update_or_create(user=user, defaults={"digest": digest})
+
+
 def user_token(*, request: Any, username: str, password: str) -> str:
     """The API token of the account with these credentials (created on first use)."""
     user = authenticate(request=request, username=username, password=password)
@@ -161,9 +172,19 @@ def email_confirm(*, token: str, apply: bool) -> tuple[Any, str]:
     return user, found[1]
 
 
-def user_token_rotate(*, user: Any) -> str:
-    """A new API token for ``user``; the old one is dead at once, in every process."""
+def user_token_rotate(*, user: Any, current: str | None = None) -> str:
+    """A new API token for ``user``; the old one is dead at once, in every process.
+
+    ``current``: the token the request came with (the API's rotation). Rotations
+    of one account take turns on its row lock; a request whose token another
+    rotation replaced meanwhile is refused (``Unauthenticated``, 401): of
+    several rotations sent at once with one token, one wins and the others
+    learn that token is dead -- never a 500, never an answer with a dead token.
+    """
     with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        if current is not None and not Token.objects.filter(user=user, key=current).exists():
+            raise errors.Unauthenticated("Invalid token.", "authentication_failed")
         Token.objects.filter(user=user).delete()  # post_delete: games.api.auth.revoke
         token = Token.objects.create(user=user)
     return token.key
@@ -530,6 +551,7 @@ def game_cancel(*, game_id: Any, user: Any) -> Game:
     403 for anyone else, 409 once it has started (or ended). The fact is an
     ordinary ``game_aborted`` event (reason ``cancelled``).
     """
+    friends.check_invite(game_id, None, user)  # a private game: 404 for a stranger
     stream = store.lock(game_id)  # 404
     game = stream.game
     if game.created_by_id != getattr(user, "pk", None):
@@ -553,6 +575,7 @@ def game_rematch(*, game_id: Any, user: Any, seed: str = "") -> tuple[Game, bool
     again at once. One rematch per game: a second call finds the first one.
     403 for a non-player, 409 unless the game is finished.
     """
+    friends.check_invite(game_id, None, user)  # a private game: 404 for a stranger
     stream = store.lock(game_id)  # 404; serialises concurrent calls
     old, state = stream.game, stream.state
     stream.seat(user)  # 403

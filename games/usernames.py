@@ -33,6 +33,8 @@ serializers and the web forms share it.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import unicodedata
 
 from confusable_homoglyphs import categories, confusables
@@ -74,6 +76,36 @@ def username_key(name: str) -> str:
     """The name as every comparison sees it: trimmed, NFKC-normalised, case-folded."""
     text = unicodedata.normalize("NFKC", name).strip()
     return unicodedata.normalize("NFKC", text.casefold())
+
+
+@functools.lru_cache(maxsize=4096)
+def _ascii_twin(char: str) -> str:
+    """The ASCII letter ``char`` passes for (Unicode's confusables), case-folded, else itself."""
+    if char.isascii():
+        return char
+    for hit in confusables.is_confusable(char, greedy=True) or []:
+        for glyph in hit["homoglyphs"]:
+            if len(glyph["c"]) == 1 and glyph["c"].isascii():
+                return str(glyph["c"]).casefold()
+    return char
+
+
+def username_look(name: str) -> str:
+    """How the name looks: its key with each letter that passes for an ASCII one made that one.
+
+    A TR39-style skeleton, narrowed to what impersonation needs here: Latin
+    ``ɑlice`` (U+0251, alpha) and ``alıce`` (dotless i) are one script, so not
+    "mixed", yet they read as ``alice``. Two accounts may not share a look
+    (``games.accounts``); ``ålice`` and ``ölaf`` keep letters of their own.
+    """
+    return "".join(_ascii_twin(char) for char in username_key(name))
+
+
+def name_digest(name: str) -> str:
+    """The stored form of a name's look (hex SHA-256 of ``username_look``), unique per
+    account in the database (``games.models.AccountName``): NFKC can make a name longer
+    than an index entry may be, the digest never is."""
+    return hashlib.sha256(username_look(name).encode()).hexdigest()
 
 
 def clean_username(name: str) -> str:
@@ -146,4 +178,11 @@ def username_problem(name: str) -> str | None:
     return None
 
 
-__all__ = ["clean_username", "is_mixed_script", "username_key", "username_problem"]
+__all__ = [
+    "clean_username",
+    "is_mixed_script",
+    "name_digest",
+    "username_key",
+    "username_look",
+    "username_problem",
+]

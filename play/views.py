@@ -379,6 +379,8 @@ def cancel(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     try:
         services.game_cancel(game_id=game.id, user=request.user)
     except (RulesError, ApplicationError) as exc:
+        if status_of(exc) == 404:  # a stranger on a private game: as an unknown id
+            raise Http404("No game with this id.") from None
         return _back(request, game.id, refusal(exc))
     messages.info(request, "The game is cancelled.")
     return HttpResponseRedirect(reverse("play:lobby"))
@@ -397,6 +399,8 @@ def rematch(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     try:
         new, _created = services.game_rematch(game_id=game.id, user=request.user)
     except (RulesError, ApplicationError) as exc:
+        if status_of(exc) == 404:  # a stranger on a private game: as an unknown id
+            raise Http404("No game with this id.") from None
         return _back(request, game.id, refusal(exc))
     if selectors.seat_of(game=new, user=request.user) is None:
         # the rematch exists (another player started it): join it with its invite

@@ -37,9 +37,8 @@ def game_list(request: HttpRequest) -> HttpResponse:
     if ruleset not in RULESET_NAMES:
         ruleset = ""
     player = request.GET.get("player", "").strip()[:150]
-    page = Paginator(selectors.replay_list(ruleset=ruleset, player=player), PAGE_SIZE).get_page(
-        request.GET.get("page")
-    )
+    games = selectors.replay_list(ruleset=ruleset, player=player, user=request.user)
+    page = Paginator(games, PAGE_SIZE).get_page(request.GET.get("page"))
     rows = []
     for game in page.object_list:
         seats = sorted(game.seat_set.all(), key=lambda s: s.seat)
@@ -68,7 +67,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
             "rulesets": RULESET_NAMES,
             "ruleset": ruleset,
             "player": player,
-            "players": selectors.replay_players(),
+            "players": selectors.replay_players(request.user),
             "query": urlencode(keep),
         },
     )

@@ -33,15 +33,23 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from games.errors import ApplicationError, Conflict, Forbidden, NotFound
+from games.errors import ApplicationError, Conflict, Forbidden, NotFound, Unauthenticated
 from games.rules import Malformed, NotAllowed, RulesError
 
-__all__ = ["ApplicationError", "Conflict", "Forbidden", "NotFound", "exception_handler"]
+__all__ = [
+    "ApplicationError",
+    "Conflict",
+    "Forbidden",
+    "NotFound",
+    "Unauthenticated",
+    "exception_handler",
+]
 
 
 #: Error class -> HTTP status; the first class the error is an instance of wins.
 STATUSES: tuple[tuple[type[Exception], int], ...] = (
     (NotFound, 404),
+    (Unauthenticated, 401),
     (Forbidden, 403),
     (Conflict, 409),
     (ApplicationError, 400),
@@ -120,7 +128,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     domain = status_of(exc)
     if domain is not None:
         assert isinstance(exc, RulesError | ApplicationError)
-        return Response(error_body(exc.code, exc.detail), status=domain)
+        answer = Response(error_body(exc.code, exc.detail), status=domain)
+        if domain == status.HTTP_401_UNAUTHORIZED:
+            answer["WWW-Authenticate"] = "Token"  # as DRF's own 401s
+        return answer
     if isinstance(exc, RequestDataTooBig):
         # Django's own answer is an HTML 400 page; a body that big is malformed.
         return Response(

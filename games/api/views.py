@@ -139,7 +139,8 @@ class TokenRotateApi(JsonApiView):
         description="The old token answers 401 from this moment on, in every process.",
     )
     def post(self, request: Request) -> Response:
-        return Response({"token": services.user_token_rotate(user=request.user)})
+        current = getattr(request.auth, "key", None)  # the token this request came with
+        return Response({"token": services.user_token_rotate(user=request.user, current=current)})
 
 
 # --------------------------------------------------------------------------- rulesets
