@@ -63,6 +63,16 @@ class NotificationSettingsSerializer(serializers.Serializer):
     )
 
 
+class NotificationSettingsOutSerializer(NotificationSettingsSerializer):
+    """The answer (schema only): ``email_pending`` appears only after a new address."""
+
+    email_pending = serializers.EmailField(
+        required=False,
+        help_text="Only in the answer to a PATCH that gave a new address: the address a "
+        "confirmation link was mailed to.",
+    )
+
+
 class WebhookInSerializer(serializers.Serializer):
     url = serializers.URLField(max_length=500, help_text="http(s) URL that receives the POSTs.")
 
@@ -97,7 +107,7 @@ class NotificationSettingsApi(APIView):
 
     @extend_schema(
         operation_id="me_notifications_retrieve",
-        responses={200: NotificationSettingsSerializer, **_errors(401)},
+        responses={200: NotificationSettingsOutSerializer, **_errors(401)},
         summary="Your notification channels",
     )
     def get(self, request: Request) -> Response:
@@ -107,7 +117,7 @@ class NotificationSettingsApi(APIView):
     @extend_schema(
         operation_id="me_notifications_update",
         request=NotificationSettingsSerializer,
-        responses={200: NotificationSettingsSerializer, **_errors(400, 401)},
+        responses={200: NotificationSettingsOutSerializer, **_errors(400, 401)},
         summary="Change your e-mail address or turn channels on and off",
     )
     def patch(self, request: Request) -> Response:
