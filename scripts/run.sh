@@ -65,7 +65,7 @@ fi
 # the feed's waits without holding a thread (docs/design.md "Live updates"; on this
 # embedded default, with no Redis, its processes re-check waited games twice a second
 # and wake their own waiters at once). A stop waits at most 5 s for requests in flight.
-uvicorn_args=(--host "${BIND%:*}" --port "${BIND##*:}" --workers 2
+uvicorn_args=(--host "${BIND%:*}" --port "${BIND##*:}" --workers "${UVICORN_WORKERS:-2}"
     --timeout-graceful-shutdown 5 --log-level warning --no-proxy-headers)
 
 pids=()
