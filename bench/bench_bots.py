@@ -29,7 +29,9 @@ Exits 1 when a goal is missed.
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import multiprocessing
 import os
 import random
 import sys
@@ -132,45 +134,72 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
-def expert_strength(rulesets: list[str], games: int, seed: int, max_seconds: float) -> bool:
+def expert_game(job: tuple[str, int, int]) -> tuple[str, int, float | None, float, list[float]]:
+    """One expert-vs-basic game: (ruleset, i, the expert's share of the win or None when
+    unfinished, CPU s, the CPU s of each of the expert's decisions)."""
+    ruleset, i, seed = job
     timed = Timed()
     expert_bot.decide = timed
+    expert = i % 2
+    levels = ["basic", "basic"]
+    levels[expert] = "expert"
+    t0 = time.process_time()
+    try:
+        out = play_game(
+            ruleset,
+            levels,
+            chance=DeckChance(random.Random(f"{seed}:{ruleset}:expert-deck:{i}")),
+            rng=random.Random(f"{seed}:{ruleset}:expert-bots:{i}"),
+            max_actions=20_000,
+        )
+    except Unfinished:
+        share = None
+    else:
+        share = 1 / len(out.winners) if expert in out.winners else 0.0
+    finally:
+        expert_bot.decide = timed.inner
+    return ruleset, i, share, time.process_time() - t0, timed.times
+
+
+def expert_strength(
+    rulesets: list[str], games: int, seed: int, max_seconds: float, jobs: int, out: str
+) -> bool:
+    """The games interleaved ruleset by ruleset, on ``jobs`` processes (each game is a
+    function of its seed alone, so the result does not depend on ``jobs``); every
+    finished game is appended to ``out`` (JSON lines) as it comes."""
     wins = dict.fromkeys(rulesets, 0.0)
     done = dict.fromkeys(rulesets, 0)
     unfinished = dict.fromkeys(rulesets, 0)
     cpu = dict.fromkeys(rulesets, 0.0)
+    times: list[float] = []
     started = time.monotonic()
     stopped = False
-    for i in range(games):
-        for ruleset in rulesets:
+    work = [(ruleset, i, seed) for i in range(games) for ruleset in rulesets]
+    record = open(out, "a") if out else None  # noqa: SIM115 (closed below)
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        for n, (ruleset, i, share, spent, decisions) in enumerate(
+            pool.imap(expert_game, work, chunksize=1), 1
+        ):
+            cpu[ruleset] += spent
+            times += decisions
+            if share is None:
+                unfinished[ruleset] += 1
+            else:
+                done[ruleset] += 1
+                wins[ruleset] += share
+            if record is not None:
+                line = {"ruleset": ruleset, "i": i, "seed": seed, "share": share, "cpu": spent}
+                record.write(json.dumps(line) + "\n")
+                record.flush()
+            if n % (10 * len(rulesets)) == 0:
+                line = ", ".join(f"{r} {wins[r]:g}/{done[r]}" for r in rulesets)
+                print(f"  after {n // len(rulesets)} rounds of games: {line}", flush=True)
             if time.monotonic() - started > max_seconds:
                 stopped = True
+                pool.terminate()
                 break
-            expert = i % 2
-            levels = ["basic", "basic"]
-            levels[expert] = "expert"
-            t0 = time.process_time()
-            try:
-                out = play_game(
-                    ruleset,
-                    levels,
-                    chance=DeckChance(random.Random(f"{seed}:{ruleset}:expert-deck:{i}")),
-                    rng=random.Random(f"{seed}:{ruleset}:expert-bots:{i}"),
-                    max_actions=20_000,
-                )
-            except Unfinished:
-                unfinished[ruleset] += 1
-                continue
-            finally:
-                cpu[ruleset] += time.process_time() - t0
-            done[ruleset] += 1
-            if expert in out.winners:
-                wins[ruleset] += 1 / len(out.winners)
-        if stopped:
-            break
-        if (i + 1) % 10 == 0:
-            line = ", ".join(f"{r} {wins[r]:g}/{done[r]}" for r in rulesets)
-            print(f"  after {i + 1} rounds of games: {line}", flush=True)
+    if record is not None:
+        record.close()
     ok = True
     print(f"expert vs basic, 2 players (seed {seed}); goal {games} games per ruleset")
     for ruleset in rulesets:
@@ -185,7 +214,6 @@ def expert_strength(rulesets: list[str], games: int, seed: int, max_seconds: flo
             f"  [{'ok' if good else 'MISSED'}]",
             flush=True,
         )
-    times = timed.times
     p95 = quantile(times, 0.95)
     ok &= p95 <= GOAL_DECISION_P95
     print(
@@ -208,12 +236,16 @@ def main() -> int:
     parser.add_argument("--parts", default="basic,speed,expert")
     parser.add_argument("--expert-games", type=int, default=1000)
     parser.add_argument("--max-seconds", type=float, default=float("inf"))
+    parser.add_argument("--jobs", type=int, default=1, help="processes for the expert games")
+    parser.add_argument("--out", default="", help="append each expert game to this JSON-lines file")
     args = parser.parse_args()
     parts = args.parts.split(",")
     ok = True
     if "expert" in parts:
         rulesets = args.rulesets.split(",")
-        ok &= expert_strength(rulesets, args.expert_games, args.seed, args.max_seconds)
+        ok &= expert_strength(
+            rulesets, args.expert_games, args.seed, args.max_seconds, args.jobs, args.out
+        )
     if "basic" not in parts and "speed" not in parts:
         return 0 if ok else 1
     print(f"basic vs random, 2 players, {args.games} games per ruleset (seed {args.seed})")

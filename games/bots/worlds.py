@@ -46,7 +46,6 @@ MAX_ROLLOUT_ACTIONS = 160
 #: Skip-Bo: the win-probability curve over stock cards left (a logistic slope).
 SKIPBO_SLOPE = 0.22
 #: Engine events a ruleset may emit while deciding (the engine applies them).
-_GAME_END = ("game_finished", "game_aborted")
 
 
 class LocalChance:
@@ -415,19 +414,11 @@ class Result:
     unknown_own: int = 0
 
 
-def _apply(rb: Any, state: Any, events: list[Event]) -> JSON | None:
-    """Evolve ``state`` by ``events``; return the ``round_ended`` data if the round ended."""
+def _ended(events: list[Event]) -> JSON | None:
+    """The ``round_ended`` data among ``events`` (already applied to the world), if any."""
     for event in events:
         if event.type == "round_ended":
-            rb.apply(state, event)
-            state.version += 1
             return dict(event.data)
-        if event.type in _GAME_END:
-            state.status = "finished"
-            state.result = {"winners": list(event.data.get("winners", [])), "losers": []}
-            return None
-        rb.apply(state, event)
-        state.version += 1
     return None
 
 
@@ -499,13 +490,15 @@ def rollout(
     not ended before, and report the fields as they stand (``field_totals``).
     """
     rb: Any = get_ruleset(ruleset)
-    ctx = Context(chance=LocalChance(rng), now=EPOCH)
+    # The world is the rollout's own: each decision evolves it in place (no copy, and
+    # no second application of the events it decided).
+    ctx = Context(chance=LocalChance(rng), now=EPOCH, scratch=True)
     policy = _basic_policy(ruleset, rb)
     if ruleset == "skipbo":
         return _skipbo_rollout(rb, world, seat, first, ctx, policy)
     ended: JSON | None = None
     if first is not None:
-        ended = _apply(rb, world, rb.decide(world, seat, first, ctx))
+        ended = _ended(rb.decide(world, seat, first, ctx))
     off_turn = rb.preset.throwing != "none" or rb.preset.call_when == "after_turn"
     skip = seat if (first is None or skip_first_chance) else None
     steps = 0
@@ -529,7 +522,7 @@ def rollout(
             body = policy(world, mover)
             if body is None:
                 break
-        ended = _apply(rb, world, rb.decide(world, mover, body, ctx))
+        ended = _ended(rb.decide(world, mover, body, ctx))
         if lap and world.turn_seat == seat and world.stage == "draw" and ended is None:
             return _standing(rb, world, seat)
     if ended is not None:
@@ -561,7 +554,7 @@ def _skipbo_rollout(
     rb: Any, world: Any, seat: int, first: JSON | None, ctx: Context, policy: Policy
 ) -> Result:
     if first is not None:
-        _apply(rb, world, rb.decide(world, seat, first, ctx))
+        rb.decide(world, seat, first, ctx)
     # The horizon: the rest of this turn, every other player's next turn, and the
     # seat's own next turn.
     turns_left = world.seats + 1 if world.turn_seat == seat else world.seats
@@ -577,7 +570,6 @@ def _skipbo_rollout(
             break
         events = rb.decide(world, mover, body, ctx)
         turns_left -= sum(1 for e in events if e.type == "turn_ended")
-        _apply(rb, world, events)
     if world.status != "active" and world.result is not None:
         winners = list(world.result["winners"])
         chance = [1.0 / len(winners) if s in winners else 0.0 for s in range(world.seats)]

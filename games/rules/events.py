@@ -94,10 +94,16 @@ class Chance(Protocol):
 
 @dataclass(frozen=True)
 class Context:
-    """What a decision may use besides the state: chance and the current time."""
+    """What a decision may use besides the state: chance and the current time.
+
+    ``scratch``: the caller owns the state and throws it away: the decision
+    evolves it in place instead of a copy (a bot's rollout, which plays many
+    actions on a world of its own; a refused action leaves it half-evolved).
+    """
 
     chance: Chance
     now: datetime
+    scratch: bool = False
 
 
 def iso(moment: datetime) -> str:

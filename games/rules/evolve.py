@@ -21,10 +21,11 @@ class Work(Generic[S]):
 
     Each event is applied to the copy as it is emitted, so later decisions of
     the same command see its effect; ``events`` is what the decision returns.
+    With ``ctx.scratch`` the state itself is evolved (no copy).
     """
 
     def __init__(self, state: S, ctx: Context) -> None:
-        self.s: S = state.copy()
+        self.s: S = state if ctx.scratch else state.copy()
         self.ctx = ctx
         self.events: list[Event] = []
 
