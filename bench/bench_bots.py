@@ -161,6 +161,14 @@ def expert_game(job: tuple[str, int, int]) -> tuple[str, int, float | None, floa
     return ruleset, i, share, time.process_time() - t0, timed.times
 
 
+def _recorded(out: str, seed: int) -> list[dict]:
+    if not out or not os.path.exists(out):
+        return []
+    with open(out) as handle:
+        rows = [json.loads(line) for line in handle if line.strip()]
+    return [d for d in rows if d.get("seed") == seed]
+
+
 def expert_strength(
     rulesets: list[str], games: int, seed: int, max_seconds: float, jobs: int, out: str
 ) -> bool:
@@ -175,6 +183,19 @@ def expert_strength(
     started = time.monotonic()
     stopped = False
     work = [(ruleset, i, seed) for i in range(games) for ruleset in rulesets]
+    # A run stopped part way goes on where it stopped: the games ``out`` holds count.
+    for d in _recorded(out, seed):
+        if d["ruleset"] in wins and d["i"] < games and (d["ruleset"], d["i"], seed) in work:
+            work.remove((d["ruleset"], d["i"], seed))
+            cpu[d["ruleset"]] += d["cpu"]
+            times += d.get("decisions", [])
+            if d["share"] is None:
+                unfinished[d["ruleset"]] += 1
+            else:
+                done[d["ruleset"]] += 1
+                wins[d["ruleset"]] += d["share"]
+    if len(work) < games * len(rulesets):
+        print(f"  {games * len(rulesets) - len(work)} games already in {out}", flush=True)
     record = open(out, "a") if out else None  # noqa: SIM115 (closed below)
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
         for n, (ruleset, i, share, spent, decisions) in enumerate(
@@ -188,7 +209,14 @@ def expert_strength(
                 done[ruleset] += 1
                 wins[ruleset] += share
             if record is not None:
-                line = {"ruleset": ruleset, "i": i, "seed": seed, "share": share, "cpu": spent}
+                line = {
+                    "ruleset": ruleset,
+                    "i": i,
+                    "seed": seed,
+                    "share": share,
+                    "cpu": spent,
+                    "decisions": [round(t, 5) for t in decisions],
+                }
                 record.write(json.dumps(line) + "\n")
                 record.flush()
             if n % (10 * len(rulesets)) == 0:

@@ -539,32 +539,34 @@ def _skipbo(state: State) -> SkipboState:
 
 
 def _plays(st: SkipboState, seat: int) -> list[JSON]:
-    """Every play ``seat`` could make now, as complete action bodies."""
+    """Every play ``seat`` could make now, as complete action bodies.
+
+    In the order stock, discard piles, hand cards (first appearance), each onto
+    the building piles in order; a bot's rollouts call this at every step, so
+    each card's piles come from the piles' needs, worked out once.
+    """
     out: list[JSON] = []
-    targets = st.building
     deck = st.deck
+    needs = [len(p) + 1 for p in st.building]
+    every = range(PILES)
+
+    def piles(code: str) -> Sequence[int]:
+        if code == SKIPBO_WILD:
+            return every
+        value = int(code)
+        return [b for b in every if needs[b] == value]
+
     stock = st.stocks[seat]
     if stock:
-        code = deck[stock[-1]]
-        out += [
-            {"type": "play", "from": "stock", "pile": b}
-            for b in range(PILES)
-            if _fits(code, targets[b])
-        ]
+        out += [{"type": "play", "from": "stock", "pile": b} for b in piles(deck[stock[-1]])]
     for d, stack in enumerate(st.discards[seat]):
         if stack:
-            code = deck[stack[-1]]
             out += [
                 {"type": "play", "from": "discard", "discard_pile": d, "pile": b}
-                for b in range(PILES)
-                if _fits(code, targets[b])
+                for b in piles(deck[stack[-1]])
             ]
     for code in dict.fromkeys(deck[c] for c in st.hands[seat]):
-        out += [
-            {"type": "play", "from": "hand", "card": code, "pile": b}
-            for b in range(PILES)
-            if _fits(code, targets[b])
-        ]
+        out += [{"type": "play", "from": "hand", "card": code, "pile": b} for b in piles(code)]
     return out
 
 
