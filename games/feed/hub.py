@@ -43,6 +43,12 @@ DEBUG = bool(os.environ.get("PABLO_FEED_DEBUG"))
 #: Seconds a game stays subscribed after its last waiter left: a client polls again
 #: at once after each answer, and finds the subscription (and the versions heard) there.
 LINGER = 5.0
+#: Seconds a version read from the database stays authoritative (``exact``): the
+#: fast path (games.feed.fast) answers "nothing new" from it meanwhile. Messages
+#: raise it but do not renew it: a message its publisher failed to send (Redis
+#: briefly unreachable from the writer, the writer killed) would otherwise leave
+#: the version stale for as long as the subscription lives.
+KNOWN_FOR = 60.0
 
 
 @dataclass(eq=False)
@@ -57,6 +63,11 @@ class _Game:
     waiters: set[Waiter] = field(default_factory=set)
     #: highest version heard while subscribed (0: none)
     known: int = 0
+    #: ``known`` is the game's version, not just a lower bound, until this
+    #: ``time.monotonic()`` (0: not known to be exact); see ``learn``
+    exact_until: float = 0.0
+    #: the hub's ``generation`` when ``exact_until`` was set
+    exact_generation: int = -1
     #: set once the server confirmed the SUBSCRIBE of the game's channel
     subscribed: asyncio.Event = field(default_factory=asyncio.Event)
     #: the pending UNSUBSCRIBE of a game nobody holds any more (see LINGER)
@@ -88,8 +99,13 @@ class Hub:
         self.loop = asyncio.get_running_loop()
         self.conn: PubSubConnection | None = None
         self.healthy = False
-        self.stats = {"wakes": 0, "messages": 0, "rechecks": 0, "reconnects": 0}
+        #: changes whenever the subscription connection starts or ends: a version
+        #: learnt under one generation says nothing under the next
+        self.generation = 0
+        self.stats = {"wakes": 0, "messages": 0, "rechecks": 0, "reconnects": 0, "fast": 0}
         self._closing = False
+        #: the first connection was tried (a hold does not wait for a Redis that is away)
+        self._tried = False
         self._last_rx = 0.0
         self._pinged = 0.0
         self._tasks = [self.loop.create_task(self._checker())]
@@ -115,7 +131,8 @@ class Hub:
             game.linger = None
         game.holds += 1
         try:
-            if self.conn is not None and self.healthy and not game.subscribed.is_set():
+            connecting = self.url is not None and not self._tried  # (a new hub)
+            if (self.healthy or connecting) and not game.subscribed.is_set():
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(game.subscribed.wait(), confirm)
             yield game
@@ -147,6 +164,53 @@ class Hub:
             return None
         finally:
             game.waiters.discard(waiter)
+
+    # ------------------------------------------------------------------ exact versions
+
+    def ticket(self, game_id: str) -> int | None:
+        """Taken *before* a database read of the game's version: the subscription's
+        generation if the game's channel is confirmed subscribed on a healthy
+        connection (anything committed after the read will be heard), else None."""
+        game = self.games.get(game_id)
+        if game is None or not self.healthy or not game.subscribed.is_set():
+            return None
+        return self.generation
+
+    def learn(self, game_id: str, version: int, ticket: int | None) -> None:
+        """The game's version as read from the database after ``ticket`` was taken:
+        ``known`` becomes exact for ``KNOWN_FOR`` seconds, unless the subscription
+        broke (or was never confirmed) in between."""
+        game = self.games.get(game_id)
+        if (
+            game is None
+            or ticket is None
+            or ticket != self.generation
+            or not self.healthy
+            or not game.subscribed.is_set()
+        ):
+            return
+        if version > game.known:
+            game.known = version
+        game.exact_until = time.monotonic() + KNOWN_FOR
+        game.exact_generation = ticket
+
+    def exact(self, game_id: str) -> int | None:
+        """The game's version if the hub knows it exactly now (see ``learn``), else None."""
+        game = self.games.get(game_id)
+        if (
+            game is None
+            or not self.healthy
+            or game.exact_generation != self.generation
+            or not game.subscribed.is_set()
+            or game.exact_until <= time.monotonic()
+        ):
+            return None
+        return game.known
+
+    def _new_generation(self) -> None:
+        self.generation += 1
+        for game in self.games.values():
+            game.exact_until = 0.0
 
     def wake(self, game_id: str, version: int) -> None:
         """A new version of ``game_id``: wake its waiters below it (on the hub's loop)."""
@@ -194,6 +258,7 @@ class Hub:
         was_up = False
         try:
             assert self.url is not None
+            self._new_generation()
             self.conn = await PubSubConnection.open(self.url)
             self._last_rx = time.monotonic()
             self._pinged = 0.0
@@ -210,7 +275,7 @@ class Hub:
                     pending.discard(reply[1])
             if self.stats["reconnects"]:
                 log.warning("feed: Redis subscription is back (%d games)", len(games))
-            self.healthy = was_up = True
+            self.healthy = was_up = self._tried = True
             self.stats["reconnects"] += 1
             # what was appended while nobody listened: one re-check
             await self._recheck_once()
@@ -230,7 +295,9 @@ class Hub:
             log.exception("feed: subscriber failed")
             self.healthy = False
         finally:
+            self._tried = True
             self.healthy = False
+            self._new_generation()
             if self.conn is not None:
                 self.conn.close()
                 self.conn = None
