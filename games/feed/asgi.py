@@ -32,10 +32,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import cProfile
 import logging
 import os
-import pstats
 import re
 import threading
 import time
@@ -52,7 +50,7 @@ from django.core.handlers.base import BaseHandler
 from django.http import FileResponse
 from django.urls import set_script_prefix
 
-from games.feed import service, waiting
+from games.feed import fast, service, waiting
 
 log = logging.getLogger(__name__)
 
@@ -86,24 +84,14 @@ _times: list[tuple[float, float, str]] = []
 _last_dump = [0.0]
 
 
-PROFILE = os.environ.get("PABLO_FEED_PROFILE", "")
-_profiles: dict[int, Any] = {}
-
-
 def _timed(fn: Any) -> Any:
     queued = time.monotonic()
 
     def run(*args: Any, **kwargs: Any) -> Any:
         start = time.monotonic()
-        prof = None
-        if PROFILE:
-            prof = _profiles.setdefault(threading.get_ident(), cProfile.Profile())
-            prof.enable()
         try:
             return fn(*args, **kwargs)
         finally:
-            if prof is not None:
-                prof.disable()
             end = time.monotonic()
             _times.append((start - queued, end - start, getattr(fn, "__name__", "?")))
             if end - _last_dump[0] > 5:
@@ -194,6 +182,8 @@ class Application(ASGIHandler):
         body_file.close()
 
     def _respond(self, request: Any) -> Any:
+        if DEBUG:
+            print(f"FEEDDBG django {request.method} {request.path}", flush=True)
         signals.request_started.send(sender=self.__class__, scope=request.scope)
         response = self.get_response(request)
         response._handler_class = self.__class__
@@ -211,14 +201,26 @@ class Application(ASGIHandler):
         if scope["type"] != "http":
             return
         game_id = waiting_game(scope)
+        shape = None
+        if game_id is not None:
+            # nothing new for a known token: answered here, without Django (games.feed.fast)
+            shape = fast.shape(scope)
+            found = await fast.serve(shape, game_id, service.hub(), receive, send)
+            if found is None:
+                return
+            receive = found
         async with ThreadSensitiveContext(executor=self._executor()):
             if game_id is None:
                 await super().__call__(scope, receive, send)
                 return
             hold = waiting.Hold(game_id)
+            hold.shape = shape
             token = waiting.current_hold.set(hold)
             try:
-                async with service.hub().hold(game_id):
+                hub = service.hub()
+                async with hub.hold(game_id):
+                    # (before the view reads the game: see Hub.learn)
+                    hold.ticket = hub.ticket(game_id)
                     await super().__call__(scope, receive, send)
             finally:
                 waiting.current_hold.reset(token)
@@ -227,11 +229,14 @@ class Application(ASGIHandler):
 
     async def send_response(self, response: Any, send: Any) -> None:
         hold = waiting.current_hold.get()
+        if hold is not None and hold.version is not None:
+            service.hub().learn(hold.game_id, hold.version, hold.ticket)
         if (
             hold is not None
             and hold.pending is not None
             and getattr(response, "pablo_feed_pending", False)
         ):
+            fast.remember_headers(hold.shape, response)
             await self._park(hold, response)
         await super().send_response(response, send)
 
@@ -246,6 +251,7 @@ class Application(ASGIHandler):
         read = sync_to_async(waiting.read_again, thread_sensitive=False, executor=self._executor())
         data = await read(pending)
         if data is not None:
+            service.hub().learn(hold.game_id, data["version"], hold.ticket)
             waiting.render(response, data)
         if DEBUG:
             print(
@@ -260,10 +266,8 @@ class Application(ASGIHandler):
             if message["type"] == "lifespan.startup":
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
-                if PROFILE:
-                    stats = pstats.Stats(*_profiles.values())
-                    stats.dump_stats(f"{PROFILE}.{os.getpid()}")
                 await service.close_hubs()
+                await fast.close()
                 for executor in self.executors:
                     executor.shutdown(wait=False)
                 await send({"type": "lifespan.shutdown.complete"})
