@@ -62,6 +62,7 @@ import django  # noqa: E402
 django.setup()
 
 import psutil  # noqa: E402
+import redis  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
@@ -485,6 +486,13 @@ def main() -> int:
     creation = connection.creation
     creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     connection.settings_dict["NAME"] = DB_NAME
+    # A new database numbers its users from 1 again: wait counters (PABLO_FEED_WAITS)
+    # left in Redis by an earlier run (its servers killed mid-wait) would count
+    # against this run's users of the same ids.
+    counters = redis.Redis.from_url(broker)
+    stale = list(counters.scan_iter(match="pablo-throttle:*feed-waits:*", count=1000))
+    if stale:
+        counters.delete(*stale)
     servers = feed = driver = None
     rows: dict[int, tuple[float, float, int]] = {}
     print(f"load average {os.getloadavg()[0]:.2f}; file descriptors {fds}", flush=True)
@@ -545,6 +553,15 @@ def main() -> int:
             )
             # the idle clients go; the watchers stay
             feed.keep(len(watchers))
+            time.sleep(2)
+            held = sum(
+                int(v or 0)
+                for v in counters.mget(
+                    [f"pablo-throttle:1:feed-waits:{u.pk}" for u, _ in idle_users] or ["-"]
+                )
+            )
+            if held:
+                print(f"  {held} wait slots of idle users still held after they left", flush=True)
             if driver.failures:
                 print("  driver:", "; ".join(sorted(set(driver.failures))[:5]), flush=True)
                 driver.failures.clear()

@@ -23,7 +23,16 @@ threading and in sending:
   ``send_response`` parks it on the hub -- an ``asyncio`` future, no thread,
   no connection, no query -- until the game's version passes ``after`` or the
   wait runs out. Woken, it reads the feed again on an executor thread (the
-  same selectors, so the same redaction) and sends that.
+  same selectors, so the same redaction) and sends that. The version the view
+  read is handed to the hub (``Hub.learn``), and the pending answer's headers
+  are kept (``fast.remember_headers``), for the fast path:
+* **Nothing new, before Django.** A waiting feed request is first offered to
+  ``games.feed.fast.serve``: a known token polling a game whose version the hub
+  knows exactly, with nothing new, is answered on the loop (no Django, no
+  thread, no query); anything else, or news, goes through Django as above.
+
+``PABLO_FEED_DEBUG=1`` prints one line per request Django handles, per fast
+answer and wake-up, and the executors' queueing and run times every 5 s.
 
 Lifespan: the hub is closed on shutdown. ``uvicorn pablo.asgi:application``.
 """

@@ -97,6 +97,8 @@ WAIT = re.compile(r"^[0-9]{1,2}(\.[0-9]{1,6})?$")
 MAX_INT = 2**31 - 1
 MAX_WAIT = 30.0
 MAX_SHAPES = 64
+#: Redis connections of a process's fast path
+POOL = 16
 _renderer = JSONRenderer()
 
 #: One round trip: refuse (-1) when the token is revoked or its user changed since
@@ -201,13 +203,20 @@ class _Counter:
     """The marks and the wait counter on Redis, asynchronously (one client per loop)."""
 
     def __init__(self, url: str) -> None:
-        self.client = redis.asyncio.Redis.from_url(
+        # A few connections, waited for in turn: a burst of polls (clients reconnecting,
+        # a wake-up of many) queues here instead of opening hundreds or failing. The
+        # timeouts are generous: a busy loop reads late, and a slot taken whose answer
+        # is lost is a slot lost until the counter expires.
+        pool = redis.asyncio.BlockingConnectionPool.from_url(
             url,
-            socket_connect_timeout=0.5,
-            socket_timeout=0.5,
+            max_connections=POOL,
+            timeout=5.0,
+            socket_connect_timeout=1.0,
+            socket_timeout=3.0,
             lib_name=None,
             lib_version=None,
         )
+        self.client = redis.asyncio.Redis(connection_pool=pool)
         self.take = self.client.register_script(_TAKE)
         self.change = self.client.register_script(limits.CHANGE)
 
@@ -275,13 +284,16 @@ def _take_sync(token: str, user_id: Any, read_wall: int) -> str | None:
 
 
 async def _release(key: str) -> None:
-    try:
-        counter = _counter()
-        if counter is None:
-            await asyncio.get_running_loop().run_in_executor(None, limits.change, key, -1)
-        else:
+    counter = _counter()
+    if counter is not None:
+        try:
             throttle = caches[limits.CACHE]
             await counter.change(keys=[throttle.make_key(key)], args=[-1, limits.TTL])
+            return
+        except Exception as exc:
+            log.info("feed: giving a wait back on the loop failed (%s): on a thread", exc)
+    try:
+        await asyncio.get_running_loop().run_in_executor(None, limits.change, key, -1)
     except Exception as exc:  # the key expires on its own (limits.TTL)
         log.warning("feed: could not give a wait back: %s", exc)
 

@@ -16,7 +16,17 @@ one shared re-check: every ``recheck`` seconds, one query reads the versions
 of every game this process has waiters on, and wakes those that moved on.
 One query per process per period, whatever the number of waiters; never a
 busy loop. After the connection comes back the hub re-subscribes and checks
-once more (what was appended during the gap), then stops re-checking. The
+once more (what was appended during the gap), then stops re-checking.
+
+**Exact versions and the audit.** ``known`` is a lower bound of a game's
+version; it is *exact* (``exact``: the fast path of ``games.feed.fast`` answers
+"nothing new" from it) when it was read from the database after the game's
+channel was confirmed subscribed on the current connection (``ticket`` /
+``learn``), for ``KNOWN_FOR`` seconds, and forgotten whenever the connection
+ends. While the subscription is healthy the hub audits every ``audit``
+seconds (``PABLO_FEED_AUDIT``, 20): one query reads the versions of every
+subscribed game, renews their exactness and wakes the waiters of a game that
+moved on unheard (a message its publisher could not send). The
 feed itself is read from the database by ``seq``, so a lost or late wake-up
 delays an answer but never loses or reorders an event.
 """
@@ -47,8 +57,12 @@ LINGER = 5.0
 #: fast path (games.feed.fast) answers "nothing new" from it meanwhile. Messages
 #: raise it but do not renew it: a message its publisher failed to send (Redis
 #: briefly unreachable from the writer, the writer killed) would otherwise leave
-#: the version stale for as long as the subscription lives.
+#: the version stale for as long as the subscription lives. The audit renews it.
 KNOWN_FOR = 60.0
+#: Seconds between two audits while the subscription is healthy: one query reads
+#: the versions of every game this process has subscribed, renews their exact
+#: versions and wakes the waiters of any that moved on unheard (a lost message).
+AUDIT_EVERY = 20.0
 
 
 @dataclass(eq=False)
@@ -89,11 +103,13 @@ class Hub:
         channel: Callable[[str], str],
         versions: Callable[[list[str]], dict[str, int]],
         recheck: float = 0.5,
+        audit: float = AUDIT_EVERY,
     ) -> None:
         self.url = url
         self.channel = channel
         self.versions = versions
         self.recheck = max(0.05, recheck)
+        self.audit = max(0.1, audit)
         self.games: dict[str, _Game] = {}
         self.by_channel: dict[str, str] = {}
         self.loop = asyncio.get_running_loop()
@@ -102,7 +118,14 @@ class Hub:
         #: changes whenever the subscription connection starts or ends: a version
         #: learnt under one generation says nothing under the next
         self.generation = 0
-        self.stats = {"wakes": 0, "messages": 0, "rechecks": 0, "reconnects": 0, "fast": 0}
+        self.stats = {
+            "wakes": 0,
+            "messages": 0,
+            "rechecks": 0,
+            "audits": 0,
+            "reconnects": 0,
+            "fast": 0,
+        }
         self._closing = False
         #: the first connection was tried (a hold does not wait for a Redis that is away)
         self._tried = False
@@ -349,16 +372,33 @@ class Hub:
     # ------------------------------------------------------------------ re-check
 
     async def _checker(self) -> None:
-        """While the fan-out is away: one query per period for every waited game."""
+        """While the fan-out is away: one query per period for every waited game.
+        While it is up: one query per ``audit`` seconds for every subscribed game."""
+        audit_at = time.monotonic() + self.audit
         while not self._closing:
             await asyncio.sleep(self.recheck)
-            if not self.healthy and any(g.waiters for g in self.games.values()):
-                try:
+            try:
+                if not self.healthy and any(g.waiters for g in self.games.values()):
                     await self._recheck_once()
-                except asyncio.CancelledError:
-                    raise
-                except Exception as exc:  # the database is away too: try again later
-                    log.warning("feed: re-check failed: %s", exc)
+                elif self.healthy and time.monotonic() >= audit_at:
+                    audit_at = time.monotonic() + self.audit
+                    await self._audit()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the database is away too: try again later
+                log.warning("feed: re-check failed: %s", exc)
+
+    async def _audit(self) -> None:
+        ticket = self.generation
+        games = {gid: g for gid, g in self.games.items() if g.subscribed.is_set()}
+        if not games or not self.healthy:
+            return
+        self.stats["audits"] += 1
+        found = await self.loop.run_in_executor(None, self.versions, list(games))
+        for game_id, version in found.items():
+            if self.games.get(game_id) is games[game_id]:  # (not dropped and subscribed again)
+                self.learn(game_id, version, ticket)
+            self.wake(game_id, version)
 
     async def _recheck_once(self) -> None:
         ids = [gid for gid, g in self.games.items() if g.waiters]

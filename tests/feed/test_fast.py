@@ -110,7 +110,7 @@ def test_the_fast_answer_renders_as_drf_does():
 @pytest.mark.services
 @pytest.mark.django_db(transaction=True)
 def test_an_idle_repoll_is_answered_without_django_and_without_a_query(pg_servers):
-    base = pg_servers.feed(PABLO_FEED_DEBUG="1", PABLO_ASGI_THREADS="2")
+    base = pg_servers.feed(PABLO_FEED_DEBUG="1", PABLO_ASGI_THREADS="2", PABLO_FEED_AUDIT="600")
     log = Log(pg_servers)
     (ann, token), (ben, _t) = users(2)
     game = started_game([ann, ben])
@@ -278,3 +278,24 @@ def test_losing_the_subscription_forgets_the_known_version(pg_servers, settings)
         primed(base, game, token, log)  # learnt again after one Django read
     finally:
         redis.close()
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_the_audit_catches_a_message_lost_by_its_publisher(pg_servers, settings):
+    base = pg_servers.feed(PABLO_FEED_DEBUG="1", PABLO_FEED_AUDIT="1")
+    log = Log(pg_servers)
+    (ann, token), (ben, _t) = users(2)
+    game = started_game([ann, ben])
+    primed(base, game, token, log)
+    before = game.version
+    waiters = Waiters(base, [(feed_path(game, before, 20), token)])
+    time.sleep(0.5)
+    settings.PABLO_FEED_REDIS_URL = "redis://127.0.0.1:9/0"  # this append is never published
+    appended = time.monotonic()
+    game = look(game, ann)
+    results = waiters.join()
+    assert [r[0] for r in results] == [200]
+    assert [e["seq"] for e in results[0][1]["events"]] == list(range(before + 1, game.version + 1))
+    assert results[0][3] - appended < 2.5  # the audit's period, not the wait's 20 s
+    assert log.count("FEEDDBG fast woke") == 1
