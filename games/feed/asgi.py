@@ -234,7 +234,7 @@ class Application(ASGIHandler):
             finally:
                 waiting.current_hold.reset(token)
                 if hold.pending is not None and hold.pending.slot.held:  # (client gone)
-                    await waiting.release(hold.pending.slot)
+                    await fast.give_back(hold.pending.slot)
 
     async def send_response(self, response: Any, send: Any) -> None:
         hold = waiting.current_hold.get()
@@ -247,6 +247,7 @@ class Application(ASGIHandler):
         ):
             fast.remember_headers(hold.shape, response)
             await self._park(hold, response)
+            await fast.give_back(hold.pending.slot)
         await super().send_response(response, send)
 
     async def _park(self, hold: waiting.Hold, response: Any) -> None:

@@ -283,6 +283,14 @@ def _take_sync(token: str, user_id: Any, read_wall: int) -> str | None:
     return key
 
 
+async def give_back(slot: limits.Slot) -> None:
+    """Give a Django path's wait back from the loop (before its answer is sent: the
+    client polls again at once, and must not find its own finished wait counted)."""
+    key = slot.take()
+    if key is not None:
+        await _release(key)
+
+
 async def _release(key: str) -> None:
     counter = _counter()
     if counter is not None:

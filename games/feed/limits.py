@@ -81,10 +81,15 @@ class Slot:
         return self.key is not None
 
     def release(self) -> None:
-        with self._lock:
-            key, self.key = self.key, None
+        key = self.take()
         if key is not None:
             _change(key, -1)
+
+    def take(self) -> str | None:
+        """The counter's key, once: whoever takes it gives the wait back."""
+        with self._lock:
+            key, self.key = self.key, None
+        return key
 
 
 def limit() -> int:

@@ -19,7 +19,6 @@ query: the same selectors, the same redaction, on both paths.
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
 import logging
 import time
@@ -135,7 +134,3 @@ def render(response: Any, data: dict[str, Any]) -> None:
 
 def remaining(pending: Pending) -> float:
     return max(0.0, pending.until - time.monotonic())
-
-
-async def release(slot: limits.Slot) -> None:
-    await asyncio.get_running_loop().run_in_executor(None, slot.release)
