@@ -2,7 +2,8 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/pablo \\
     CELERY_BROKER_URL=redis://127.0.0.1:6379/6 .venv/bin/python bench/bench_feed.py --k 0,1000,5000
-    # --seconds 40 (measured per K), --feed-workers 2, --port 18700 (and the next one)
+    # --seconds 40 (measured per K), --feed-workers 2, --port 18700 (and the next one),
+    # --settle 5 (seconds from the last client opened to the measure)
 
 The production configuration on loopback, in a database of its own
 (``bench_pablo_feed``: created, migrated, dropped): gunicorn with
@@ -475,6 +476,8 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=18700)
     parser.add_argument("--open-rate", type=float, default=50, help="least new clients/s")
     parser.add_argument("--max-minutes", type=float, default=30.0, help="stops by itself")
+    parser.add_argument("--settle", type=float, default=5.0,
+                        help="seconds between the last client opened and the measure")  # fmt: skip
     args = parser.parse_args()
     ks = [int(x) for x in args.k.split(",")]
     broker = settings.CELERY_BROKER_URL
@@ -525,7 +528,7 @@ def main() -> int:
                     for i in range(k)]  # fmt: skip
             # opened over one wait's length: their polls are spread as real clients' are
             feed.start(idle, per_second=max(args.open_rate, k / WAIT))
-            time.sleep(5)
+            time.sleep(args.settle)
             driver.latencies, driver.done, driver.errors = [], 0, 0
             feed.delays, feed.errors, feed.answers = [], 0, 0
             cpu0 = {n: servers.usage((n,))[0] for n in ("feed", "web")}
@@ -553,15 +556,16 @@ def main() -> int:
             )
             # the idle clients go; the watchers stay
             feed.keep(len(watchers))
-            time.sleep(2)
-            held = sum(
-                int(v or 0)
-                for v in counters.mget(
-                    [f"pablo-throttle:1:feed-waits:{u.pk}" for u, _ in idle_users] or ["-"]
-                )
-            )
-            if held:
-                print(f"  {held} wait slots of idle users still held after they left", flush=True)
+            left = time.monotonic()
+            keys = [f"pablo-throttle:1:feed-waits:{u.pk}" for u, _ in idle_users] or ["-"]
+            while True:  # every wait's slot comes back once its client left (give them 20 s)
+                time.sleep(1)
+                held = sum(int(v or 0) for v in counters.mget(keys))
+                if not held or time.monotonic() - left > 20:
+                    break
+            if held or time.monotonic() - left > 3:
+                print(f"  wait slots of the idle users still held {time.monotonic() - left:.0f} s "
+                      f"after they left: {held}", flush=True)  # fmt: skip
             if driver.failures:
                 print("  driver:", "; ".join(sorted(set(driver.failures))[:5]), flush=True)
                 driver.failures.clear()
