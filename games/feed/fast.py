@@ -21,9 +21,10 @@ gives the usual answers: 400, 401, 404, 429, the events):
   database by the Django path after the game's channel was confirmed
   subscribed on a healthy Redis connection, then raised by the messages
   since; forgotten when the connection breaks or restarts, when the game's
-  entry lingers out, and ``hub.KNOWN_FOR`` seconds after that read (so a
-  message lost by its publisher cannot leave it stale for long). The embedded
-  default (no Redis) never has one: its polls all go to Django;
+  entry lingers out, and ``hub.KNOWN_FOR`` seconds after that read; the hub's
+  audit (one query every ``PABLO_FEED_AUDIT`` seconds) renews it and catches a
+  message lost by its publisher. The embedded default (no Redis) never has
+  one: its polls all go to Django;
 * ``after`` >= that version (nothing new);
 * **the token is known** (``games.api.auth.fast_user``: accepted by the
   Django path of this process within ``auth.FAST_TTL``), and in **one Redis

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import threading
 import time
 from typing import Any
 from urllib.parse import urlparse
@@ -21,7 +22,15 @@ from django.contrib.auth import get_user_model
 from games import selectors
 from games.feed import fast
 from tests.feed.conftest import wait_until
-from tests.feed.test_live import Waiters, call, feed_connections, look, started_game, users
+from tests.feed.test_live import (
+    Waiters,
+    _hang_up,
+    call,
+    feed_connections,
+    look,
+    started_game,
+    users,
+)
 
 User = get_user_model()
 
@@ -299,3 +308,34 @@ def test_the_audit_catches_a_message_lost_by_its_publisher(pg_servers, settings)
     assert [e["seq"] for e in results[0][1]["events"]] == list(range(before + 1, game.version + 1))
     assert results[0][3] - appended < 2.5  # the audit's period, not the wait's 20 s
     assert log.count("FEEDDBG fast woke") == 1
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_clients_gone_from_fast_waits_give_their_slots_back(pg_servers):
+    base = pg_servers.feed(PABLO_FEED_DEBUG="1")
+    log = Log(pg_servers)
+    (ann, token), (ben, _t) = users(2)
+    game = started_game([ann, ben])
+    primed(base, game, token, log)
+    django = log.django_feed()
+    path = feed_path(game, game.version, 30)
+    hung_up: list[str] = []
+    threads = [
+        threading.Thread(target=_hang_up, args=(base, path, token, hung_up), daemon=True)
+        for _ in range(8)  # the limit: eight waits on the fast path, whose clients leave
+    ]
+    for thread in threads:
+        thread.start()
+    assert wait_until(lambda: len(hung_up) == 8, 20)
+    assert hung_up == ["gone"] * 8
+    assert log.django_feed() == django  # they were all parked on the fast path
+    client = redis_lib.Redis.from_url(pg_servers.env["CELERY_BROKER_URL"])
+    key = f"pablo-throttle:1:feed-waits:{ann.pk}"
+    assert wait_until(lambda: int(client.get(key)) == 0, 5), client.get(key)
+    client.close()
+    waiters = Waiters(base, [(path, token)])  # a ninth is held, not refused
+    time.sleep(1.0)
+    assert not waiters.results
+    look(game, ann)
+    assert [r[0] for r in waiters.join()] == [200]
