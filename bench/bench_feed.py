@@ -2,7 +2,8 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/pablo \\
     CELERY_BROKER_URL=redis://127.0.0.1:6379/6 .venv/bin/python bench/bench_feed.py --k 0,1000,5000
-    # --seconds 40 (measured per K), --feed-workers 2, --port 18700 (and the next one)
+    # --seconds 40 (measured per K), --feed-workers 2, --port 18700 (and the next one),
+    # --settle 5 (seconds from the last client opened to the measure)
 
 The production configuration on loopback, in a database of its own
 (``bench_pablo_feed``: created, migrated, dropped): gunicorn with
@@ -62,6 +63,7 @@ import django  # noqa: E402
 django.setup()
 
 import psutil  # noqa: E402
+import redis  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
@@ -474,6 +476,8 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=18700)
     parser.add_argument("--open-rate", type=float, default=50, help="least new clients/s")
     parser.add_argument("--max-minutes", type=float, default=30.0, help="stops by itself")
+    parser.add_argument("--settle", type=float, default=5.0,
+                        help="seconds between the last client opened and the measure")  # fmt: skip
     args = parser.parse_args()
     ks = [int(x) for x in args.k.split(",")]
     broker = settings.CELERY_BROKER_URL
@@ -485,6 +489,13 @@ def main() -> int:
     creation = connection.creation
     creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     connection.settings_dict["NAME"] = DB_NAME
+    # A new database numbers its users from 1 again: wait counters (PABLO_FEED_WAITS)
+    # left in Redis by an earlier run (its servers killed mid-wait) would count
+    # against this run's users of the same ids.
+    counters = redis.Redis.from_url(broker)
+    stale = list(counters.scan_iter(match="pablo-throttle:*feed-waits:*", count=1000))
+    if stale:
+        counters.delete(*stale)
     servers = feed = driver = None
     rows: dict[int, tuple[float, float, int]] = {}
     print(f"load average {os.getloadavg()[0]:.2f}; file descriptors {fds}", flush=True)
@@ -517,7 +528,7 @@ def main() -> int:
                     for i in range(k)]  # fmt: skip
             # opened over one wait's length: their polls are spread as real clients' are
             feed.start(idle, per_second=max(args.open_rate, k / WAIT))
-            time.sleep(5)
+            time.sleep(args.settle)
             driver.latencies, driver.done, driver.errors = [], 0, 0
             feed.delays, feed.errors, feed.answers = [], 0, 0
             cpu0 = {n: servers.usage((n,))[0] for n in ("feed", "web")}
@@ -545,6 +556,16 @@ def main() -> int:
             )
             # the idle clients go; the watchers stay
             feed.keep(len(watchers))
+            left = time.monotonic()
+            keys = [f"pablo-throttle:1:feed-waits:{u.pk}" for u, _ in idle_users] or ["-"]
+            while True:  # every wait's slot comes back once its client left (give them 20 s)
+                time.sleep(1)
+                held = sum(int(v or 0) for v in counters.mget(keys))
+                if not held or time.monotonic() - left > 20:
+                    break
+            if held or time.monotonic() - left > 3:
+                print(f"  wait slots of the idle users still held {time.monotonic() - left:.0f} s "
+                      f"after they left: {held}", flush=True)  # fmt: skip
             if driver.failures:
                 print("  driver:", "; ".join(sorted(set(driver.failures))[:5]), flush=True)
                 driver.failures.clear()

@@ -10,6 +10,8 @@
   ASGI's hub), with the per-user cap of ``limits``.
 * ``asgi``     -- the ASGI application: Django's handler on shared executor
   threads, parking pending feed answers on the hub.
+* ``fast``     -- "nothing new" for a known token, answered before Django from
+  the hub's authoritative version (the capacity of issue 17).
 * ``service``  -- the hub of the running loop and the re-check's query.
 
 docs/design.md "Live updates" says why and how; docs/operations.md how to run it.

@@ -23,7 +23,16 @@ threading and in sending:
   ``send_response`` parks it on the hub -- an ``asyncio`` future, no thread,
   no connection, no query -- until the game's version passes ``after`` or the
   wait runs out. Woken, it reads the feed again on an executor thread (the
-  same selectors, so the same redaction) and sends that.
+  same selectors, so the same redaction) and sends that. The version the view
+  read is handed to the hub (``Hub.learn``), and the pending answer's headers
+  are kept (``fast.remember_headers``), for the fast path:
+* **Nothing new, before Django.** A waiting feed request is first offered to
+  ``games.feed.fast.serve``: a known token polling a game whose version the hub
+  knows exactly, with nothing new, is answered on the loop (no Django, no
+  thread, no query); anything else, or news, goes through Django as above.
+
+``PABLO_FEED_DEBUG=1`` prints one line per request Django handles, per fast
+answer and wake-up, and the executors' queueing and run times every 5 s.
 
 Lifespan: the hub is closed on shutdown. ``uvicorn pablo.asgi:application``.
 """
@@ -32,10 +41,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import cProfile
 import logging
 import os
-import pstats
 import re
 import threading
 import time
@@ -52,7 +59,7 @@ from django.core.handlers.base import BaseHandler
 from django.http import FileResponse
 from django.urls import set_script_prefix
 
-from games.feed import service, waiting
+from games.feed import fast, service, waiting
 
 log = logging.getLogger(__name__)
 
@@ -86,24 +93,14 @@ _times: list[tuple[float, float, str]] = []
 _last_dump = [0.0]
 
 
-PROFILE = os.environ.get("PABLO_FEED_PROFILE", "")
-_profiles: dict[int, Any] = {}
-
-
 def _timed(fn: Any) -> Any:
     queued = time.monotonic()
 
     def run(*args: Any, **kwargs: Any) -> Any:
         start = time.monotonic()
-        prof = None
-        if PROFILE:
-            prof = _profiles.setdefault(threading.get_ident(), cProfile.Profile())
-            prof.enable()
         try:
             return fn(*args, **kwargs)
         finally:
-            if prof is not None:
-                prof.disable()
             end = time.monotonic()
             _times.append((start - queued, end - start, getattr(fn, "__name__", "?")))
             if end - _last_dump[0] > 5:
@@ -194,6 +191,8 @@ class Application(ASGIHandler):
         body_file.close()
 
     def _respond(self, request: Any) -> Any:
+        if DEBUG:
+            print(f"FEEDDBG django {request.method} {request.path}", flush=True)
         signals.request_started.send(sender=self.__class__, scope=request.scope)
         response = self.get_response(request)
         response._handler_class = self.__class__
@@ -211,28 +210,44 @@ class Application(ASGIHandler):
         if scope["type"] != "http":
             return
         game_id = waiting_game(scope)
+        shape = None
+        if game_id is not None:
+            # nothing new for a known token: answered here, without Django (games.feed.fast)
+            shape = fast.shape(scope)
+            found = await fast.serve(shape, game_id, service.hub(), receive, send)
+            if found is None:
+                return
+            receive = found
         async with ThreadSensitiveContext(executor=self._executor()):
             if game_id is None:
                 await super().__call__(scope, receive, send)
                 return
             hold = waiting.Hold(game_id)
+            hold.shape = shape
             token = waiting.current_hold.set(hold)
             try:
-                async with service.hub().hold(game_id):
+                hub = service.hub()
+                async with hub.hold(game_id):
+                    # (before the view reads the game: see Hub.learn)
+                    hold.ticket = hub.ticket(game_id)
                     await super().__call__(scope, receive, send)
             finally:
                 waiting.current_hold.reset(token)
                 if hold.pending is not None and hold.pending.slot.held:  # (client gone)
-                    await waiting.release(hold.pending.slot)
+                    await fast.give_back(hold.pending.slot)
 
     async def send_response(self, response: Any, send: Any) -> None:
         hold = waiting.current_hold.get()
+        if hold is not None and hold.version is not None:
+            service.hub().learn(hold.game_id, hold.version, hold.ticket)
         if (
             hold is not None
             and hold.pending is not None
             and getattr(response, "pablo_feed_pending", False)
         ):
+            fast.remember_headers(hold.shape, response)
             await self._park(hold, response)
+            await fast.give_back(hold.pending.slot)
         await super().send_response(response, send)
 
     async def _park(self, hold: waiting.Hold, response: Any) -> None:
@@ -246,6 +261,7 @@ class Application(ASGIHandler):
         read = sync_to_async(waiting.read_again, thread_sensitive=False, executor=self._executor())
         data = await read(pending)
         if data is not None:
+            service.hub().learn(hold.game_id, data["version"], hold.ticket)
             waiting.render(response, data)
         if DEBUG:
             print(
@@ -260,10 +276,8 @@ class Application(ASGIHandler):
             if message["type"] == "lifespan.startup":
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
-                if PROFILE:
-                    stats = pstats.Stats(*_profiles.values())
-                    stats.dump_stats(f"{PROFILE}.{os.getpid()}")
                 await service.close_hubs()
+                await fast.close()
                 for executor in self.executors:
                     executor.shutdown(wait=False)
                 await send({"type": "lifespan.shutdown.complete"})

@@ -16,7 +16,17 @@ one shared re-check: every ``recheck`` seconds, one query reads the versions
 of every game this process has waiters on, and wakes those that moved on.
 One query per process per period, whatever the number of waiters; never a
 busy loop. After the connection comes back the hub re-subscribes and checks
-once more (what was appended during the gap), then stops re-checking. The
+once more (what was appended during the gap), then stops re-checking.
+
+**Exact versions and the audit.** ``known`` is a lower bound of a game's
+version; it is *exact* (``exact``: the fast path of ``games.feed.fast`` answers
+"nothing new" from it) when it was read from the database after the game's
+channel was confirmed subscribed on the current connection (``ticket`` /
+``learn``), for ``KNOWN_FOR`` seconds, and forgotten whenever the connection
+ends. While the subscription is healthy the hub audits every ``audit``
+seconds (``PABLO_FEED_AUDIT``, 20): one query reads the versions of every
+subscribed game, renews their exactness and wakes the waiters of a game that
+moved on unheard (a message its publisher could not send). The
 feed itself is read from the database by ``seq``, so a lost or late wake-up
 delays an answer but never loses or reorders an event.
 """
@@ -43,6 +53,16 @@ DEBUG = bool(os.environ.get("PABLO_FEED_DEBUG"))
 #: Seconds a game stays subscribed after its last waiter left: a client polls again
 #: at once after each answer, and finds the subscription (and the versions heard) there.
 LINGER = 5.0
+#: Seconds a version read from the database stays authoritative (``exact``): the
+#: fast path (games.feed.fast) answers "nothing new" from it meanwhile. Messages
+#: raise it but do not renew it: a message its publisher failed to send (Redis
+#: briefly unreachable from the writer, the writer killed) would otherwise leave
+#: the version stale for as long as the subscription lives. The audit renews it.
+KNOWN_FOR = 60.0
+#: Seconds between two audits while the subscription is healthy: one query reads
+#: the versions of every game this process has subscribed, renews their exact
+#: versions and wakes the waiters of any that moved on unheard (a lost message).
+AUDIT_EVERY = 20.0
 
 
 @dataclass(eq=False)
@@ -57,6 +77,11 @@ class _Game:
     waiters: set[Waiter] = field(default_factory=set)
     #: highest version heard while subscribed (0: none)
     known: int = 0
+    #: ``known`` is the game's version, not just a lower bound, until this
+    #: ``time.monotonic()`` (0: not known to be exact); see ``learn``
+    exact_until: float = 0.0
+    #: the hub's ``generation`` when ``exact_until`` was set
+    exact_generation: int = -1
     #: set once the server confirmed the SUBSCRIBE of the game's channel
     subscribed: asyncio.Event = field(default_factory=asyncio.Event)
     #: the pending UNSUBSCRIBE of a game nobody holds any more (see LINGER)
@@ -78,18 +103,32 @@ class Hub:
         channel: Callable[[str], str],
         versions: Callable[[list[str]], dict[str, int]],
         recheck: float = 0.5,
+        audit: float = AUDIT_EVERY,
     ) -> None:
         self.url = url
         self.channel = channel
         self.versions = versions
         self.recheck = max(0.05, recheck)
+        self.audit = max(0.1, audit)
         self.games: dict[str, _Game] = {}
         self.by_channel: dict[str, str] = {}
         self.loop = asyncio.get_running_loop()
         self.conn: PubSubConnection | None = None
         self.healthy = False
-        self.stats = {"wakes": 0, "messages": 0, "rechecks": 0, "reconnects": 0}
+        #: changes whenever the subscription connection starts or ends: a version
+        #: learnt under one generation says nothing under the next
+        self.generation = 0
+        self.stats = {
+            "wakes": 0,
+            "messages": 0,
+            "rechecks": 0,
+            "audits": 0,
+            "reconnects": 0,
+            "fast": 0,
+        }
         self._closing = False
+        #: the first connection was tried (a hold does not wait for a Redis that is away)
+        self._tried = False
         self._last_rx = 0.0
         self._pinged = 0.0
         self._tasks = [self.loop.create_task(self._checker())]
@@ -115,7 +154,8 @@ class Hub:
             game.linger = None
         game.holds += 1
         try:
-            if self.conn is not None and self.healthy and not game.subscribed.is_set():
+            connecting = self.url is not None and not self._tried  # (a new hub)
+            if (self.healthy or connecting) and not game.subscribed.is_set():
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(game.subscribed.wait(), confirm)
             yield game
@@ -147,6 +187,53 @@ class Hub:
             return None
         finally:
             game.waiters.discard(waiter)
+
+    # ------------------------------------------------------------------ exact versions
+
+    def ticket(self, game_id: str) -> int | None:
+        """Taken *before* a database read of the game's version: the subscription's
+        generation if the game's channel is confirmed subscribed on a healthy
+        connection (anything committed after the read will be heard), else None."""
+        game = self.games.get(game_id)
+        if game is None or not self.healthy or not game.subscribed.is_set():
+            return None
+        return self.generation
+
+    def learn(self, game_id: str, version: int, ticket: int | None) -> None:
+        """The game's version as read from the database after ``ticket`` was taken:
+        ``known`` becomes exact for ``KNOWN_FOR`` seconds, unless the subscription
+        broke (or was never confirmed) in between."""
+        game = self.games.get(game_id)
+        if (
+            game is None
+            or ticket is None
+            or ticket != self.generation
+            or not self.healthy
+            or not game.subscribed.is_set()
+        ):
+            return
+        if version > game.known:
+            game.known = version
+        game.exact_until = time.monotonic() + KNOWN_FOR
+        game.exact_generation = ticket
+
+    def exact(self, game_id: str) -> int | None:
+        """The game's version if the hub knows it exactly now (see ``learn``), else None."""
+        game = self.games.get(game_id)
+        if (
+            game is None
+            or not self.healthy
+            or game.exact_generation != self.generation
+            or not game.subscribed.is_set()
+            or game.exact_until <= time.monotonic()
+        ):
+            return None
+        return game.known
+
+    def _new_generation(self) -> None:
+        self.generation += 1
+        for game in self.games.values():
+            game.exact_until = 0.0
 
     def wake(self, game_id: str, version: int) -> None:
         """A new version of ``game_id``: wake its waiters below it (on the hub's loop)."""
@@ -194,6 +281,7 @@ class Hub:
         was_up = False
         try:
             assert self.url is not None
+            self._new_generation()
             self.conn = await PubSubConnection.open(self.url)
             self._last_rx = time.monotonic()
             self._pinged = 0.0
@@ -210,7 +298,7 @@ class Hub:
                     pending.discard(reply[1])
             if self.stats["reconnects"]:
                 log.warning("feed: Redis subscription is back (%d games)", len(games))
-            self.healthy = was_up = True
+            self.healthy = was_up = self._tried = True
             self.stats["reconnects"] += 1
             # what was appended while nobody listened: one re-check
             await self._recheck_once()
@@ -230,7 +318,9 @@ class Hub:
             log.exception("feed: subscriber failed")
             self.healthy = False
         finally:
+            self._tried = True
             self.healthy = False
+            self._new_generation()
             if self.conn is not None:
                 self.conn.close()
                 self.conn = None
@@ -282,16 +372,33 @@ class Hub:
     # ------------------------------------------------------------------ re-check
 
     async def _checker(self) -> None:
-        """While the fan-out is away: one query per period for every waited game."""
+        """While the fan-out is away: one query per period for every waited game.
+        While it is up: one query per ``audit`` seconds for every subscribed game."""
+        audit_at = time.monotonic() + self.audit
         while not self._closing:
             await asyncio.sleep(self.recheck)
-            if not self.healthy and any(g.waiters for g in self.games.values()):
-                try:
+            try:
+                if not self.healthy and any(g.waiters for g in self.games.values()):
                     await self._recheck_once()
-                except asyncio.CancelledError:
-                    raise
-                except Exception as exc:  # the database is away too: try again later
-                    log.warning("feed: re-check failed: %s", exc)
+                elif self.healthy and time.monotonic() >= audit_at:
+                    audit_at = time.monotonic() + self.audit
+                    await self._audit()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the database is away too: try again later
+                log.warning("feed: re-check failed: %s", exc)
+
+    async def _audit(self) -> None:
+        ticket = self.generation
+        games = {gid: g for gid, g in self.games.items() if g.subscribed.is_set()}
+        if not games or not self.healthy:
+            return
+        self.stats["audits"] += 1
+        found = await self.loop.run_in_executor(None, self.versions, list(games))
+        for game_id, version in found.items():
+            if self.games.get(game_id) is games[game_id]:  # (not dropped and subscribed again)
+                self.learn(game_id, version, ticket)
+            self.wake(game_id, version)
 
     async def _recheck_once(self) -> None:
         ids = [gid for gid, g in self.games.items() if g.waiters]

@@ -38,7 +38,7 @@ RETRY_AFTER = 5
 _thread_lock = threading.Lock()
 #: One round trip, atomic: add ``delta`` (never below zero), expire TTL seconds later
 #: when taking (a release leaves the expiry alone).
-_CHANGE = """
+CHANGE = """
 local n = redis.call('INCRBY', KEYS[1], ARGV[1])
 if n < 0 then redis.call('SET', KEYS[1], 0, 'KEEPTTL') n = 0 end
 if tonumber(ARGV[1]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
@@ -62,7 +62,7 @@ def _redis_script(cache: RedisCache) -> Any:
                     lib_name=None,
                     lib_version=None,
                 )
-                _script = client.register_script(_CHANGE)
+                _script = client.register_script(CHANGE)
     return _script
 
 
@@ -81,10 +81,15 @@ class Slot:
         return self.key is not None
 
     def release(self) -> None:
-        with self._lock:
-            key, self.key = self.key, None
+        key = self.take()
         if key is not None:
             _change(key, -1)
+
+    def take(self) -> str | None:
+        """The counter's key, once: whoever takes it gives the wait back."""
+        with self._lock:
+            key, self.key = self.key, None
+        return key
 
 
 def limit() -> int:
@@ -96,7 +101,7 @@ def acquire(user: Any) -> Slot | None:
     most = limit()
     if most <= 0 or user is None or not getattr(user, "is_authenticated", False):
         return Slot(None)
-    key = f"feed-waits:{user.pk}"
+    key = key_for(user.pk)
     try:
         count = _change(key, +1)
     except Exception as exc:
@@ -106,6 +111,16 @@ def acquire(user: Any) -> Slot | None:
         _change(key, -1)
         return None
     return Slot(key)
+
+
+def key_for(user_id: Any) -> str:
+    """The user's counter (in the ``throttle`` cache, before its prefix)."""
+    return f"feed-waits:{user_id}"
+
+
+def change(key: str, delta: int) -> int:
+    """Add ``delta`` to a counter (the fast path's executor fallback): the count now."""
+    return _change(key, delta)
 
 
 def _warn(exc: Exception) -> None:

@@ -37,6 +37,7 @@ def hub() -> Hub:
             channel=publish.channel,
             versions=versions,
             recheck=float(getattr(settings, "PABLO_FEED_RECHECK", 0.5)),
+            audit=float(getattr(settings, "PABLO_FEED_AUDIT", 20.0)),
         )
         publish.local_hubs.add(found)
     return found

@@ -19,7 +19,6 @@ query: the same selectors, the same redaction, on both paths.
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
 import logging
 import time
@@ -59,6 +58,11 @@ class Hold:
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
         self.pending: Pending | None = None
+        #: the game's version as the view read it (the hub learns it: ``Hub.learn``)
+        self.version: int | None = None
+        #: ``Hub.ticket`` taken before the view ran; the request's ``fast.Shape``
+        self.ticket: int | None = None
+        self.shape: Any = None
 
 
 #: set by the ASGI handler around a feed request with ``wait`` > 0
@@ -86,6 +90,7 @@ def answer(request: Any, *, game: Game, after: int, wait: float) -> Response:
     except BaseException:
         slot.release()
         raise
+    hold.version = data["version"]
     if data["version"] > after:
         slot.release()
         return Response(data)
@@ -129,7 +134,3 @@ def render(response: Any, data: dict[str, Any]) -> None:
 
 def remaining(pending: Pending) -> float:
     return max(0.0, pending.until - time.monotonic())
-
-
-async def release(slot: limits.Slot) -> None:
-    await asyncio.get_running_loop().run_in_executor(None, slot.release)

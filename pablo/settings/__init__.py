@@ -488,6 +488,10 @@ PABLO_FEED_CHANNEL = env.str("PABLO_FEED_CHANNEL", default="pablo-feed")
 # Seconds between the shared re-checks while the fan-out is away (one query per
 # ASGI process for all its waited games).
 PABLO_FEED_RECHECK = env.float("PABLO_FEED_RECHECK", default=0.5)
+# Seconds between the audits while the fan-out is up (one query per ASGI process for
+# all its subscribed games: renews the fast path's exact versions, catches a lost
+# message; games/feed/hub.py).
+PABLO_FEED_AUDIT = env.float("PABLO_FEED_AUDIT", default=20.0)
 # Executor threads of an ASGI process: its synchronous code runs there, each keeps one
 # persistent database connection, so they bound its connections (games/feed/asgi.py).
 PABLO_ASGI_THREADS = env.int("PABLO_ASGI_THREADS", default=16)

@@ -105,6 +105,7 @@ def pg_servers(servers: Servers, redis_broker: str) -> Servers:
         DATABASE_URL=database_url(),
         CELERY_BROKER_URL=redis_broker,
         PABLO_TEST_KEEP_THROTTLE_CACHE="1",  # the wait counter, shared by every process
+        PABLO_TEST_KEEP_DEFAULT_CACHE="1",  # the token and user marks (games/api/auth.py)
     )
     return servers
 

@@ -1,0 +1,387 @@
+"""The fast path: a long poll with nothing new, answered before Django (issue 17).
+
+An idle table re-polls ``GET /api/games/{id}/events/?after=n&wait=30`` every
+~30 s. Through Django each poll costs ~4-5 ms of CPU (middleware, DRF, the
+token, the game and seat queries, the wait counter) to learn what the hub
+already knows: nothing happened. ``serve`` answers such a poll on the event
+loop, without Django, without a thread and without a query, when **all** of
+these hold (anything else, or anything unsure, goes to Django as before, which
+gives the usual answers: 400, 401, 404, 429, the events):
+
+* **the request's shape** (``shape``): ``GET``, only ``after`` (an integer)
+  and ``wait`` (0 < wait <= 30) in the query, ``Authorization: Token <key>``, no
+  cookie (the browser's table long-polls with its session: always Django), and
+  only headers that do not change the answer (``ALLOWED_HEADERS``);
+* **the answer's headers are known**: the Django path already answered a
+  pending poll of the same shape (scheme, host, ``Accept``, proxy headers) in
+  this process, and its headers were remembered (``remember_headers``): the
+  fast answer carries exactly those (Vary, Allow, the security headers...),
+  with its own Content-Length;
+* **the game's version is authoritative** (``Hub.exact``): read from the
+  database by the Django path after the game's channel was confirmed
+  subscribed on a healthy Redis connection, then raised by the messages
+  since; forgotten when the connection breaks or restarts, when the game's
+  entry lingers out, and ``hub.KNOWN_FOR`` seconds after that read; the hub's
+  audit (one query every ``PABLO_FEED_AUDIT`` seconds) renews it and catches a
+  message lost by its publisher. The embedded default (no Redis) never has
+  one: its polls all go to Django;
+* ``after`` >= that version (nothing new);
+* **the token is known** (``games.api.auth.fast_user``: accepted by the
+  Django path of this process within ``auth.FAST_TTL``), and in **one Redis
+  round trip** (one script) neither the token's revocation mark nor a newer
+  change mark of its user exists -- then the user's wait counter
+  (``PABLO_FEED_WAITS``, the same key and script as ``games.feed.limits``) is
+  taken. Over the limit, the slot is given back and Django answers (429).
+
+Private games are readable by id by any signed-in user (a documented decision
+of the API), so authentication is the only permission the answer needs.
+
+Then the poll parks on the hub (``Hub.wait``): on timeout the answer is
+``{"events": [], "version": <known>}`` rendered by DRF's ``JSONRenderer``; on
+news (or an exactness lost meanwhile) the slot is given back and the request
+goes through Django, which answers at once with the events, redacted by the
+usual selectors; a client that goes away cancels the wait. The slot is given
+back on every exit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import re
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, NamedTuple
+from urllib.parse import parse_qsl
+
+import redis.asyncio
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
+from rest_framework.renderers import JSONRenderer
+
+from games.api import auth
+from games.feed import limits
+from games.feed.hub import Hub
+
+log = logging.getLogger(__name__)
+
+DEBUG = bool(os.environ.get("PABLO_FEED_DEBUG"))
+#: Request headers that may be present; the ones in ``SHAPE_HEADERS`` choose the
+#: remembered answer headers, the others do not change the answer.
+ALLOWED_HEADERS = frozenset(
+    {
+        b"host",
+        b"authorization",
+        b"accept",
+        b"accept-encoding",
+        b"accept-language",
+        b"content-type",  # (a GET has no body to parse)
+        b"user-agent",
+        b"connection",
+        b"cache-control",
+        b"pragma",
+        b"x-forwarded-for",
+        b"x-forwarded-proto",
+        b"x-forwarded-host",
+        b"x-forwarded-port",
+        b"x-real-ip",
+        b"x-request-id",
+    }
+)
+SHAPE_HEADERS = (b"host", b"accept", b"x-forwarded-proto", b"x-forwarded-host", b"x-forwarded-port")
+ACCEPT = frozenset({None, b"*/*", b"application/json"})
+TOKEN = re.compile(rb"^Token ([0-9A-Za-z]{1,128})$")
+AFTER = re.compile(r"^[0-9]{1,10}$")
+WAIT = re.compile(r"^[0-9]{1,2}(\.[0-9]{1,6})?$")
+MAX_INT = 2**31 - 1
+MAX_WAIT = 30.0
+MAX_SHAPES = 64
+#: Redis connections of a process's fast path
+POOL = 16
+_renderer = JSONRenderer()
+
+#: One round trip: refuse (-1) when the token is revoked or its user changed since
+#: the read that vouched for it (``games.api.auth``), else take a wait slot.
+_TAKE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return -1 end
+local changed = redis.call('GET', KEYS[2])
+if changed then
+  local at = tonumber(changed)
+  if (not at) or at >= tonumber(ARGV[1]) then return -1 end
+end
+local n = redis.call('INCRBY', KEYS[3], 1)
+redis.call('EXPIRE', KEYS[3], ARGV[2])
+return n
+"""
+
+
+class Shape(NamedTuple):
+    token: str
+    after: int
+    wait: float
+    key: tuple[Any, ...]
+
+
+def shape(scope: dict[str, Any]) -> Shape | None:
+    """The parts of a waiting feed request the fast path needs, or None if it may not
+    take it (see the module's docstring)."""
+    if scope.get("method") != "GET":
+        return None
+    values: dict[bytes, bytes] = {}
+    for name, value in scope.get("headers", ()):
+        if name not in ALLOWED_HEADERS or name in values:
+            return None
+        values[name] = value
+    match = TOKEN.match(values.get(b"authorization", b""))
+    if match is None or values.get(b"accept") not in ACCEPT:
+        return None
+    try:
+        query = parse_qsl(
+            scope.get("query_string", b"").decode("ascii"),
+            keep_blank_values=True,
+            strict_parsing=True,
+        )
+    except (UnicodeDecodeError, ValueError):
+        return None
+    params = dict(query)
+    if len(params) != len(query) or set(params) != {"after", "wait"}:
+        return None
+    if not AFTER.match(params["after"]) or not WAIT.match(params["wait"]):
+        return None
+    after, wait = int(params["after"]), float(params["wait"])
+    if after > MAX_INT or not 0 < wait <= MAX_WAIT:
+        return None
+    key = (
+        scope.get("scheme", "http"),
+        scope.get("root_path", ""),
+        scope.get("path", "").endswith("/"),
+        *(values.get(name) for name in SHAPE_HEADERS),
+    )
+    return Shape(match.group(1).decode("ascii"), after, wait, key)
+
+
+# ---------------------------------------------------------------------------- headers
+
+#: shape key -> the Django answer's headers (None in place of Content-Length)
+_headers: dict[tuple[Any, ...], list[tuple[bytes, bytes | None]]] = {}
+
+
+def remember_headers(request: Shape | None, response: Any) -> None:
+    """The headers of a pending (no news) Django answer to a request of this shape."""
+    if request is None or request.key in _headers:
+        return
+    if response.status_code != 200 or response.cookies or response.streaming:
+        return
+    if response.get("Content-Type") != "application/json":
+        return
+    found: list[tuple[bytes, bytes | None]] = []
+    for name, value in response.items():
+        if name.lower() == "content-length":
+            found.append((name.encode("ascii"), None))
+        else:
+            found.append((name.encode("ascii"), value.encode("latin1")))
+    if len(_headers) >= MAX_SHAPES:
+        _headers.clear()
+    _headers[request.key] = found
+
+
+def render(version: int) -> bytes:
+    """``{"events": [], "version": version}`` as the view's ``JSONRenderer`` renders it."""
+    return _renderer.render({"events": [], "version": version}, "application/json")
+
+
+def answer_headers(request: Shape, body: bytes) -> list[tuple[bytes, bytes]]:
+    length = str(len(body)).encode("ascii")
+    return [(name, length if value is None else value) for name, value in _headers[request.key]]
+
+
+# ---------------------------------------------------------------------------- Redis
+
+
+class _Counter:
+    """The marks and the wait counter on Redis, asynchronously (one client per loop)."""
+
+    def __init__(self, url: str) -> None:
+        # A few connections, waited for in turn: a burst of polls (clients reconnecting,
+        # a wake-up of many) queues here instead of opening hundreds or failing. The
+        # timeouts are generous: a busy loop reads late, and a slot taken whose answer
+        # is lost is a slot lost until the counter expires.
+        pool = redis.asyncio.BlockingConnectionPool.from_url(
+            url,
+            max_connections=POOL,
+            timeout=5.0,
+            socket_connect_timeout=1.0,
+            socket_timeout=3.0,
+            lib_name=None,
+            lib_version=None,
+        )
+        self.client = redis.asyncio.Redis(connection_pool=pool)
+        self.take = self.client.register_script(_TAKE)
+        self.change = self.client.register_script(limits.CHANGE)
+
+
+_counters: dict[asyncio.AbstractEventLoop, _Counter | None] = {}
+
+
+def _counter() -> _Counter | None:
+    """This loop's counter when both caches are one Redis server, else None (the
+    marks and the counter are then read on the executor)."""
+    loop = asyncio.get_running_loop()
+    if loop not in _counters:
+        default, throttle = caches["default"], caches[limits.CACHE]
+        same = (
+            isinstance(default, RedisCache)
+            and isinstance(throttle, RedisCache)
+            and default._servers[0] == throttle._servers[0]
+        )
+        _counters[loop] = _Counter(default._servers[0]) if same else None
+    return _counters[loop]
+
+
+async def close() -> None:
+    found = _counters.pop(asyncio.get_running_loop(), None)
+    if found is not None:
+        with contextlib.suppress(Exception):
+            await found.client.aclose()
+
+
+async def _take(token: str, user_id: Any, read_wall: int) -> str | None:
+    """The user's wait slot (its counter's key), or None when the fast path may not go
+    on (revoked, changed, over the limit, unknown): Django decides."""
+    key = limits.key_for(user_id)
+    most = limits.limit()
+    counter = _counter()
+    if counter is None:
+        return await asyncio.get_running_loop().run_in_executor(
+            None, _take_sync, token, user_id, read_wall
+        )
+    default, throttle = caches["default"], caches[limits.CACHE]
+    marks = [default.make_key(k) for k in auth.marks(token, user_id)]
+    since = read_wall - int(auth.MARGIN * 1000)
+    count = int(await counter.take(keys=[*marks, throttle.make_key(key)], args=[since, limits.TTL]))
+    if count < 0:
+        auth.forget(key=token)
+        return None
+    if most > 0 and count > most:
+        await _release(key)
+        return None
+    return key
+
+
+def _take_sync(token: str, user_id: Any, read_wall: int) -> str | None:
+    values = caches["default"].get_many(auth.marks(token, user_id))
+    if auth.refused([values.get(k) for k in auth.marks(token, user_id)], read_wall):
+        auth.forget(key=token)
+        return None
+    key = limits.key_for(user_id)
+    most = limits.limit()
+    count = limits.change(key, +1)
+    if most > 0 and count > most:
+        limits.change(key, -1)
+        return None
+    return key
+
+
+async def give_back(slot: limits.Slot) -> None:
+    """Give a Django path's wait back from the loop (before its answer is sent: the
+    client polls again at once, and must not find its own finished wait counted)."""
+    key = slot.take()
+    if key is not None:
+        await _release(key)
+
+
+async def _release(key: str) -> None:
+    counter = _counter()
+    if counter is not None:
+        try:
+            throttle = caches[limits.CACHE]
+            await counter.change(keys=[throttle.make_key(key)], args=[-1, limits.TTL])
+            return
+        except Exception as exc:
+            log.info("feed: giving a wait back on the loop failed (%s): on a thread", exc)
+    try:
+        await asyncio.get_running_loop().run_in_executor(None, limits.change, key, -1)
+    except Exception as exc:  # the key expires on its own (limits.TTL)
+        log.warning("feed: could not give a wait back: %s", exc)
+
+
+# ---------------------------------------------------------------------------- serving
+
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+
+
+async def serve(
+    request: Shape | None, game_id: str, hub: Hub, receive: Receive, send: Any
+) -> Receive | None:
+    """Answer the poll here if the fast path may (None: answered, or the client is
+    gone); otherwise the ``receive`` to hand Django (what was read from the client
+    is given again)."""
+    if request is None or request.key not in _headers:
+        return receive
+    known = hub.exact(game_id)
+    if known is None or request.after < known:
+        return receive
+    who = auth.fast_user(request.token)
+    if who is None:
+        return receive
+    started = time.monotonic()
+    try:
+        slot = await _take(request.token, who[0], who[1])
+    except Exception as exc:
+        log.debug("feed: fast path unsure (%s): Django answers", exc)
+        return receive
+    if slot is None:
+        return receive
+    read: list[dict[str, Any]] = []
+
+    async def listen() -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            read.append(message)
+
+    async def again() -> dict[str, Any]:
+        if read:
+            return read.pop(0)
+        return await receive()
+
+    listener = asyncio.ensure_future(listen())
+    try:
+        async with hub.hold(game_id):
+            remaining = max(0.0, started + request.wait - time.monotonic())
+            waiter = asyncio.ensure_future(hub.wait(game_id, request.after, remaining))
+            try:
+                await asyncio.wait({listener, waiter}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                if not waiter.done():
+                    waiter.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await waiter
+        if listener.done() or waiter.cancelled():
+            return None  # the client went away
+        version = waiter.result()
+        if version is not None:
+            if DEBUG:
+                print(f"FEEDDBG fast woke {game_id[-8:]} v{version}", flush=True)
+            return again  # news: Django reads and answers it
+        known = hub.exact(game_id)
+        if known is None or known > request.after:
+            return again  # no longer sure: Django reads the database
+    finally:
+        if not listener.done():
+            listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await listener
+        await _release(slot)
+    body = render(known)
+    hub.stats["fast"] += 1
+    if DEBUG:
+        print(f"FEEDDBG fast answered {game_id[-8:]} v{known}", flush=True)
+    await send(
+        {"type": "http.response.start", "status": 200, "headers": answer_headers(request, body)}
+    )
+    await send({"type": "http.response.body", "body": body})
+    return None
