@@ -103,7 +103,9 @@ POOL = 16
 _renderer = JSONRenderer()
 
 #: One round trip: refuse (-1) when the token is revoked or its user changed since
-#: the read that vouched for it (``games.api.auth``), else take a wait slot.
+#: the read that vouched for it (``games.api.auth``), else take a wait slot -- unless
+#: that passes the limit (``ARGV[3]``): then nothing is counted and the expiry is left
+#: alone (``games.feed.limits``), and the count above the limit is returned.
 _TAKE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return -1 end
 local changed = redis.call('GET', KEYS[2])
@@ -112,6 +114,11 @@ if changed then
   if (not at) or at >= tonumber(ARGV[1]) then return -1 end
 end
 local n = redis.call('INCRBY', KEYS[3], 1)
+local most = tonumber(ARGV[3])
+if most > 0 and n > most then
+  redis.call('DECRBY', KEYS[3], 1)
+  return n
+end
 redis.call('EXPIRE', KEYS[3], ARGV[2])
 return n
 """
@@ -260,12 +267,12 @@ async def _take(token: str, user_id: Any, read_wall: int) -> str | None:
     default, throttle = caches["default"], caches[limits.CACHE]
     marks = [default.make_key(k) for k in auth.marks(token, user_id)]
     since = read_wall - int(auth.MARGIN * 1000)
-    count = int(await counter.take(keys=[*marks, throttle.make_key(key)], args=[since, limits.TTL]))
+    keys = [*marks, throttle.make_key(key)]
+    count = int(await counter.take(keys=keys, args=[since, limits.TTL, most]))
     if count < 0:
         auth.forget(key=token)
         return None
-    if most > 0 and count > most:
-        await _release(key)
+    if most > 0 and count > most:  # (not counted)
         return None
     return key
 
@@ -277,9 +284,8 @@ def _take_sync(token: str, user_id: Any, read_wall: int) -> str | None:
         return None
     key = limits.key_for(user_id)
     most = limits.limit()
-    count = limits.change(key, +1)
-    if most > 0 and count > most:
-        limits.change(key, -1)
+    count = limits.change(key, +1, most)
+    if most > 0 and count > most:  # (not counted)
         return None
     return key
 

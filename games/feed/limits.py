@@ -8,7 +8,10 @@ of the service shares, and is changed atomically: on Redis one script
 exclusive file lock; on a per-process cache (tests) under a thread lock. The
 key expires ``TTL`` seconds after the user's last wait started, so a slot
 that a killed process never gave back is forgotten after that long (every
-wait ends within ``MAX_WAIT`` seconds, well below it). A cache that cannot be
+wait ends within ``MAX_WAIT`` seconds, well below it). A wait *refused*
+(over the limit) is not counted and leaves the expiry alone: a client retrying
+every ``Retry-After`` seconds must not keep a dead process's slots counted for
+ever (and itself refused for as long as it retries). A cache that cannot be
 reached lets the wait through (and says so in the log), like the throttles.
 """
 
@@ -37,11 +40,20 @@ TTL = 120
 RETRY_AFTER = 5
 _thread_lock = threading.Lock()
 #: One round trip, atomic: add ``delta`` (never below zero), expire TTL seconds later
-#: when taking (a release leaves the expiry alone).
+#: when taking (a release leaves the expiry alone). A take past ``ARGV[3]`` (the
+#: limit; absent or 0: none) is undone at once, the expiry untouched: the count
+#: returned is then above the limit (refused).
 CHANGE = """
 local n = redis.call('INCRBY', KEYS[1], ARGV[1])
 if n < 0 then redis.call('SET', KEYS[1], 0, 'KEEPTTL') n = 0 end
-if tonumber(ARGV[1]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
+if tonumber(ARGV[1]) > 0 then
+  local most = tonumber(ARGV[3] or '0') or 0
+  if most > 0 and n > most then
+    redis.call('DECRBY', KEYS[1], ARGV[1])
+    return n
+  end
+  redis.call('EXPIRE', KEYS[1], ARGV[2])
+end
 return n
 """
 _script: Any = None
@@ -103,12 +115,11 @@ def acquire(user: Any) -> Slot | None:
         return Slot(None)
     key = key_for(user.pk)
     try:
-        count = _change(key, +1)
+        count = _change(key, +1, most)
     except Exception as exc:
         _warn(exc)
         return Slot(None)
-    if count > most:
-        _change(key, -1)
+    if count > most:  # (not counted: _change undid it)
         return None
     return Slot(key)
 
@@ -118,9 +129,10 @@ def key_for(user_id: Any) -> str:
     return f"feed-waits:{user_id}"
 
 
-def change(key: str, delta: int) -> int:
-    """Add ``delta`` to a counter (the fast path's executor fallback): the count now."""
-    return _change(key, delta)
+def change(key: str, delta: int, most: int = 0) -> int:
+    """Add ``delta`` to a counter (the fast path's executor fallback): the count now; a
+    take past ``most`` (> 0) is not counted and returns a count above it."""
+    return _change(key, delta, most)
 
 
 def _warn(exc: Exception) -> None:
@@ -131,12 +143,18 @@ def _warn(exc: Exception) -> None:
         log.warning("feed: wait counter unreachable, waits are not limited: %s", exc)
 
 
-def _change(key: str, delta: int) -> int:
+def _change(key: str, delta: int, most: int = 0) -> int:
+    """Add ``delta``; a take (``delta`` > 0) that would pass ``most`` (> 0) is not
+    counted and leaves the expiry alone: the count it would have made is returned."""
     cache = caches[CACHE]
     if isinstance(cache, RedisCache):
-        return int(_redis_script(cache)(keys=[cache.make_key(key)], args=[delta, TTL]))
+        script = _redis_script(cache)
+        return int(script(keys=[cache.make_key(key)], args=[delta, TTL, most]))
     with _locked(cache):
-        count = max(0, int(cache.get(key, 0) or 0) + delta)
+        now = int(cache.get(key, 0) or 0)
+        count = max(0, now + delta)
+        if delta > 0 and 0 < most < count:
+            return count
         cache.set(key, count, TTL)
         return count
 
