@@ -3,9 +3,10 @@ HTTP status.
 
 The one place that turns errors into HTTP answers is
 ``games.api.exceptions.exception_handler`` (``STATUSES`` there): ``NotFound`` 404,
-``Forbidden`` 403, ``Conflict`` 409, any other ``ApplicationError`` 400; the pure
-rules' ``games.rules.Malformed`` 400 and ``NotAllowed`` 409. Services,
-selectors and the stream raise these; they never name a status.
+``Forbidden`` 403, ``Conflict`` 409, ``Unavailable`` 503, any other
+``ApplicationError`` 400; the pure rules' ``games.rules.Malformed`` 400 and
+``NotAllowed`` 409. Services, selectors and the stream raise these; they never
+name a status.
 """
 
 from __future__ import annotations
@@ -38,6 +39,12 @@ class Unauthenticated(ApplicationError):
     """The credentials the request came with are no longer valid (a token rotated meanwhile)."""
 
     default_code = "authentication_failed"
+
+
+class Unavailable(ApplicationError):
+    """A part the write needs is briefly away (the shared cache): nothing stored, retry."""
+
+    default_code = "unavailable"
 
 
 class Conflict(ApplicationError):

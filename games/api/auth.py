@@ -40,6 +40,8 @@ from django.db.models.signals import post_delete, post_save
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 
+from games import errors
+
 TTL = 10.0
 MAX_TOKENS = 4096
 #: Seconds the fast path may trust ``token -> user id`` (from the database read on).
@@ -139,17 +141,21 @@ def revoked(key: str) -> bool:
 
 
 def revoke(key: str) -> None:
-    """Tell every process that ``key`` is dead (it was deleted or rotated)."""
+    """Tell every process that ``key`` is dead (it was deleted or rotated).
+
+    Called inside the deletion's transaction (``post_delete``): when the mark
+    cannot be shared, ``Unavailable`` undoes the deletion (503, retry) rather
+    than leave other processes -- the feed's fast path trusts a token for up to
+    ``FAST_TTL`` -- accepting a token its owner was told is dead.
+    """
     forget(key=key)
     try:
         caches["default"].set(_mark(key), 1, REVOKED_FOR)
     except Exception as exc:
-        log.warning(
-            "could not share a token's revocation (%s): other processes may "
-            "accept it for up to %s s",
-            exc,
-            TTL,
-        )
+        log.warning("could not share a token's revocation (%s): the deletion is undone", exc)
+        raise errors.Unavailable(
+            "The old token cannot be retired right now; nothing changed, retry in a few seconds."
+        ) from None
 
 
 def forget_all() -> None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, JsonResponse
 from django.views import defaults
@@ -33,7 +34,14 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from games.errors import ApplicationError, Conflict, Forbidden, NotFound, Unauthenticated
+from games.errors import (
+    ApplicationError,
+    Conflict,
+    Forbidden,
+    NotFound,
+    Unauthenticated,
+    Unavailable,
+)
 from games.rules import Malformed, NotAllowed, RulesError
 
 __all__ = [
@@ -52,6 +60,7 @@ STATUSES: tuple[tuple[type[Exception], int], ...] = (
     (Unauthenticated, 401),
     (Forbidden, 403),
     (Conflict, 409),
+    (Unavailable, 503),
     (ApplicationError, 400),
     (Malformed, 400),
     (NotAllowed, 409),
@@ -131,6 +140,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         answer = Response(error_body(exc.code, exc.detail), status=domain)
         if domain == status.HTTP_401_UNAUTHORIZED:
             answer["WWW-Authenticate"] = "Token"  # as DRF's own 401s
+        if domain == status.HTTP_503_SERVICE_UNAVAILABLE:
+            answer["Retry-After"] = str(getattr(settings, "PABLO_UNAVAILABLE_RETRY_AFTER", 5))
         return answer
     if isinstance(exc, RequestDataTooBig):
         # Django's own answer is an HTML 400 page; a body that big is malformed.
