@@ -7,8 +7,11 @@ of the service shares, and is changed atomically: on Redis one script
 (``INCRBY`` and ``EXPIRE`` in one round trip); on the files of the embedded default under an
 exclusive file lock; on a per-process cache (tests) under a thread lock. The
 key expires ``TTL`` seconds after the user's last wait started, so a slot
-that a killed process never gave back is forgotten after that long (every
-wait ends within ``MAX_WAIT`` seconds, well below it). A wait *refused*
+that a killed process never gave back is forgotten once the user has started
+no wait for that long (every wait ends within ``MAX_WAIT`` seconds, well below
+it). A user who keeps polling meanwhile keeps the lost slots counted, with
+fewer concurrent waits left until then (a per-wait expiry -- a sorted set of
+slots by deadline -- would free them one by one; not done). A wait *refused*
 (over the limit) is not counted and leaves the expiry alone: a client retrying
 every ``Retry-After`` seconds must not keep a dead process's slots counted for
 ever (and itself refused for as long as it retries). A cache that cannot be
