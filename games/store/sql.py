@@ -3,7 +3,8 @@
 PostgreSQL gets hand-written statements, bound on the server and prepared once
 per connection (``execute_prepared``): the append is one CTE (update the
 projection only where the row is still at the expected version, insert the
-events from that update's ``RETURNING``), a load reads the snapshot and the
+events from that update's ``RETURNING``, after the log's ordering lock
+``ORDER_LOCK``), a load reads the snapshot and the
 events after it in one statement (the rows as one ``json_agg`` string, one
 ``json.loads``). SQLite (the embedded default) gets the ORM or plain SQL doing
 the same in two steps. Both store the same values: in particular the events'
@@ -130,9 +131,18 @@ WITH bumped AS (
 )
 INSERT INTO games_event (game_id, seq, type, seat, data, created_at)
 SELECT bumped.id, v.seq, v.type, v.seat, v.data, %s
-FROM bumped, (VALUES {values}) AS v(seq, type, seat, data)
+FROM bumped
+CROSS JOIN LATERAL (SELECT pg_advisory_xact_lock({lock}) WHERE bumped.id IS NOT NULL) AS ordered
+CROSS JOIN (VALUES {values}) AS v(seq, type, seat, data)
+ORDER BY v.seq
 RETURNING (SELECT listening FROM bumped)
 """
+
+#: The log's ordering lock (PostgreSQL): a transaction-level advisory lock taken
+#: right before events are inserted and held until the commit, so that positions
+#: (the sequence, ``games.models.NextPosition``) are handed out in commit order
+#: (docs/design.md "The log and its followers").
+ORDER_LOCK = int.from_bytes(b"pablolog", "big")
 
 _MARK = uuid.UUID(int=0)
 
@@ -150,7 +160,7 @@ def _listening() -> tuple[str, tuple[Any, ...], int]:
 def _cte_sql(count: int, ask: bool) -> str:
     values = ", ".join(["(%s::integer, %s::varchar, %s::smallint, %s::jsonb)"] * count)
     listening = f"EXISTS ({_listening()[0]})" if ask else "NULL::boolean"
-    return _CTE.format(values=values, listening=listening)
+    return _CTE.format(values=values, listening=listening, lock=ORDER_LOCK)
 
 
 def store(
@@ -193,7 +203,8 @@ _COLUMNS = ("game", "seq", "type", "seat", "data", "created_at")
 
 
 def insert_events(rows: Sequence[Event]) -> int:
-    """INSERT ``rows`` as they are. Not ``bulk_create``: its ``auto_now_add`` would
+    """INSERT ``rows`` as they are, after taking the log's ordering lock (their
+    positions are the column's default). Not ``bulk_create``: its ``auto_now_add`` would
     replace the ``created_at`` the writer set (the time PostgreSQL's CTE stores)."""
     if not rows:
         return 0
@@ -204,6 +215,8 @@ def insert_events(rows: Sequence[Event]) -> int:
     for row in rows:
         params += [f.get_db_prep_save(getattr(row, f.attname), connection) for f in fields]
     with connection.cursor() as cursor:
+        if postgres():
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [ORDER_LOCK])
         cursor.execute(f"INSERT INTO games_event ({columns}) VALUES {values}", params)
     return len(rows)
 
