@@ -4,7 +4,8 @@ Existing events are numbered 1, 2, ... in the order they were stored (``id``).
 From then on PostgreSQL gives each new row ``nextval`` of the log's sequence
 (the column's default) and SQLite numbers it in a trigger (max + 1: one writer
 at a time). The append-only rule of migration 0002 stays: the one update
-allowed is SQLite's trigger giving a new row its position, once.
+allowed is SQLite's trigger giving a new row its position, once. The first
+followers start at the head of the log.
 """
 
 from django.db import migrations, models
@@ -61,6 +62,19 @@ SQLITE_TRIGGERS = [
 SQLITE = [*SQLITE_DROP, NUMBER, *SQLITE_TRIGGERS]
 
 
+#: The followers that replaced the receivers of ``events_appended``: they start at
+#: the head, so that a service with a history does not notify or move it again.
+FIRST_FOLLOWERS = ("bots", "deadlines", "notifications", "replays")
+
+
+def start_at_head(apps, schema_editor):
+    positions = apps.get_model("games", "FollowerPosition")
+    events = apps.get_model("games", "Event")
+    top = events.objects.aggregate(top=models.Max("position"))["top"] or 0
+    for name in FIRST_FOLLOWERS:
+        positions.objects.get_or_create(name=name, defaults={"position": top})
+
+
 def _run(statements_by_vendor):
     def run(apps, schema_editor):
         for sql in statements_by_vendor.get(schema_editor.connection.vendor, []):
@@ -102,4 +116,5 @@ class Migration(migrations.Migration):
         ),
         # The AlterField rebuilt SQLite's table again: its triggers once more.
         migrations.RunPython(_run({"sqlite": SQLITE_TRIGGERS}), migrations.RunPython.noop),
+        migrations.RunPython(start_at_head, migrations.RunPython.noop),
     ]
