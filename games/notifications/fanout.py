@@ -53,6 +53,12 @@ def _setting(name: str, default: Any) -> Any:
 # --------------------------------------------------------------------------- fan-out
 
 
+def listening(game_ids: list[Any]) -> set[Any]:
+    """The games among ``game_ids`` where any player has a notification channel on."""
+    seats = Seat.objects.filter(game_id__in=game_ids).listening()
+    return set(seats.values_list("game_id", flat=True))
+
+
 def notify_game(
     *,
     game_id: Any,

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.followers import Follower
-from games.models import Event, Seat
+from games.models import Event
 
 from . import fanout
 from .mail import GAME_ABORTED, GAME_FINISHED, YOUR_TURN
@@ -50,8 +50,7 @@ class Notifications(Follower):
         by_game: dict[Any, list[Event]] = {}
         for event in events:
             by_game.setdefault(event.game_id, []).append(event)
-        seats = Seat.objects.filter(game_id__in=list(by_game)).listening()
-        listening = set(seats.values_list("game_id", flat=True))
+        listening = fanout.listening(list(by_game))
         for game_id, mine in by_game.items():
             if game_id in listening:
                 fanout.notify_game(**_job(game_id, mine))

@@ -25,7 +25,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from games import rules
-from games.models import Event, Game, Seat, Snapshot
+from games.models import Event, Game, Snapshot
 
 #: The projection's columns that the append writes.
 PROJECTED = ("status", "version", "turn_key", "deadline", "result", "finished_at", "updated_at")
@@ -127,7 +127,7 @@ WITH bumped AS (
     SET version = %s, status = %s, turn_key = %s, deadline = %s, result = %s::jsonb,
         finished_at = %s, updated_at = %s
     WHERE id = %s AND version = %s
-    RETURNING id, {listening} AS listening
+    RETURNING id
 )
 INSERT INTO games_event (game_id, seq, type, seat, data, created_at)
 SELECT bumped.id, v.seq, v.type, v.seat, v.data, %s
@@ -135,7 +135,7 @@ FROM bumped
 CROSS JOIN LATERAL (SELECT pg_advisory_xact_lock({lock}) WHERE bumped.id IS NOT NULL) AS ordered
 CROSS JOIN (VALUES {values}) AS v(seq, type, seat, data)
 ORDER BY v.seq
-RETURNING (SELECT listening FROM bumped)
+RETURNING 1
 """
 
 #: The log's ordering lock (PostgreSQL): a transaction-level advisory lock taken
@@ -144,37 +144,17 @@ RETURNING (SELECT listening FROM bumped)
 #: (docs/design.md "The log and its followers").
 ORDER_LOCK = int.from_bytes(b"pablolog", "big")
 
-_MARK = uuid.UUID(int=0)
-
 
 @functools.cache
-def _listening() -> tuple[str, tuple[Any, ...], int]:
-    """``SeatQuerySet.listening`` of one game in SQL: text, parameters, and where the
-    game's id goes among them (the query of models.py, compiled once)."""
-    query = Seat.objects.filter(game_id=_MARK).listening().values("pk")
-    sql, params = query.query.sql_with_params()
-    return sql, tuple(params), next(i for i, p in enumerate(params) if p == _MARK)
-
-
-@functools.cache
-def _cte_sql(count: int, ask: bool) -> str:
+def _cte_sql(count: int) -> str:
     values = ", ".join(["(%s::integer, %s::varchar, %s::smallint, %s::jsonb)"] * count)
-    listening = f"EXISTS ({_listening()[0]})" if ask else "NULL::boolean"
-    return _CTE.format(values=values, listening=listening, lock=ORDER_LOCK)
+    return _CTE.format(values=values, lock=ORDER_LOCK)
 
 
-def store(
-    game: Game, expected: int, rows: Sequence[Event], *, ask: bool = True
-) -> tuple[int, bool | None]:
+def store(game: Game, expected: int, rows: Sequence[Event]) -> int:
     """Bump the row from ``expected`` to ``game``'s projection and insert ``rows``, or
-    nothing: the number of rows stored (0: the row was not at ``expected``) and, on
-    PostgreSQL when ``ask``, whether any player listens to notifications (else None)."""
+    nothing: the number of rows stored (0: the row was not at ``expected``)."""
     if postgres() and rows:
-        listening: list[Any] = []
-        if ask:
-            _, listening_params, mark = _listening()
-            listening = list(listening_params)
-            listening[mark] = game.id
         params: list[Any] = [
             game.version,
             game.status,
@@ -185,18 +165,16 @@ def store(
             game.updated_at,
             game.id,
             expected,
-            *listening,
             game.updated_at,
         ]
         for row in rows:
             params += [row.seq, row.type, row.seat, json.dumps(row.data)]
-        returned = execute_prepared(_cte_sql(len(rows), ask), params)
-        return len(returned), (bool(returned[0][0]) if returned and ask else None)
+        return len(execute_prepared(_cte_sql(len(rows)), params))
     # No savepoint: a clash ends the whole transaction anyway.
     with transaction.atomic(savepoint=False):
         fields = {name: getattr(game, name) for name in PROJECTED}
         bumped = Game.objects.filter(pk=game.pk, version=expected).update(**fields)
-        return (insert_events(rows) if bumped else 0), None
+        return insert_events(rows) if bumped else 0
 
 
 _COLUMNS = ("game", "seq", "type", "seat", "data", "created_at")
