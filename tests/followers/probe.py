@@ -1,7 +1,7 @@
 """A follower for the tests only: it records each event it handles in a table of its
 own (``follower_probe``), in the follower's transaction.
 
-Registered by the Django app ``tests.followers.probe`` (settings ``tests.followers.settings``),
+Registered by the Django app ``tests.followers.probe_app`` (settings ``tests.followers.settings``),
 which the tests' worker processes load. ``PROBE_PAUSE`` (seconds) is slept in every
 ``handle``, after the writes: a window to kill the worker in, or to overlap another.
 """
@@ -12,10 +12,9 @@ import os
 import time
 from collections.abc import Sequence
 
-from django.apps import AppConfig
 from django.db import connection
 
-from games.followers import Follower, register
+from games.followers import Follower
 from games.models import Event
 
 TABLE = "follower_probe"
@@ -37,11 +36,3 @@ class Probe(Follower):
                 f"INSERT INTO {TABLE} (position, pid, started, ended) VALUES (%s, %s, %s, %s)",
                 [(e.position, os.getpid(), started, time.time()) for e in events],
             )
-
-
-class ProbeConfig(AppConfig):
-    name = "tests.followers.probe"
-    label = "follower_probe"
-
-    def ready(self) -> None:
-        register(Probe())
