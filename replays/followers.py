@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 from games import selectors
 from games.followers import Follower
-from games.models import Event
 
 from . import steps
 
@@ -27,10 +27,10 @@ TERMINAL = ("game_finished", "game_aborted")
 class PrepareReplays(Follower):
     name = "replays"
 
-    def wants(self, event: Event) -> bool:
+    def wants(self, event: Any) -> bool:
         return event.type in TERMINAL
 
-    def handle(self, events: Sequence[Event]) -> None:
+    def handle(self, events: Sequence[Any]) -> None:
         for event in events:
             try:
                 game = selectors.replay_game(event.game_id)
