@@ -3,8 +3,8 @@
 Every other write is in ``games.services``. These are apart because
 ``games.services`` calls into this room (webhook secrets; confirmation mails)
 while the modules that need these writes -- ``fanout`` (the reminder due at
-80 % of a turn) and ``games.outbox`` (the rows of refused or claimed
-messages, every one of them a notification or a delivery today) -- are called
+80 % of a turn) and ``games.outbox`` (the rows of refused messages, every
+one of them a notification or a delivery today) -- are called
 by it: in ``games.services`` they would close a circle. This module imports
 only the models, and nothing of the project imports it but those two.
 """
@@ -14,8 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
-
-from django.utils import timezone
 
 from games.models import Game, OutboxMessage, TurnReminder
 
@@ -44,7 +42,7 @@ def turn_reminder_done(*, reminder: TurnReminder) -> None:
 
 
 # --------------------------------------------------------------------------- the outbox
-# The rows of ``games.outbox``: messages the broker refused, or claimed ones (exactly once).
+# The rows of ``games.outbox``: messages the broker refused.
 
 
 def outbox_message_store(
@@ -54,27 +52,15 @@ def outbox_message_store(
     kwargs: Any,
     options: JSON,
     error: Any = "",
-    claim: bool = False,
 ) -> OutboxMessage:
-    """Keep a message for ``outbox.flush`` (or for its task to claim)."""
+    """Keep a message for ``outbox.flush``."""
     return OutboxMessage.objects.create(
         task=task,
         args=list(args or ()),
         kwargs=dict(kwargs or {}),
         options=options,
         last_error=str(error)[:300],
-        claim=claim,
     )
-
-
-def outbox_messages_published(*, pks: Sequence[int]) -> None:
-    """Claimed messages just published: republished only if unclaimed after the grace."""
-    OutboxMessage.objects.filter(pk__in=pks).update(published_at=timezone.now())
-
-
-def outbox_message_claim(*, outbox_id: Any) -> bool:
-    """The task's claim of its message (in the task's transaction): True if it was there."""
-    return bool(OutboxMessage.objects.filter(pk=outbox_id).delete()[0] > 0)
 
 
 def outbox_message_refused(*, message: OutboxMessage, error: Any) -> None:
@@ -85,5 +71,5 @@ def outbox_message_refused(*, message: OutboxMessage, error: Any) -> None:
 
 
 def outbox_messages_done(*, pks: Sequence[int]) -> None:
-    """Forget messages published by ``flush`` (unclaimed ones) or dropped."""
+    """Forget messages published by ``flush`` or dropped."""
     OutboxMessage.objects.filter(pk__in=pks).delete()
