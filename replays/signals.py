@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from games import selectors
+from games.selectors import replays as replay_selectors
 
 from . import steps
 
@@ -25,7 +25,7 @@ def prepare_replay(sender: Any, *, game_id: Any, version: int, events: Any, **_:
     if not any(event.type in TERMINAL for event in events):
         return
     try:
-        game = selectors.replay_game(game_id)
+        game = replay_selectors.replay_game(game_id)
         if game is not None and game.version == version:
             steps.game_replay(game)
     except Exception:

@@ -1,12 +1,12 @@
 """Bots in real games: when they move (the one place that schedules them).
 
 The pure policies are ``games.bots``; which seats a bot plays and which may act
-now are selectors (``selectors.bot_seats``, ``bots_due``); the move itself is
-a service (``services.game_bot_act``); this module enqueues the moves and
+now are selectors (``selectors.bots.bot_seats``, ``bots_due``); the move itself is
+a service (``services.bots.game_bot_act``); this module enqueues the moves and
 catches up on lost ones.
 
 * **Seats.** ``POST /api/games/`` may carry ``"bots": [{"seat", "level"}]``
-  (checked by the API's input serializer): ``services.game_create`` joins each
+  (checked by the API's input serializer): ``services.games.game_create`` joins each
   bot at its seat right after the creation, inside the same transaction
   (``player_joined`` with ``"bot": level``); the last seat taken starts the
   game. A bot's user is ``"<level> bot <seat>"`` -- no person can register a
@@ -17,7 +17,7 @@ catches up on lost ones.
   state: each bot seat with a legal action, and each absent player whose game
   has ``stand_in`` = a bot level and who must act, gets a task
   ``games.bot_act(game_id, seat, version)`` with a countdown of
-  ``PABLO_BOT_DELAY`` seconds. The task (``services.game_bot_act``) locks the
+  ``PABLO_BOT_DELAY`` seconds. The task (``services.bots.game_bot_act``) locks the
   game, and acts only if the game is still at ``version``: a duplicate, a redelivered or a
   stale task stores nothing. So a bot acts at least ``PABLO_BOT_DELAY`` after
   the state it reacts to -- in particular it never throws sooner than that
@@ -46,11 +46,16 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
-from games import outbox, rules, selectors, services
+from games import outbox, rules
 from games.bots import LEVELS, bot_name
 from games.bots.driver import bots_move, drive, has_off_turn_actions
 from games.bots.play import chooser
 from games.models import Game
+from games.selectors import bots as bot_selectors
+from games.selectors import games as game_selectors
+from games.services import accounts as account_services
+from games.services import bots as bot_services
+from games.services import games as game_services
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +68,7 @@ def delay() -> float:
 
 def has_bots(state: rules.State) -> bool:
     """Whether a bot may ever play in this game (cheap: no legal actions asked)."""
-    return bool(selectors.bot_seats(state)) or state.options.get("stand_in", "rules") != "rules"
+    return bool(bot_selectors.bot_seats(state)) or state.options.get("stand_in", "rules") != "rules"
 
 
 def schedule(game_id: Any, version: int, seats: list[int]) -> None:
@@ -78,7 +83,7 @@ def on_append(game_id: Any, state: rules.State) -> None:
     """After a committed append: enqueue the bots that may act in ``state``."""
     if state.status != "active" or not has_bots(state):
         return
-    seats = selectors.bots_due(state)
+    seats = bot_selectors.bots_due(state)
     if seats:
         schedule(game_id, state.version, seats)
 
@@ -98,8 +103,8 @@ def catch_up(*, limit: int = 200) -> int:
     enqueued = 0
     for game_id in ids:
         game = Game.objects.get(pk=game_id)
-        state = selectors.game_state(game=game)
-        seats = selectors.bots_due(state, waited_only=True)
+        state = game_selectors.game_state(game=game)
+        seats = bot_selectors.bots_due(state, waited_only=True)
         if seats:
             schedule(game_id, state.version, seats)
             enqueued += len(seats)
@@ -118,10 +123,10 @@ def play_stored_game(
     other seats are bots added at creation. Every move is an ordinary event
     (``manage.py simulate --store``). The loop is the one whole-game driver's
     (``games.bots.driver``), in the service's order; a bot seat's move goes
-    through ``services.game_bot_act`` like a worker's.
+    through ``services.bots.game_bot_act`` like a worker's.
     """
-    person = services.user_without_login(username="simulator")
-    game = services.game_create(
+    person = account_services.user_without_login(username="simulator")
+    game = game_services.game_create(
         user=person,
         ruleset=ruleset,
         seats=len(levels),
@@ -130,18 +135,18 @@ def play_stored_game(
     )
     choosers = [chooser(level, ruleset) for level in levels]
     off_turn = has_off_turn_actions(rules.get_ruleset(ruleset))
-    current = [selectors.game_state(game=game)]
+    current = [game_selectors.game_state(game=game)]
 
     def act(seat: int, body: JSON) -> None:
         state = current[0]
         if seat == 0:
-            services.game_act(game_id=game.id, user=person, command=body)
-        elif not services.game_bot_act(
+            game_services.game_act(game_id=game.id, user=person, command=body)
+        elif not bot_services.game_bot_act(
             game_id=game.id, seat=seat, version=state.version, move=body
         ):
             raise RuntimeError(f"the bot of seat {seat} in game {game.id} did not move")
         game.refresh_from_db()
-        current[0] = selectors.game_state(game=game)
+        current[0] = game_selectors.game_state(game=game)
 
     drive(
         finished=lambda: current[0].status != "active",

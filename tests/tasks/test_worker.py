@@ -129,9 +129,10 @@ def test_webhook_arrives_signed_and_a_500_is_retried(celery):
 def test_players_acting_at_their_deadline_race_the_worker(celery):
     from django.utils import timezone
 
-    from games import rules, services
+    from games import rules
     from games.errors import ApplicationError
     from games.rules import RulesError
+    from games.services import games as game_services
     from tests.tasks.helpers import state
 
     celery.worker()
@@ -147,7 +148,7 @@ def test_players_acting_at_their_deadline_race_the_worker(celery):
         time.sleep(max(0.0, wait))
         try:
             command = {"type": "end", "card": hand[0], "discard_pile": 0}
-            services.game_act(game_id=game.id, user=ann, command=command)
+            game_services.game_act(game_id=game.id, user=ann, command=command)
             acted[game.id] = True
         except (RulesError, ApplicationError):
             acted[game.id] = False
