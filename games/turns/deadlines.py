@@ -42,7 +42,6 @@ from django.db.models.functions import Now
 from django.utils import timezone
 
 from games.models import Game
-from games.notifications.fanout import batched
 from games.outbox import publish
 from games.services import bots as bot_services
 from games.store import parse_deadline
@@ -128,7 +127,7 @@ def sweep(*, batch: int | None = None, budget: float | None = None) -> int:
     enforced = 0
     skip: set[Any] = set()  # games that failed or stored nothing in this run
     while True:
-        with batched(), transaction.atomic():
+        with transaction.atomic():
             due = _due_batch(batch, skip)
             stored = _enforce_batch(due) if due else {}
         enforced += len(stored)
