@@ -5,7 +5,7 @@ The task's work commits together with the claim of its outbox message
 sent; the outbox flush publishes the message again once it has gone
 unclaimed for ``PABLO_OUTBOX_GRACE`` seconds, a new worker does it, and the
 player gets the notification exactly once. (A sweep batch killed midway:
-tests/tasks/test_worker.py.)
+tests/turns/test_worker.py.)
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from games.models import OutboxMessage
 from games.notifications import fanout as notifications
 from games.notifications import webhooks
 from tests.faults.servers import Redis, Service, call, database_url
-from tests.tasks.helpers import Receiver, wait_for
+from tests.helpers import Receiver, wait_for
 
 pytestmark = [
     pytest.mark.services,

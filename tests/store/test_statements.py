@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 from games import rules, selectors, services, store
 from games.models import Game
 from games.store import write as store_write
-from tests.games.conftest import SKIPBO_QUICK
+from tests.fixtures import SKIPBO_QUICK
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

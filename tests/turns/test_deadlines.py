@@ -20,7 +20,7 @@ from games.errors import ApplicationError
 from games.models import Event, Game
 from games.rules import RulesError
 from games.turns import deadlines
-from tests.tasks.helpers import clock, skipbo_game, state, timeouts_per_turn, types, user
+from tests.helpers import clock, skipbo_game, state, timeouts_per_turn, types, user
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from games.errors import ApplicationError, Conflict, Forbidden, NotFound
 from games.models import Event, Game
 from games.store import cache
 from games.store.signals import events_appended
-from tests.games.conftest import STOCK_TO_PILE_0
+from tests.fixtures import STOCK_TO_PILE_0
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 from games import rules, services
 from games.errors import Conflict
 from games.models import Event, IdempotentAnswer
-from tests.games.conftest import STOCK_TO_PILE_0, start_skipbo
+from tests.fixtures import STOCK_TO_PILE_0, start_skipbo
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

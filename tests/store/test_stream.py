@@ -9,7 +9,7 @@ import pytest
 from games import rules, selectors, services, store
 from games.models import Event, Game
 from games.store import cache
-from tests.games.conftest import start_skipbo
+from tests.fixtures import start_skipbo
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
