@@ -24,7 +24,7 @@ from games.bots import waits_for
 from games.models import Event, Game
 from games.selectors import games as game_selectors
 from tests.play.test_browser import DESKTOP, PHONE, Player, check_page, perform
-from tests.tasks.conftest import celery, redis_broker  # noqa: F401
+from tests.processes import celery, redis_broker  # noqa: F401
 
 ON_SQLITE = django_settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
 pytestmark = [
