@@ -34,8 +34,8 @@ from games.selectors import games as game_selectors
 from games.services import accounts as account_services
 from games.services import analysis as analysis_services
 from games.services import games as game_services
+from games.tokens import CachedTokenAuthentication
 
-from .auth import CachedTokenAuthentication
 from .schema import (
     ActionAnswerSerializer,
     AnalysisProgressSerializer,
@@ -80,7 +80,7 @@ GAME_ID = OpenApiParameter(
 
 class JsonApiView(APIView):
     """Bodies are JSON only (the project's default parser): anything else is a 400.
-    Tokens are looked up through a short cache (``games.api.auth``)."""
+    Tokens are looked up through a short cache (``games.tokens``)."""
 
     # The web table's script calls the API with the browser's session (CSRF enforced).
     authentication_classes: list[Any] = [CachedTokenAuthentication, SessionAuthentication]
