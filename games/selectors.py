@@ -94,6 +94,15 @@ def game_get(game_id: Any) -> Game:
         raise errors.not_found() from None
 
 
+def game_seen(game_id: Any, user: Any, invite: Any = None) -> Game:
+    """``game_get`` for a reader: a private game is unknown (404) to anyone but its
+    players and whoever presents its ``invite`` (``friends.may_see``)."""
+    game = game_get(game_id)
+    if not friends.may_see(game, user, invite):
+        raise errors.not_found()
+    return game
+
+
 def game_seat(*, game_id: Any, user: Any) -> int:
     """The caller's seat in a game: 404 for no such game, 403 for a non-player."""
     seat = seat_of(game=game_get(game_id), user=user)
@@ -376,9 +385,16 @@ def replay_players(user: Any = None) -> list[str]:
     return sorted(set(seats.values_list("user__username", flat=True)), key=str.lower)
 
 
-def replay_game(game_id: Any) -> Game | None:
-    """The game if it is finished or aborted; None for any other id (the viewer's 404)."""
-    return Game.objects.filter(id=game_id, status__in=VIEWABLE).first()
+def replay_game(game_id: Any, user: Any = None, invite: Any = None) -> Game | None:
+    """The game if it is finished or aborted; None for any other id (the viewer's 404).
+
+    With a ``user`` (a page's visitor, signed in or not), also None for a private
+    game they may not see (``friends.may_see``: not a player, no ``invite`` of it).
+    """
+    game = Game.objects.filter(id=game_id, status__in=VIEWABLE).first()
+    if game is None or (user is not None and not friends.may_see(game, user, invite)):
+        return None
+    return game
 
 
 def rules_version() -> str:

@@ -59,9 +59,12 @@ def _table_url(game_id: Any, sel: str = "") -> str:
     return f"{url}?sel={sel}" if sel else url
 
 
-def _game_or_404(game_id: Any) -> Any:
+def _game_or_404(request: HttpRequest, game_id: Any) -> Any:
+    """The game, or the unknown game's 404 -- also for a private game the visitor may not
+    see (not a player, no ``invite`` of it in the address or the form)."""
+    invite = (request.GET.get("invite") or request.POST.get("invite") or "")[:100]
     try:
-        return selectors.game_get(game_id)
+        return selectors.game_seen(game_id, request.user, invite)
     except ApplicationError:
         raise Http404("No game with this id.") from None
 
@@ -236,7 +239,7 @@ def create(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def table_view(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     ctx = table_context(request, game, request.GET.get("sel", "")[:200])
     if request.GET.get("partial"):
         response = render(request, "play/_table.html", ctx)
@@ -318,7 +321,7 @@ def _back(request: HttpRequest, game_id: Any, detail: str | None = None) -> Http
 @require_POST
 def act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """One action from a form: the same checks and service as ``POST .../actions/``."""
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     if not request.user.is_authenticated:
         return _back(request, game.id, "Log in to play: you are not signed in.")
     form = ActionForm(request.POST)
@@ -355,7 +358,7 @@ def act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 def join(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Join a waiting game; a private one needs its invite (the form carries it from the
     invite link); without it, or with a wrong one, the answer is the API's 404."""
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     invite = request.POST.get("invite", "")[:100]
     back = _table_url(game.id) + (f"?invite={quote(invite)}" if invite else "")
     if not request.user.is_authenticated:
@@ -375,7 +378,7 @@ def join(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 @login_required
 def cancel(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """The creator cancels their waiting game (the API's ``cancel``); back to the lobby."""
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     try:
         services.game_cancel(game_id=game.id, user=request.user)
     except (RulesError, ApplicationError) as exc:
@@ -390,7 +393,7 @@ def cancel(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 @login_required
 def rematch(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Start (or find) the rematch of a finished game: to the new table, seated."""
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     wait = game_created(request)  # PABLO_THROTTLE_GAMES: a rematch creates a game too
     if wait is not None:
         return _back(
@@ -413,7 +416,7 @@ def rematch(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 
 @require_POST
 def come_back(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     if not request.user.is_authenticated:
         return _back(request, game.id, "Log in to play: you are not signed in.")
     try:
@@ -426,7 +429,7 @@ def come_back(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 @require_POST
 def close_reveal(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Close the round's reveal on this browser's table (remembered in the session)."""
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     number = request.POST.get("round", "")
     if number.isascii() and number.isdigit() and len(number) < 6:
         request.session[reveal.session_key(game.id)] = int(number)

@@ -7,6 +7,7 @@ aborted games can be viewed: any other id is a 404 that says nothing more.
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
@@ -80,11 +81,22 @@ def _int(value: str | None) -> int | None:
         return None
 
 
-@require_GET
-def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
-    game = selectors.replay_game(game_id)
+def _viewable(request: HttpRequest, game_id) -> Any:
+    """The finished or aborted game, or the unknown game's 404 -- also for a private game
+    the visitor may not see (not a player, no ``?invite=`` of it: ``friends.may_see``)."""
+    game = selectors.replay_game(game_id, request.user, _invite(request))
     if game is None:
         raise Http404("No finished game with this id.")
+    return game
+
+
+def _invite(request: HttpRequest) -> str:
+    return (request.GET.get("invite") or request.POST.get("invite") or "")[:100]
+
+
+@require_GET
+def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
+    game = _viewable(request, game_id)
     replay = game_replay(game)
     number = _int(request.GET.get("step")) or 0
     number = min(max(number, 0), replay.last)
@@ -92,11 +104,14 @@ def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
     if perspective is not None and not 0 <= perspective < len(replay.names):
         perspective = None
     step = replay.steps[number]
+    invite = _invite(request)
 
     def url(n: int, as_: int | None = perspective) -> str:
-        params = {"step": n}
+        params: dict[str, Any] = {"step": n}
         if as_ is not None:
             params["as"] = as_
+        if invite:
+            params["invite"] = invite
         return f"?{urlencode(params)}"
 
     table = frame(replay, step, perspective)
@@ -215,9 +230,7 @@ def _analysis(game, replay, step) -> dict:
 @require_POST
 def game_analyse(request: HttpRequest, game_id) -> HttpResponse:
     """The viewer's "Analyse this game" form: start it, then back to the page."""
-    game = selectors.replay_game(game_id)
-    if game is None:
-        raise Http404("No finished game with this id.")
+    game = _viewable(request, game_id)
     back = reverse("replays:replay", args=[game_id])
     step = _int(request.POST.get("step"))
     if step is not None:

@@ -17,7 +17,10 @@ catches up on lost ones.
   state: each bot seat with a legal action, and each absent player whose game
   has ``stand_in`` = a bot level and who must act, gets a task
   ``games.bot_act(game_id, seat, version)`` with a countdown of
-  ``PABLO_BOT_DELAY`` seconds. The task (``services.game_bot_act``) locks the
+  ``PABLO_BOT_DELAY`` seconds when its turn begins, and of a third of that
+  for the actions that finish a turn it already began (a discard after its
+  draw, a power, the next card of a Skip-Bo turn: ``countdown``), so that a
+  person sees each action without waiting a whole delay for each. The task (``services.game_bot_act``) locks the
   game, and acts only if the game is still at ``version``: a duplicate, a redelivered or a
   stale task stores nothing. So a bot acts at least ``PABLO_BOT_DELAY`` after
   the state it reacts to -- in particular it never throws sooner than that
@@ -40,6 +43,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -66,21 +70,38 @@ def has_bots(state: rules.State) -> bool:
     return bool(selectors.bot_seats(state)) or state.options.get("stand_in", "rules") != "rules"
 
 
-def schedule(game_id: Any, version: int, seats: list[int]) -> None:
+def countdown(seat: int, events: Sequence[Any]) -> float:
+    """How long the bot of ``seat`` waits before acting after ``events`` were stored.
+
+    A third of the delay when ``events`` are that seat's own action within a turn
+    that goes on (no new deadline: the same turn); the whole delay otherwise.
+    """
+    actors = {e.seat for e in events if e.seat is not None}
+    new_turn = any(e.type == "deadline_set" for e in events)
+    if events and actors == {seat} and not new_turn:
+        return delay() / 3
+    return delay()
+
+
+def schedule(
+    game_id: Any, version: int, seats: list[int], events: Sequence[Any] = ()
+) -> None:
     for seat in seats:
         try:
-            outbox.publish("games.bot_act", (str(game_id), seat, version), countdown=delay())
+            outbox.publish(
+                "games.bot_act", (str(game_id), seat, version), countdown=countdown(seat, events)
+            )
         except Exception:
             log.warning("bot task for game %s seat %s not enqueued; catch-up will", game_id, seat)
 
 
-def on_append(game_id: Any, state: rules.State) -> None:
-    """After a committed append: enqueue the bots that may act in ``state``."""
+def on_append(game_id: Any, state: rules.State, events: Sequence[Any] = ()) -> None:
+    """After a committed append of ``events``: enqueue the bots that may act in ``state``."""
     if state.status != "active" or not has_bots(state):
         return
     seats = selectors.bots_due(state)
     if seats:
-        schedule(game_id, state.version, seats)
+        schedule(game_id, state.version, seats, events)
 
 
 def catch_up(*, limit: int = 200) -> int:

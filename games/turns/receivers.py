@@ -28,9 +28,11 @@ def fast_path(sender: Any, game_id: Any, version: int, events: Any, **kwargs: An
 
 
 @receiver(events_appended, dispatch_uid="games.turns.bots")
-def bot_turns(sender: Any, game_id: Any, version: int, state: Any = None, **kwargs: Any) -> None:
+def bot_turns(
+    sender: Any, game_id: Any, version: int, events: Any = (), state: Any = None, **kwargs: Any
+) -> None:
     try:
         if state is not None and state.version == version:
-            bots.on_append(game_id, state)
+            bots.on_append(game_id, state, events)
     except Exception:
         log.exception("bots of game %s v%s not scheduled", game_id, version)

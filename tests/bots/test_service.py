@@ -7,6 +7,8 @@ import random
 import pytest
 
 from games import rules, selectors, services
+from games.bots import decide
+from games.bots.play import bot_view
 from games.models import Event, Game
 
 pytestmark = pytest.mark.django_db
@@ -148,3 +150,44 @@ def test_stand_in_plays_an_absent_players_turns(ann, bob):
     state = selectors.game_state(game=_game(gid))
     assert not state.absent[0]
     assert 0 not in selectors.bot_seats(state)
+
+
+def test_a_bots_turn_waits_the_delay_once_and_its_other_actions_a_third(
+    ann, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """API.md "Bots": the delay once per bot turn, the actions that finish it a third
+    of it apart (issue 28: every action used to wait the whole delay)."""
+    from games import outbox
+
+    settings.PABLO_BOT_DELAY = 1.5
+    queued: list[tuple[int, float]] = []
+    monkeypatch.setattr(
+        outbox, "publish", lambda name, args, **o: queued.append((args[1], o["countdown"]))
+    )
+    bots = [{"seat": 1, "level": "basic"}, {"seat": 2, "level": "basic"}]
+    with django_capture_on_commit_callbacks(execute=True):
+        game = create(ann, ruleset="cabo", seats=3, options={"start_seat": 1}, bots=bots).json()
+    # the setup's looks: every bot's turn begins
+    assert queued and all(delay == 1.5 for _, delay in queued), queued
+    finishing = 0
+    for _ in range(40):  # the setup, then seat 1's whole first turn
+        state = selectors.game_state(game=Game.objects.get(pk=game["id"]))
+        if state.turn_key not in ("r1:setup", "r1:t1"):
+            break
+        queued.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            if 0 in rules.get_ruleset("cabo").actors(state):
+                body = decide("basic", "cabo", bot_view(state, 0), 0, random.Random(1))
+                services.game_act(game_id=game["id"], user=ann.user, command=body)
+                continue
+            seat = selectors.bots_due(state, waited_only=True)[0]
+            assert services.game_bot_act(
+                game_id=game["id"], seat=seat, version=state.version, rng=random.Random(3)
+            )
+        after = selectors.game_state(game=Game.objects.get(pk=game["id"]))
+        if after.turn_key == "r1:t1" and seat in rules.get_ruleset("cabo").actors(after):
+            finishing += 1  # seat 1 drew: its discard (and power) come a third of the delay on
+            assert (seat, 0.5) in queued and (seat, 1.5) not in queued, queued
+        else:
+            assert all(delay == 1.5 for _, delay in queued), (after.version, queued)
+    assert finishing >= 1

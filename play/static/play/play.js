@@ -50,6 +50,8 @@
     if (sel === undefined) sel = wanted; else wanted = sel;
     var mine = ++drawn;
     var url = "/play/" + gameId + "/?partial=1" + (sel ? "&sel=" + encodeURIComponent(sel) : "");
+    // a private game's invite holder sees it only with the invite (docs/table.md)
+    if (table().dataset.invite) url += "&invite=" + encodeURIComponent(table().dataset.invite);
     return fetch(url, { credentials: "same-origin", headers: { "Accept": "text/html" } })
       .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.text(); })
       .then(function (html) {
@@ -60,7 +62,10 @@
         if (!fresh) return;
         table().replaceWith(fresh);
         wanted = fresh.dataset.sel || "";
-        var clean = "/play/" + gameId + "/" + (fresh.dataset.sel ? "?sel=" + fresh.dataset.sel : "");
+        var query = [];
+        if (fresh.dataset.sel) query.push("sel=" + fresh.dataset.sel);
+        if (fresh.dataset.invite) query.push("invite=" + encodeURIComponent(fresh.dataset.invite));
+        var clean = "/play/" + gameId + "/" + (query.length ? "?" + query.join("&") : "");
         if (location.pathname + location.search !== clean) history.replaceState(null, "", clean);
         tick();
       });
