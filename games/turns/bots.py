@@ -20,13 +20,14 @@ catches up on lost ones.
   ``PABLO_BOT_DELAY`` seconds when its turn begins, and of a third of that
   for the actions that finish a turn it already began (a discard after its
   draw, a power, the next card of a Skip-Bo turn: ``countdown``), so that a
-  person sees each action without waiting a whole delay for each. The task (``services.game_bot_act``) locks the
-  game, and acts only if the game is still at ``version``: a duplicate, a redelivered or a
-  stale task stores nothing. So a bot acts at least ``PABLO_BOT_DELAY`` after
-  the state it reacts to -- in particular it never throws sooner than that
-  after the card it matches appeared -- its move is an ordinary event stored
-  under the row lock and version check, and it never runs inside a person's
-  request (the request only enqueues, after its commit).
+  person sees each action without waiting a whole delay for each. The task
+  (``services.game_bot_act``) locks the game, and acts only if the game is
+  still at ``version``: a duplicate, a redelivered or a stale task stores
+  nothing. So a bot acts at least ``PABLO_BOT_DELAY`` after another player's
+  move -- in particular it never throws sooner than that after a card another
+  player showed -- its move is an ordinary event stored under the row lock and
+  version check, and it never runs inside a person's request (the request only
+  enqueues, after its commit).
 * **A killed worker.** Tasks are acknowledged late and re-queued when a
   worker is lost (settings); and beat runs ``games.bots_catch_up`` every
   ``PABLO_SWEEP_SECONDS``: every active game that waits for a bot (or a
@@ -83,9 +84,7 @@ def countdown(seat: int, events: Sequence[Any]) -> float:
     return delay()
 
 
-def schedule(
-    game_id: Any, version: int, seats: list[int], events: Sequence[Any] = ()
-) -> None:
+def schedule(game_id: Any, version: int, seats: list[int], events: Sequence[Any] = ()) -> None:
     for seat in seats:
         try:
             outbox.publish(
