@@ -181,9 +181,13 @@ def measure(broker: str, moves: int) -> None:
             if legal and waits_for(legal):
                 if since is not None:
                     waits.append(time.monotonic() - since)
+                    since = None
                 body = decide("basic", "cabo", bot_view(state, 0), 0, rng)
                 services.game_act(game_id=game.id, user=person, command=body)
-                since = time.monotonic()
+                game.refresh_from_db()
+                after = selectors.game_state(game=game)
+                if 0 not in rules.get_ruleset("cabo").actors(after):
+                    since = time.monotonic()  # the turn is over: the bots' turns begin
                 continue
             time.sleep(0.02)
         rows = list(Event.objects.filter(game=game).order_by("seq"))

@@ -36,6 +36,18 @@ def recent_words(
     return out
 
 
+def raced(
+    events: list[JSON], since: int, names: list[str], kind: str, you: int | None, ruleset: str
+) -> str:
+    """What a player's refused click says when others moved first (a version conflict):
+    the other players' moves after version ``since``, in the table's words."""
+    theirs = [e for e in events if e["seq"] > since and e["seat"] not in (None, you)]
+    words = recent_words(theirs, names, kind, you, ruleset)
+    if not words:
+        return "The game moved on before your move arrived, so it was not made. Choose again."
+    return " ".join(words) + " That came first, so your move was not made. Choose again."
+
+
 def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
     """The template context of the table for the game object ``game``."""
     state = game.get("state") or {}

@@ -254,6 +254,11 @@ def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
     invite = request.GET.get("invite", "")[:100]
     events = recent_events(game=game, seat=data["you"], count=RECENT_EVENTS)
     ctx = table.build(data, sel, events)
+    since = request.GET.get("since", "")
+    if since.isascii() and since.isdigit() and len(since) < 10:  # the script's refused click
+        ctx["raced"] = table.raced(
+            events, int(since), ctx["names"], ctx["kind"], data["you"], data["ruleset"]
+        )
     ctx.update(
         game=data,
         game_id=data["id"],
@@ -350,8 +355,20 @@ def act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
             idempotency_key=action.idempotency_key,
         )
     except (RulesError, ApplicationError, ValidationError) as exc:
+        if getattr(exc, "code", None) == "version_conflict":
+            since = form.cleaned_data["version"] or 0
+            return _back(request, game.id, _raced(game, request.user, since))
         return _back(request, game.id, refusal(exc))
     return _back(request, game.id)
+
+
+def _raced(game: Any, user: Any, since: int) -> str:
+    """Others moved after version ``since``: what they did, in the table's words."""
+    game.refresh_from_db()
+    data = selectors.game_data(game=game, user=user)
+    events = recent_events(game=game, seat=data["you"], count=RECENT_EVENTS)
+    ctx = table.build(data, "", events)
+    return table.raced(events, since, ctx["names"], ctx["kind"], data["you"], data["ruleset"])
 
 
 @require_POST

@@ -1,0 +1,89 @@
+"""What got in a new player's way at the table (issue 28), in headless Chromium.
+
+Each test sets a game up through the services, then looks at the page a person
+sees: a race told in the players' words and a click never lost, the "Last
+moves" list, a cancelled game, the forms, the header on a phone.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+
+from games import services
+from tests.play.test_browser import DESKTOP, PASSWORD, Player
+
+ON_SQLITE = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(ON_SQLITE, reason="needs PostgreSQL: SQLite cannot flush the event table"),
+]
+
+
+def people(*names):
+    return [services.user_register(username=n, password=PASSWORD)[0] for n in names]
+
+
+def two_player_cabo(ann, ben, **options):
+    game = services.game_create(
+        user=ann, ruleset="cabo", seats=2, options={"start_seat": 0, **options}
+    )
+    services.game_join(game_id=game.id, user=ben)
+    return game
+
+
+def signed_in(chromium, live_server, name, viewport=DESKTOP):
+    player = Player(chromium, live_server.url, name, viewport)
+    player.login()
+    return player
+
+
+def test_a_race_is_told_in_the_players_words(live_server, chromium, artifacts):
+    """Ben looks at his cards while ann's page has not seen it yet: ann's click is
+    refused by the version check and the table says what ben did, not "version 4"."""
+    ann, ben = people("ann", "ben")
+    game = two_player_cabo(ann, ben)
+    player = signed_in(chromium, live_server, "ann")
+    try:
+        p = player.page
+        p.route("**/events/**", lambda route: route.abort())  # no live redraw
+        p.goto(f"{live_server.url}/play/{game.id}/?sel=f0.0,f0.1")
+        look = p.locator("#table button[data-action]", has_text="Look at your slots 0 and 1")
+        look.wait_for()
+        services.game_act(game_id=game.id, user=ben, command={"type": "look", "positions": [0, 1]})
+        look.click()
+        p.locator("#notice .notice").wait_for()
+        said = p.inner_text("#notice")
+        p.screenshot(path=str(artifacts / "newcomer-race.png"))
+        assert "version" not in said, said
+        assert "ben" in said and "your move was not made" in said, said
+    finally:
+        player.close()
+
+
+def test_a_click_while_an_action_is_in_flight_is_never_dropped(live_server, chromium):
+    """A live redraw used to switch the buttons on again while an action was in flight,
+    and a click on them then did nothing at all. Now it waits for the answer: sent if
+    its button is still there, else the player is told."""
+    ann, ben = people("ann", "ben")
+    game = two_player_cabo(ann, ben)
+    for user in (ann, ben):
+        services.game_act(game_id=game.id, user=user, command={"type": "look", "positions": [0, 1]})
+    player = signed_in(chromium, live_server, "ann")
+    try:
+        p = player.page
+        p.goto(f"{live_server.url}/play/{game.id}/")
+        draw = "#table button[data-action*='\"draw\"']"
+        p.locator(draw).first.wait_for()
+        # the first click sends; a redraw switches the buttons on; the second click
+        p.evaluate(
+            """(sel) => { const b = document.querySelector(sel); b.click();
+                          b.disabled = false; b.click(); }""",
+            draw,
+        )
+        p.locator("#notice .notice").wait_for(timeout=10_000)
+        assert "Choose again" in p.inner_text("#notice")
+        assert p.locator("#table .pile.held").count() == 1  # drawn once
+    finally:
+        player.close()
