@@ -32,7 +32,9 @@ def recent_words(
     out: list[str] = []
     for e in events:
         event = rules.Event(type=e["type"], data=e["data"] or {}, seat=e["seat"])
-        out += describe(event, e["data"] or {}, names, kind, viewer=you, ruleset=ruleset)
+        out += describe(
+            event, e["data"] or {}, names, kind, viewer=you, ruleset=ruleset, reader=you
+        )
     return out
 
 
@@ -95,7 +97,8 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
         "selection": selection.refs,
         "sel": ",".join(selection.refs),
         "hint": hint(legal, selection, kind),
-        "words": list(reversed(recent_words(events, names, kind, you, ruleset)))[:8],
+        # in the order they happened, numbered as they read: the newest last
+        "words": recent_words(events, names, kind, you, ruleset)[-8:],
         "result": result,
         "rounds": rounds,
         "call_word": drawn.call_word,

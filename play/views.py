@@ -33,6 +33,7 @@ from games.api.exceptions import exception_handler, status_of
 from games.api.serializers import GameCreateInputSerializer, parse_action
 from games.api.throttling import ActionLimit, check_web_auth, game_created
 from games.errors import ApplicationError, not_a_player
+from games.friends import CANCELLED
 from games.rules import RulesError
 
 from . import history, lobby, reveal, table
@@ -283,6 +284,8 @@ def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
         ruleset_name=lobby.ruleset_name(data["ruleset"]),
         waiting_for=data["seats"] - len(data["players"]),
     )
+    if data["status"] == "aborted":
+        ctx.update(_stopped(events, ctx["names"], data["you"]))
     if ctx["kind"] != "skipbo" and data["status"] in ("active", "finished"):
         # the rules' reveal of the last round, until this player acts in the next one
         shown = (data.get("state") or {}).get("reveal")
@@ -300,6 +303,17 @@ def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
         ctx["rematch"] = _rematch(data.get("rematch"), request.user)
         ctx["can_rematch"] = ctx["rematch"] is None
     return ctx
+
+
+def _stopped(events: list[dict[str, Any]], names: list[str], you: int | None) -> dict[str, Any]:
+    """An aborted game in words: cancelled by its creator (seat 0) before it started, or
+    stopped because every player was absent."""
+    aborted = next((e for e in reversed(events) if e["type"] == "game_aborted"), None)
+    reason = ((aborted or {}).get("data") or {}).get("reason")
+    if reason == CANCELLED:
+        who = "You" if you == 0 else names[0]
+        return {"cancelled": True, "stopped": f"{who} cancelled this game before it started."}
+    return {"cancelled": False, "stopped": "The game was stopped: every player was absent."}
 
 
 def _rematch(new_id: Any, user: Any) -> dict[str, Any] | None:
@@ -402,7 +416,7 @@ def cancel(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
         if status_of(exc) == 404:  # a stranger on a private game: as an unknown id
             raise Http404("No game with this id.") from None
         return _back(request, game.id, refusal(exc))
-    messages.info(request, "The game is cancelled.")
+    messages.info(request, "You cancelled your game: nobody can join it any more.")
     return HttpResponseRedirect(reverse("play:lobby"))
 
 

@@ -7,11 +7,15 @@ moves" list, a cancelled game, the forms, the header on a phone.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from django.conf import settings
 
-from games import services
-from tests.play.test_browser import DESKTOP, PASSWORD, Player
+from games import rules, selectors, services
+from games.bots import decide
+from games.bots.play import bot_view
+from tests.play.test_browser import DESKTOP, PASSWORD, PHONE, Player
 
 ON_SQLITE = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
 pytestmark = [
@@ -31,6 +35,17 @@ def two_player_cabo(ann, ben, **options):
     )
     services.game_join(game_id=game.id, user=ben)
     return game
+
+
+def play_turn(game, seat, user):
+    """``seat`` plays its whole turn as a basic bot would."""
+    rng = random.Random(seat)
+    while True:
+        state = selectors.game_state(game=selectors.game_get(game.id))
+        if seat not in rules.get_ruleset(state.ruleset).actors(state):
+            return
+        body = decide("basic", state.ruleset, bot_view(state, seat), seat, rng)
+        services.game_act(game_id=game.id, user=user, command=body)
 
 
 def signed_in(chromium, live_server, name, viewport=DESKTOP):
@@ -87,3 +102,60 @@ def test_a_click_while_an_action_is_in_flight_is_never_dropped(live_server, chro
         assert p.locator("#table .pile.held").count() == 1  # drawn once
     finally:
         player.close()
+
+
+def test_last_moves_read_in_order_and_say_your_turn_to_you(live_server, chromium, artifacts):
+    """ "Last moves" was newest first but numbered 1, 2, 3 from the top, and told nina
+    "Now it is nina's turn"."""
+    ann, ben = people("ann", "ben")
+    game = two_player_cabo(ann, ben)
+    for user in (ann, ben):
+        services.game_act(game_id=game.id, user=user, command={"type": "look", "positions": [0, 1]})
+    play_turn(game, 0, ann)  # a turn each
+    play_turn(game, 1, ben)
+    player = signed_in(chromium, live_server, "ann", PHONE)
+    try:
+        p = player.page
+        p.goto(f"{live_server.url}/play/{game.id}/")
+        moves = p.locator("#table section.log ol > li").all_inner_texts()
+        p.screenshot(path=str(artifacts / "newcomer-last-moves-390.png"), full_page=True)
+        assert moves[-1] == "Now it is your turn.", moves
+        assert not any("ann's turn" in m for m in moves), moves
+        told = [i for i, m in enumerate(moves) if "ben's turn" in m]
+        ben_drew = [i for i, m in enumerate(moves) if m.startswith("ben drew")]
+        assert told and ben_drew and told[-1] < ben_drew[-1], moves  # as it happened
+        # numbered as it reads: 1 at the top, counting down the page
+        assert p.evaluate("document.querySelector('#table section.log ol').reversed") is False
+    finally:
+        player.close()
+
+
+def test_a_cancelled_game_says_so_and_who_after_asking_first(live_server, chromium, artifacts):
+    """A cancelled game looked like a broken finished one (a trophy, "Game over", a replay
+    button); Cancel asked nothing and the lobby said nothing after."""
+    ann, _ben = people("ann", "ben")
+    game = services.game_create(user=ann, ruleset="cabo", seats=2)
+    player = signed_in(chromium, live_server, "ann")
+    viewer = signed_in(chromium, live_server, "ben", PHONE)
+    try:
+        p = player.page
+        p.goto(f"{live_server.url}/play/{game.id}/")
+        yes = p.get_by_role("button", name="Yes, cancel the game")
+        assert not yes.is_visible()  # it asks first
+        p.get_by_text("Cancel this game").click()
+        yes.click()
+        p.wait_for_url(f"{live_server.url}/")
+        assert "You cancelled your game" in p.inner_text("main")
+        for who, page, said in (
+            (player, p, "You cancelled"),
+            (viewer, viewer.page, "ann cancelled"),
+        ):
+            page.goto(f"{live_server.url}/play/{game.id}/")
+            result = page.inner_text("#table section.result")
+            page.screenshot(path=str(artifacts / f"newcomer-cancelled-{who.name}.png"))
+            assert "Cancelled" in result and said in result, result
+            assert "Game over" not in result and "won" not in result
+            assert page.locator("#table .result svg, #table a[href^='/replays/']").count() == 0
+    finally:
+        player.close()
+        viewer.close()

@@ -120,9 +120,6 @@
       body = JSON.stringify(action.invite ? { invite: action.invite } : {});
     } else if (action.type === "come_back") {
       url = "/api/games/" + gameId + "/back/"; body = "{}";
-    } else if (action.type === "cancel") {
-      url = "/api/games/" + gameId + "/cancel/"; body = "{}";
-      then = function () { location.href = "/"; };
     } else if (action.type === "rematch") {
       // the new game's table: started here, or joined with its invite
       url = "/api/games/" + gameId + "/rematch/"; body = "{}";
