@@ -147,6 +147,7 @@ def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
     ]
     context = {
         "game": game,
+        "invite": invite,
         "replay": replay,
         "ruleset_name": RULESET_NAMES.get(replay.ruleset, replay.ruleset),
         "step": step,
@@ -166,6 +167,7 @@ def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
         "next_url": url(min(replay.last, number + 1)),
         "last_url": url(replay.last),
         "chart": svg,
+        "chart_legend": chart.legend([(s.name, s.colour, s.values[-1]) for s in series]),
         "chart_rows": [{"name": s.name, "values": s.values[1:], "colour": s.colour} for s in series]
         if replay.chart_axis == "round"
         else [],
@@ -173,12 +175,12 @@ def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
         "winners": [replay.names[s] for s in replay.result.get("winners") or []],
         "losers": [replay.names[s] for s in replay.result.get("losers") or []],
         "kind": replay.kind,
-        **_analysis(game, replay, step),
+        **_analysis(game, replay, step, url),
     }
     return render(request, "replays/replay.html", context)
 
 
-def _analysis(game, replay, step) -> dict:
+def _analysis(game, replay, step, url) -> dict:
     """The analysis part of the page: the button, the progress, or the marks."""
     row = selectors.analysis_get(game=game)
     if row is None:
@@ -198,7 +200,7 @@ def _analysis(game, replay, step) -> dict:
             "mark": d["mark"],
             "label": MARK_WORDS[d["mark"]],
             "name": replay.names[d["seat"]],
-            "url": f"?step={step_of.get(d['step'])}",
+            "url": url(step_of[d["step"]]),  # the same "Seen by" and invite
         }
         for d in decisions
         if d["mark"] and d["step"] in step_of
@@ -223,7 +225,10 @@ def _analysis(game, replay, step) -> dict:
         "analysis_players": players,
         "analysis_marked": marked,
         "analysis_chart": analysis_chart.svg(decisions, replay.names, skipbo=skipbo),
-        "analysis_unit": "win chance" if skipbo else "expected round points",
+        "analysis_legend": analysis_chart.legend(decisions, replay.names),
+        "analysis_unit": "chance to win (higher is better)"
+        if skipbo
+        else "expected round points (lower is better)",
     }
 
 
@@ -232,9 +237,9 @@ def game_analyse(request: HttpRequest, game_id) -> HttpResponse:
     """The viewer's "Analyse this game" form: start it, then back to the page."""
     game = _viewable(request, game_id)
     back = reverse("replays:replay", args=[game_id])
-    step = _int(request.POST.get("step"))
-    if step is not None:
-        back += f"?step={step}"
+    kept = {k: request.POST[k] for k in ("step", "as", "invite") if request.POST.get(k)}
+    if _int(kept.get("step")) is not None and _int(kept.get("as", "0")) is not None:
+        back += f"?{urlencode(kept)}"  # the same step, "Seen by" and invite
     if not request.user.is_authenticated:
         return HttpResponseRedirect(f"{reverse('login')}?{urlencode({'next': back})}")
     wait = check_analysis(request)
