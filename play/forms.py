@@ -93,11 +93,9 @@ WORDS: dict[str, tuple[str, str, dict[Any, str], str]] = {
     ),
     "memory": (
         "Memory help",
-        "Whether the table keeps showing the cards you have seen.",
-        {
-            "assisted": "the table keeps showing cards you have seen",
-            "strict": "remember them yourself (each is shown once)",
-        },
+        "Whether the table keeps showing cards you have seen, or shows each once and you "
+        "remember it.",
+        {"assisted": "shown by the table", "strict": "remembered by you"},
         "",
     ),
     "max_timeouts": (

@@ -159,3 +159,94 @@ def test_a_cancelled_game_says_so_and_who_after_asking_first(live_server, chromi
     finally:
         player.close()
         viewer.close()
+
+
+def test_history_shows_places_and_points_never_lost_without_a_loser(live_server, chromium):
+    """History called every game a player did not win "Lost", even in Skip-Bo and Cabo,
+    where nobody loses: places and points per ruleset instead."""
+    from tests.play.test_site import finished_skipbo
+
+    ann, ben = people("ann", "ben")
+    finished_skipbo(ann, ben)
+    player = signed_in(chromium, live_server, "ben", PHONE)
+    try:
+        p = player.page
+        p.goto(f"{live_server.url}/history/")
+        text = p.inner_text("main")
+        assert "2nd of 2" in text and "lost" not in text.lower(), text
+        assert p.inner_text("table.history-table td[data-label=Places]") == "2nd \u00d71"
+        assert "cards left in stock" in p.inner_text(".history-list")
+    finally:
+        player.close()
+
+
+def test_the_phone_header_is_one_line_with_the_rest_behind_a_menu(live_server, chromium, artifacts):
+    """The phone header took three lines (about 125 px on every page)."""
+    people("ann")
+    for js in (True, False):
+        player = Player(chromium, live_server.url, "ann", PHONE, js=js)
+        try:
+            p = player.page
+            p.goto(f"{live_server.url}/accounts/login/")
+            p.fill("#id_username", "ann")
+            p.fill("#id_password", PASSWORD)
+            p.click("form.stack button[type=submit]")
+            p.wait_for_url(f"{live_server.url}/")
+            header = p.locator("header.site")
+            assert header.bounding_box()["height"] <= 64, header.bounding_box()
+            history = p.get_by_role("link", name="Your history")
+            assert not history.is_visible()
+            p.screenshot(path=str(artifacts / f"header-390-js{int(js)}.png"))
+            # by keyboard: to "Menu", open it, then the links
+            p.keyboard.press("Tab")
+            for _ in range(3):
+                if p.evaluate("document.activeElement.tagName") == "SUMMARY":
+                    break
+                p.keyboard.press("Tab")
+            assert p.evaluate("document.activeElement.textContent").strip() == "Menu"
+            p.keyboard.press("Enter")
+            assert history.is_visible()
+            p.screenshot(path=str(artifacts / f"header-390-open-js{int(js)}.png"))
+            history.click()
+            p.wait_for_url("**/history/")
+        finally:
+            player.close()
+    player = signed_in(chromium, live_server, "ann")  # a desktop: everything at once
+    try:
+        p = player.page
+        assert p.get_by_role("link", name="Your history").is_visible()
+        assert not p.locator("header.site summary").is_visible()
+        assert p.locator("header.site").bounding_box()["height"] <= 64
+    finally:
+        player.close()
+
+
+def test_the_create_form_opens_one_ruleset_and_reads_on_a_phone(live_server, chromium, artifacts):
+    """Opening Cabo left Pablo open (a 2,500 px page); on a phone the memory help was cut
+    ("...cards you h")."""
+    people("ann")
+    player = signed_in(chromium, live_server, "ann", PHONE)
+    try:
+        p = player.page
+        cabo = p.locator("details.ruleset-form:has(form[data-ruleset='cabo'])")
+        cabo.locator("> summary").click()
+        assert cabo.get_attribute("open") is not None
+        assert p.locator("details.ruleset-form[open]").count() == 1  # the others closed
+        cabo.locator("details.more > summary").click()
+        help_ = cabo.locator("[id$='opt_memory_helptext']")
+        p.screenshot(path=str(artifacts / "create-cabo-390.png"), full_page=True)
+        box = help_.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+        assert help_.evaluate("e => e.scrollWidth <= e.clientWidth")
+        # no choice of any select is cut: each fits its box beside the arrow
+        cut = cabo.locator("select").evaluate_all(
+            """(selects) => { const c = document.createElement("canvas").getContext("2d");
+                const shown = selects.filter(s => s.getClientRects().length > 0);
+                return shown.flatMap(s => { c.font = getComputedStyle(s).font;
+                  const wide = o => c.measureText(o.text).width + 36 > s.clientWidth;
+                  return [...s.options].filter(wide).map(o => s.name + ": " + o.text); }); }"""
+        )
+        assert cut == [], cut
+        assert p.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    finally:
+        player.close()
