@@ -250,3 +250,24 @@ def test_the_create_form_opens_one_ruleset_and_reads_on_a_phone(live_server, chr
         assert p.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     finally:
         player.close()
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_skipbo_opponents_discard_piles_stay_on_one_row(live_server, chromium, artifacts, seats):
+    """At 1280 px an opponent's discard piles 3 and 4 wrapped to a second row beside a
+    large empty area."""
+    (ann,) = people("ann")
+    bots = [{"seat": s, "level": "basic"} for s in range(1, seats)]
+    game = services.game_create(user=ann, ruleset="skipbo", seats=seats, bots=bots)
+    player = signed_in(chromium, live_server, "ann")
+    try:
+        p = player.page
+        p.route("**/events/**", lambda route: route.abort())  # the board as it is
+        p.goto(f"{live_server.url}/play/{game.id}/")
+        p.screenshot(path=str(artifacts / f"skipbo-{seats}-desktop.png"), full_page=True)
+        for seat in range(1, seats):
+            row = p.locator(f"#table li.seat[data-seat='{seat}'] .sb-row > .pile")
+            tops = {round(box["y"]) for box in (row.nth(i).bounding_box() for i in range(5))}
+            assert len(tops) == 1, (seat, tops)
+    finally:
+        player.close()
