@@ -1,6 +1,6 @@
 """A player's own history: their finished games with place and points, per ruleset.
 
-The same reads as ``GET /api/me/history/`` (``selectors.history_*``), newest first,
+The same reads as ``GET /api/me/history/`` (``games.selectors.friends``), newest first,
 one page at a time; every row links to the game's replay. A game is "won" by its
 winners and "lost" only by the players the rules made lose (Pablo's 42); anyone
 else simply has a place ("2nd of 3"): in Cabo nobody loses.
@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.paginator import Paginator
 
-from games import selectors
+from games.selectors import friends as friend_selectors
 
 from .lobby import ruleset_name
 
@@ -51,7 +51,7 @@ def _rows(games: Any, user: Any) -> list[dict[str, Any]]:
     out = []
     for g in games:
         losers = (g.result or {}).get("losers") or []
-        out.append(_row(selectors.history_row(game=g, user=user), losers))
+        out.append(_row(friend_selectors.history_row(game=g, user=user), losers))
     return out
 
 
@@ -82,7 +82,7 @@ def summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def context(user: Any, page_number: Any = 1) -> dict[str, Any]:
-    games = selectors.history_games(user=user)
+    games = friend_selectors.history_games(user=user)
     pages = Paginator(games, PAGE)
     page = pages.get_page(page_number)
     rows = _rows(page.object_list, user)

@@ -12,9 +12,12 @@ import random
 import pytest
 from django.conf import settings
 
-from games import rules, selectors, services
+from games import rules
 from games.bots import decide
 from games.bots.play import bot_view
+from games.selectors import games as game_selectors
+from games.services import accounts as account_services
+from games.services import games as game_services
 from tests.play.test_browser import DESKTOP, PASSWORD, PHONE, Player
 
 ON_SQLITE = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
@@ -26,14 +29,14 @@ pytestmark = [
 
 
 def people(*names):
-    return [services.user_register(username=n, password=PASSWORD)[0] for n in names]
+    return [account_services.user_register(username=n, password=PASSWORD)[0] for n in names]
 
 
 def two_player_cabo(ann, ben, **options):
-    game = services.game_create(
+    game = game_services.game_create(
         user=ann, ruleset="cabo", seats=2, options={"start_seat": 0, **options}
     )
-    services.game_join(game_id=game.id, user=ben)
+    game_services.game_join(game_id=game.id, user=ben)
     return game
 
 
@@ -41,11 +44,11 @@ def play_turn(game, seat, user):
     """``seat`` plays its whole turn as a basic bot would."""
     rng = random.Random(seat)
     while True:
-        state = selectors.game_state(game=selectors.game_get(game.id))
+        state = game_selectors.game_state(game=game_selectors.game_get(game.id))
         if seat not in rules.get_ruleset(state.ruleset).actors(state):
             return
         body = decide("basic", state.ruleset, bot_view(state, seat), seat, rng)
-        services.game_act(game_id=game.id, user=user, command=body)
+        game_services.game_act(game_id=game.id, user=user, command=body)
 
 
 def signed_in(chromium, live_server, name, viewport=DESKTOP):
@@ -66,7 +69,9 @@ def test_a_race_is_told_in_the_players_words(live_server, chromium, artifacts):
         p.goto(f"{live_server.url}/play/{game.id}/?sel=f0.0,f0.1")
         look = p.locator("#table button[data-action]", has_text="Look at your slots 0 and 1")
         look.wait_for()
-        services.game_act(game_id=game.id, user=ben, command={"type": "look", "positions": [0, 1]})
+        game_services.game_act(
+            game_id=game.id, user=ben, command={"type": "look", "positions": [0, 1]}
+        )
         look.click()
         p.locator("#notice .notice").wait_for()
         said = p.inner_text("#notice")
@@ -84,7 +89,9 @@ def test_a_click_while_an_action_is_in_flight_is_never_dropped(live_server, chro
     ann, ben = people("ann", "ben")
     game = two_player_cabo(ann, ben)
     for user in (ann, ben):
-        services.game_act(game_id=game.id, user=user, command={"type": "look", "positions": [0, 1]})
+        game_services.game_act(
+            game_id=game.id, user=user, command={"type": "look", "positions": [0, 1]}
+        )
     player = signed_in(chromium, live_server, "ann")
     try:
         p = player.page
@@ -110,7 +117,9 @@ def test_last_moves_read_in_order_and_say_your_turn_to_you(live_server, chromium
     ann, ben = people("ann", "ben")
     game = two_player_cabo(ann, ben)
     for user in (ann, ben):
-        services.game_act(game_id=game.id, user=user, command={"type": "look", "positions": [0, 1]})
+        game_services.game_act(
+            game_id=game.id, user=user, command={"type": "look", "positions": [0, 1]}
+        )
     play_turn(game, 0, ann)  # a turn each
     play_turn(game, 1, ben)
     player = signed_in(chromium, live_server, "ann", PHONE)
@@ -134,7 +143,7 @@ def test_a_cancelled_game_says_so_and_who_after_asking_first(live_server, chromi
     """A cancelled game looked like a broken finished one (a trophy, "Game over", a replay
     button); Cancel asked nothing and the lobby said nothing after."""
     ann, _ben = people("ann", "ben")
-    game = services.game_create(user=ann, ruleset="cabo", seats=2)
+    game = game_services.game_create(user=ann, ruleset="cabo", seats=2)
     player = signed_in(chromium, live_server, "ann")
     viewer = signed_in(chromium, live_server, "ben", PHONE)
     try:
@@ -258,7 +267,7 @@ def test_skipbo_opponents_discard_piles_stay_on_one_row(live_server, chromium, a
     large empty area."""
     (ann,) = people("ann")
     bots = [{"seat": s, "level": "basic"} for s in range(1, seats)]
-    game = services.game_create(user=ann, ruleset="skipbo", seats=seats, bots=bots)
+    game = game_services.game_create(user=ann, ruleset="skipbo", seats=seats, bots=bots)
     player = signed_in(chromium, live_server, "ann")
     try:
         p = player.page

@@ -10,7 +10,7 @@ from django.conf import settings
 
 from games.bots.analysis import ANALYSER
 from games.models import GameAnalysis
-from games.selectors import game_events
+from games.selectors.games import game_events
 from replays.steps import build_replay
 
 ON_SQLITE = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
