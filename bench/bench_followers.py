@@ -12,7 +12,7 @@ follower's transaction), which counts what was handled: nothing lost, nothing
 twice.
 
 1. **Lag at 100 actions/s**: four writer threads play two-player ``pablo``
-   games through ``services.game_act`` at 100 actions/s in all; the probe's lag
+   games through ``game_act`` (``games.services.games``) at 100 actions/s in all; the probe's lag
    per event (from the event's ``created_at`` to the start of the ``handle``
    that got it; the probe is the last follower of each run, so its lag
    includes the others'): p50, p99, max.
@@ -55,7 +55,7 @@ from django.db import connection, connections  # noqa: E402
 
 from games.models import Event, FollowerPosition  # noqa: E402
 from tests.followers import probe  # noqa: E402
-from tests.tasks.conftest import Procs  # noqa: E402
+from tests.processes import Procs  # noqa: E402
 
 GOALS = {"lag_p99_s": 1.0, "catch_up_s": 10.0}
 
@@ -152,11 +152,11 @@ def follower_costs(start: int, end: int) -> list[tuple[str, float]]:
 def bots_cost(users: list) -> float:
     """ms of the bots follower's ``handle`` for the events of 100 actions in 100 games where
     a bot plays (in this process; the tasks it enqueues go to the stopped worker's queue)."""
-    from games import services
+    from games.services import games as game_services
     from games.turns.followers import BotTurns
 
     games = [
-        services.game_create(
+        game_services.game_create(
             user=users[0],
             ruleset="pablo",
             seats=2,
