@@ -206,7 +206,8 @@ def main() -> int:
         PABLO_FAST_PATH_SECONDS="0",
         PROBE_BATCH="500",
     )
-    procs.env.pop("PABLO_TEST_DB_NAME", None)
+    for name in ("PABLO_TEST_DB_NAME", "PABLO_SWEEP_SECONDS", "PABLO_WEBHOOK_BACKOFF"):
+        procs.env.pop(name, None)  # the service's defaults, not the tests' faster sweeps
     worker_args = ["worker", "--pool=threads", "--concurrency=2", "--without-heartbeat",
                    "--without-gossip", "--without-mingle"]  # fmt: skip
     missed = []
