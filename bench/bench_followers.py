@@ -55,7 +55,7 @@ from django.db import connection, connections  # noqa: E402
 
 from games.models import Event, FollowerPosition  # noqa: E402
 from tests.followers import probe  # noqa: E402
-from tests.tasks.conftest import Procs  # noqa: E402
+from tests.processes import Procs  # noqa: E402
 
 GOALS = {"lag_p99_s": 1.0, "catch_up_s": 10.0}
 
