@@ -76,14 +76,18 @@ class Game(models.Model):
 class SeatQuerySet(models.QuerySet["Seat"]):
     def listening(self) -> SeatQuerySet:
         """Seats whose user has a channel that would deliver a notification: e-mail on (no
-        settings row = on) with an address, or a webhook on with a URL."""
+        settings row = on) with an address, a webhook on with a URL, or push on (no row =
+        on) with a subscribed device."""
         prefix = "user__notification_settings__"
+        no_row = models.Q(**{f"{prefix}isnull": True})
         has_email = ~models.Q(user__email="")
+        has_device = models.Q(user__push_subscriptions__isnull=False)
         return self.filter(
-            models.Q(**{f"{prefix}isnull": True}) & has_email
+            no_row & has_email
             | models.Q(**{f"{prefix}email_enabled": True}) & has_email
             | models.Q(**{f"{prefix}webhook_enabled": True})
             & ~models.Q(**{f"{prefix}webhook_url": ""})
+            | (no_row | models.Q(**{f"{prefix}push_enabled": True})) & has_device
         )
 
 
@@ -220,10 +224,76 @@ class NotificationSettings(models.Model):
     webhook_enabled = models.BooleanField(default=True)
     webhook_url = models.URLField(max_length=500, blank=True, default="")
     webhook_secret = models.CharField(max_length=128, blank=True, default="")
+    push_enabled = models.BooleanField(default=True)
+    timezone = models.CharField(max_length=64, blank=True, default="")
+    quiet_hours = models.JSONField(null=True, blank=True, default=None)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
         return f"notifications of {self.user_id}"
+
+
+class PushSubscription(models.Model):
+    """A device's Web Push subscription (the browser's ``PushSubscription``), one per endpoint.
+
+    Removed when the push service answers 404 or 410 (403 from Apple's): the
+    browser dropped it. docs/notifications.md.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=100)
+    auth = models.CharField(max_length=40)
+    created = models.DateTimeField(auto_now_add=True)
+    last_success = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"push subscription {self.pk} of {self.user_id}"
+
+
+class PushDelivery(models.Model):
+    """One push to one device, once: unique by (device, game, turn, kind).
+
+    Written by the notifications follower in its transaction; the task that
+    sends it is a hint, the beat's push sweep sends what is still pending
+    (``next_try`` passed), so neither a worker nor a broker restart loses one.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        SENT = "sent"
+        FAILED = "failed"
+
+    subscription = models.ForeignKey(
+        PushSubscription, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    turn = models.CharField(max_length=64)
+    kind = models.CharField(max_length=16)
+    message = models.JSONField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    tries = models.PositiveIntegerField(default=0)
+    next_try = models.DateTimeField()
+    urgent = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["subscription", "game", "turn", "kind"], name="push_once"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["next_try"],
+                name="push_pending",
+                condition=models.Q(status="pending"),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"push {self.kind} {self.game_id} {self.turn} to {self.subscription_id}"
 
 
 class TurnReminder(models.Model):

@@ -5,7 +5,13 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.api.notifications import NotificationSettingsApi, WebhookApi
+from games.api.notifications import (
+    NotificationSettingsApi,
+    PushDeviceApi,
+    PushDevicesApi,
+    PushKeyApi,
+    WebhookApi,
+)
 from games.api.throttling import throttle_web_auth
 from games.followers.health import ready
 from pablo.exceptions import not_found_view
@@ -23,6 +29,9 @@ urlpatterns = [
     path("api/", include("games.api.urls")),
     path("api/me/notifications/", NotificationSettingsApi.as_view(), name="me-notifications"),
     path("api/me/webhook/", WebhookApi.as_view(), name="me-webhook"),
+    path("api/push/key/", PushKeyApi.as_view(), name="push-key"),
+    path("api/me/push/", PushDevicesApi.as_view(), name="me-push"),
+    path("api/me/push/<int:pk>/", PushDeviceApi.as_view(), name="me-push-device"),
     path("replays/", include("replays.urls")),
     path("health/ready", ready, name="health-ready"),
     # Any other /api/ path ending in "/" is a JSON 404 (API.md error shape).

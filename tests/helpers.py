@@ -87,7 +87,7 @@ class Receiver:
     first delivery and accepts the retry.
     """
 
-    def __init__(self, statuses: list[int] | None = None) -> None:
+    def __init__(self, statuses: list[int] | None = None, default: int = 200) -> None:
         import http.server
         import threading
 
@@ -100,7 +100,7 @@ class Receiver:
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 with receiver.lock:
-                    status = receiver.statuses.pop(0) if receiver.statuses else 200
+                    status = receiver.statuses.pop(0) if receiver.statuses else default
                     receiver.requests.append(
                         {
                             "path": self.path,

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import zoneinfo
 from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -20,7 +21,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.models import NotificationSettings
+from games.models import NotificationSettings, PushSubscription
+from games.notifications import push
 from games.selectors import notifications as notification_selectors
 from games.services import notifications as notification_services
 from games.tokens import CachedTokenAuthentication
@@ -39,9 +41,22 @@ backoff; the same `delivery` id may arrive more than once.
 """
 
 
+HHMM = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
+
+
 def _errors(*statuses: int) -> dict[int, OpenApiResponse]:
-    text = {400: "Malformed request; the detail names the field.", 401: "No valid token."}
+    text = {
+        400: "Malformed request; the detail names the field.",
+        401: "No valid token.",
+        404: "Not found.",
+        409: "Not allowed now.",
+    }
     return {s: OpenApiResponse(ErrorSerializer, description=text[s]) for s in statuses}
+
+
+class QuietHoursSerializer(serializers.Serializer):
+    start = serializers.RegexField(HHMM, help_text="HH:MM in the player's timezone.")
+    end = serializers.RegexField(HHMM, help_text="HH:MM in the player's timezone.")
 
 
 class NotificationSettingsSerializer(serializers.Serializer):
@@ -63,6 +78,18 @@ class NotificationSettingsSerializer(serializers.Serializer):
     webhook_url = serializers.URLField(
         read_only=True, allow_null=True, help_text="Set with PUT /api/me/webhook/."
     )
+    push_enabled = serializers.BooleanField(required=False)
+    timezone = serializers.CharField(
+        required=False, allow_blank=True, max_length=64, help_text="IANA name, e.g. Europe/Paris."
+    )
+    quiet_hours = QuietHoursSerializer(
+        required=False, allow_null=True, help_text='null or {"start": "22:00", "end": "07:30"}.'
+    )
+
+    def validate_timezone(self, value: str) -> str:
+        if value and value not in zoneinfo.available_timezones():
+            raise serializers.ValidationError("not an IANA timezone name.")
+        return value
 
 
 class NotificationSettingsOutSerializer(NotificationSettingsSerializer):
@@ -101,6 +128,9 @@ def _settings_data(user: Any, prefs: NotificationSettings) -> dict[str, Any]:
         "email_enabled": prefs.email_enabled,
         "webhook_enabled": prefs.webhook_enabled,
         "webhook_url": prefs.webhook_url or None,
+        "push_enabled": prefs.push_enabled,
+        "timezone": prefs.timezone,
+        "quiet_hours": prefs.quiet_hours,
     }
 
 
@@ -127,9 +157,12 @@ class NotificationSettingsApi(APIView):
         given.is_valid(raise_exception=True)
         email = given.validated_data.get("email")
         pending = email if email and email != request.user.email else None
-        prefs = notification_services.notification_settings_update(
-            user=request.user, **given.validated_data
-        )
+        fields = dict(given.validated_data)
+        if "quiet_hours" in fields:
+            hours = fields.pop("quiet_hours")
+            fields["quiet_hours"] = dict(hours) if hours else None
+            fields["clear_quiet_hours"] = not hours
+        prefs = notification_services.notification_settings_update(user=request.user, **fields)
         answer = _settings_data(request.user, prefs)
         if pending:
             answer["email_pending"] = pending  # mailed a confirmation link; not used before
@@ -177,4 +210,100 @@ class WebhookApi(APIView):
     )
     def delete(self, request: Request) -> Response:
         notification_services.webhook_remove(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PushKeySerializer(serializers.Serializer):
+    public_key = serializers.CharField(help_text="base64url of the uncompressed P-256 point.")
+
+
+class PushKeysSerializer(serializers.Serializer):
+    p256dh = serializers.CharField(max_length=100)
+    auth = serializers.CharField(max_length=40)
+
+
+class PushInSerializer(serializers.Serializer):
+    endpoint = serializers.URLField(max_length=1000)
+    keys = PushKeysSerializer()
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        why = push.check_keys(data["keys"]["p256dh"], data["keys"]["auth"])
+        if why:
+            raise serializers.ValidationError({"keys": why})
+        why = push.check_endpoint(data["endpoint"])
+        if why:
+            raise serializers.ValidationError({"endpoint": why})
+        return data
+
+
+class PushOutSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    endpoint = serializers.URLField()
+    created = serializers.DateTimeField()
+    last_success = serializers.DateTimeField(allow_null=True)
+
+
+def _device(row: PushSubscription) -> dict[str, Any]:
+    return PushOutSerializer(row).data
+
+
+class PushKeyApi(APIView):
+    authentication_classes: list[Any] = []
+    permission_classes: list[Any] = []
+
+    @extend_schema(
+        operation_id="push_key_retrieve",
+        responses={200: PushKeySerializer, 404: OpenApiResponse(ErrorSerializer)},
+        summary="The server's VAPID public key (the applicationServerKey)",
+    )
+    def get(self, request: Request) -> Response:
+        pair = push.keys()
+        if pair is None:
+            body = {"code": "push_disabled", "detail": "This server sends no push notifications."}
+            return Response(body, status=status.HTTP_404_NOT_FOUND)
+        return Response({"public_key": pair["public_key"]})
+
+
+class PushDevicesApi(APIView):
+    authentication_classes = [CachedTokenAuthentication]
+
+    @extend_schema(
+        operation_id="me_push_list",
+        responses={200: PushOutSerializer(many=True), **_errors(401)},
+        summary="Your devices subscribed to push",
+    )
+    def get(self, request: Request) -> Response:
+        rows = PushSubscription.objects.filter(user=request.user).order_by("created", "pk")
+        return Response([_device(row) for row in rows])
+
+    @extend_schema(
+        operation_id="me_push_create",
+        request=PushInSerializer,
+        responses={201: PushOutSerializer, 200: PushOutSerializer, **_errors(400, 401, 409)},
+        summary="Subscribe this device (PushSubscription.toJSON()); again: its keys updated",
+    )
+    def post(self, request: Request) -> Response:
+        given = PushInSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        row, created = notification_services.push_subscribe(
+            user=request.user,
+            endpoint=given.validated_data["endpoint"],
+            p256dh=given.validated_data["keys"]["p256dh"],
+            auth=given.validated_data["keys"]["auth"],
+        )
+        data = {k: v for k, v in _device(row).items() if k != "last_success"}
+        return Response(data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class PushDeviceApi(APIView):
+    authentication_classes = [CachedTokenAuthentication]
+
+    @extend_schema(
+        operation_id="me_push_destroy",
+        request=None,
+        responses={204: None, **_errors(401, 404)},
+        summary="Remove one of your devices",
+    )
+    def delete(self, request: Request, pk: int) -> Response:
+        notification_services.push_unsubscribe(user=request.user, subscription_id=pk)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -31,6 +31,7 @@ from rest_framework.response import Response
 
 from games.feed import limits
 from games.models import Game
+from games.notifications import push
 from games.selectors import games as game_selectors
 
 log = logging.getLogger(__name__)
@@ -126,6 +127,7 @@ def answer(request: Any, *, game: Game, after: int, wait: float) -> Response:
     slot = limits.acquire(user)
     if slot is None:
         raise Throttled(wait=limits.RETRY_AFTER, detail=TOO_MANY.format(n=limits.limit()))
+    push.mark_looking(game.pk, user.pk, wait)  # no "your turn" push to an open table
     hold = current_hold.get()
     if hold is None or hold.game_id != str(game.pk):
         try:  # the thread path: wait here

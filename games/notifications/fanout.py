@@ -28,9 +28,9 @@ from django.db.models.functions import Now
 from django.utils import timezone
 
 from games import outbox, rules, store
-from games.models import Game, NotificationSettings, Seat, TurnReminder
+from games.models import Game, NotificationSettings, PushSubscription, Seat, TurnReminder
 
-from . import services
+from . import push, services
 from .mail import (
     GAME_ABORTED,
     GAME_FINISHED,
@@ -144,12 +144,13 @@ def _still_to_act(game: Game, seats: list[int]) -> list[int]:
 
 def _fan_out(game: Game, seats: list[int], payload: dict[str, Any]) -> int:
     """Enqueue one delivery per seat and channel, after the current transaction commits."""
-    rows = (
+    rows = list(
         Seat.objects.filter(game=game, seat__in=seats)
         .select_related("user", "user__notification_settings")
         .order_by("seat")
     )
     jobs: list[tuple[str, tuple[Any, ...]]] = []
+    pushes = _pushes(game, rows, payload)
     for row in rows:
         user = row.user
         prefs = getattr(user, "notification_settings", None)
@@ -167,9 +168,40 @@ def _fan_out(game: Game, seats: list[int], payload: dict[str, Any]) -> int:
                 outbox.send(task, args=args)  # outbox (#13): late, never lost
             except Exception:
                 log.warning("delivery %s for game %s not enqueued", task, game.id)
+        push.enqueue(pushes)
 
     transaction.on_commit(send)
-    return len(jobs)
+    return len(jobs) + len(pushes)
+
+
+def _pushes(game: Game, rows: list[Seat], payload: dict[str, Any]) -> list[int]:
+    """Write the pushes of a notification (one ``PushDelivery`` per device, unique by
+    game, turn and kind: a notification handled again adds none); their ids."""
+    kind = payload["event"]
+    if push.keys() is None:
+        return []
+    users = [r.user_id for r in rows if _push_on(r.user)]
+    if kind == YOUR_TURN:  # not to a player who has the table open
+        users = [u for u in users if u not in push.looking(game.id, users)]
+    subs = PushSubscription.objects.filter(user_id__in=users)
+    seat_of = {r.user_id: r.seat for r in rows}
+    turn = game.turn_key if kind in (YOUR_TURN, TURN_REMINDER) else "end"
+    result = payload.get("result")
+    return services.push_deliveries_add(
+        game=game,
+        turn=turn,
+        kind=push.KIND[kind],
+        urgent=kind == YOUR_TURN,
+        messages={
+            sub.pk: push.message({**payload, "place": push.place(result, seat_of[sub.user_id])})
+            for sub in subs
+        },
+    )
+
+
+def _push_on(user: Any) -> bool:
+    prefs = getattr(user, "notification_settings", None)
+    return prefs is None or prefs.push_enabled
 
 
 def deliver_webhook(user_id: Any, body: str) -> int | None:

@@ -11,7 +11,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from games.models import Game, TurnReminder
+from django.utils import timezone
+
+from games.models import Game, PushDelivery, PushSubscription, TurnReminder
 
 JSON = dict[str, Any]
 
@@ -35,3 +37,53 @@ def turn_reminder_set(
 def turn_reminder_done(*, reminder: TurnReminder) -> None:
     """Forget a reminder the sweep has handled (unless a newer turn replaced it meanwhile)."""
     TurnReminder.objects.filter(pk=reminder.pk, turn_key=reminder.turn_key).delete()
+
+
+def push_deliveries_add(
+    *, game: Game, turn: str, kind: str, urgent: bool, messages: dict[int, JSON]
+) -> list[int]:
+    """One pending push per subscription id in ``messages`` for (game, turn, kind); those
+    already written (the notification handled twice) are not written again. The new ids."""
+    now = timezone.now()
+    known = set(
+        PushDelivery.objects.filter(
+            game=game, turn=turn, kind=kind, subscription_id__in=list(messages)
+        ).values_list("subscription_id", flat=True)
+    )
+    rows = [
+        PushDelivery(
+            subscription_id=sub,
+            game=game,
+            turn=turn,
+            kind=kind,
+            message=message,
+            urgent=urgent,
+            next_try=now,
+        )
+        for sub, message in messages.items()
+        if sub not in known
+    ]
+    PushDelivery.objects.bulk_create(rows)  # the one follower writes them: no race
+    return [row.pk for row in rows]
+
+
+def push_delivery_done(*, delivery: PushDelivery, tries: int, sent: bool) -> None:
+    """A push delivered (its device's ``last_success`` now) or given up: never sent again."""
+    delivery.tries = tries
+    delivery.status = PushDelivery.Status.SENT if sent else PushDelivery.Status.FAILED
+    delivery.save(update_fields=["tries", "status"])
+    if sent:
+        PushSubscription.objects.filter(pk=delivery.subscription_id).update(
+            last_success=timezone.now()
+        )
+
+
+def push_delivery_later(*, delivery: PushDelivery, tries: int, at: datetime) -> None:
+    """A push the service refused for now (429, 5xx, unreachable): tried again at ``at``."""
+    delivery.tries, delivery.next_try = tries, at
+    delivery.save(update_fields=["tries", "next_try"])
+
+
+def push_subscription_gone(*, subscription: PushSubscription) -> None:
+    """The push service says the device unsubscribed (404/410; 403 from Apple's)."""
+    subscription.delete()

@@ -6,6 +6,8 @@ task                               what
 ``games.send_due_reminders``       beat: the 80 % reminders that are due
 ``games.deliver_webhook``          one signed POST, retried with backoff
 ``games.deliver_email``            one e-mail, retried with backoff
+``games.deliver_push``             one Web Push (``push.deliver``), once
+``games.push_sweep``               beat: the pushes whose task was lost
 =================================  ===========================================
 
 Every task may run twice (acks late, redelivery): a webhook body carries a ``delivery`` id a
@@ -21,7 +23,7 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 
-from . import fanout, mail, webhooks
+from . import fanout, mail, push, webhooks
 
 log = logging.getLogger(__name__)
 
@@ -66,3 +68,13 @@ def deliver_email(self: Any, to: str, subject: str, text: str) -> None:
             log.warning("e-mail to user given up after %s tries: %s", limit + 1, exc)
             return
         raise self.retry(exc=exc, countdown=_backoff(self.request.retries)) from exc
+
+
+@shared_task(name="games.deliver_push", ignore_result=True)
+def deliver_push(delivery_id: int) -> str | None:
+    return push.deliver(delivery_id)
+
+
+@shared_task(name="games.push_sweep", ignore_result=True)
+def push_sweep() -> int:
+    return push.sweep()

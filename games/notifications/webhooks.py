@@ -81,7 +81,9 @@ def loggable(url: str) -> str:
     return f"{parts.scheme}://{host}" + (f":{port}" if port else "")
 
 
-def resolve_destination(url: str) -> tuple[str, int, list[tuple[int, Any]]]:
+def resolve_destination(
+    url: str, *, allow_private: bool | None = None
+) -> tuple[str, int, list[tuple[int, Any]]]:
     """Resolve the webhook's host once: its host, port and the addresses to connect to.
 
     Every address the name resolves to is checked (``check_destination``), and
@@ -90,7 +92,8 @@ def resolve_destination(url: str) -> tuple[str, int, list[tuple[int, Any]]]:
     the check, ``127.0.0.1`` to the connection). Returns ``(host, port,
     [(family, sockaddr), ...])``; raises ``WebhookRefused`` for a destination
     that may not be called and ``WebhookFailed`` (worth retrying) when the name
-    does not resolve.
+    does not resolve. ``allow_private`` None: ``PABLO_WEBHOOK_ALLOW_PRIVATE``
+    (Web Push passes ``PABLO_PUSH_ALLOW_PRIVATE``).
     """
     try:
         parts = urllib.parse.urlsplit(url)
@@ -110,7 +113,9 @@ def resolve_destination(url: str) -> tuple[str, int, list[tuple[int, Any]]]:
             addresses.append((family, sockaddr))
     if not addresses:
         raise WebhookFailed(f"{loggable(url)}: no address")
-    if not _setting("PABLO_WEBHOOK_ALLOW_PRIVATE", False):
+    if allow_private is None:
+        allow_private = bool(_setting("PABLO_WEBHOOK_ALLOW_PRIVATE", False))
+    if not allow_private:
         for _family, sockaddr in addresses:
             address = ipaddress.ip_address(str(sockaddr[0]).split("%", 1)[0])
             if not is_public(address):
@@ -237,12 +242,14 @@ def post_webhook(url: str, secret: str, body: str) -> int:
     HTTP Basic authorization.
     """
     try:
-        host, port, addresses = resolve_destination(url)
+        return post_pinned(url, body.encode(), _webhook_headers(url, secret, body))
     except WebhookRefused as exc:
         log.warning("webhook not sent: %s", exc)
         return 0
+
+
+def _webhook_headers(url: str, secret: str, body: str) -> dict[str, str]:
     parts = urllib.parse.urlsplit(url)
-    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     data = body.encode()
     fields = json.loads(body)
     headers = {
@@ -257,6 +264,18 @@ def post_webhook(url: str, secret: str, body: str) -> int:
         password = urllib.parse.unquote(parts.password or "")
         token = base64.b64encode(f"{user}:{password}".encode()).decode()
         headers["Authorization"] = f"Basic {token}"
+    return headers
+
+
+def post_pinned(
+    url: str, data: bytes, headers: dict[str, str], *, allow_private: bool | None = None
+) -> int:
+    """POST ``data`` to ``url`` at its checked addresses (``resolve_destination``); the
+    status. Raises ``WebhookRefused`` (not allowed) or ``WebhookFailed`` (worth retrying:
+    unreachable, 429, 5xx). Web Push sends through this too (``push``)."""
+    host, port, addresses = resolve_destination(url, allow_private=allow_private)
+    parts = urllib.parse.urlsplit(url)
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     timeout = float(_setting("PABLO_WEBHOOK_TIMEOUT", 5.0))
     kind = _PinnedHTTPSConnection if parts.scheme == "https" else _PinnedHTTPConnection
     connection = kind(host, port, addresses, timeout)

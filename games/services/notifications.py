@@ -7,8 +7,9 @@ from typing import Any
 
 from django.db import transaction
 
-from games.models import NotificationSettings
-from games.notifications import fanout, webhooks
+from games import errors
+from games.models import NotificationSettings, PushSubscription
+from games.notifications import fanout, push, webhooks
 
 JSON = dict[str, Any]
 
@@ -22,8 +23,13 @@ def notification_settings_update(
     email: str | None = None,
     email_enabled: bool | None = None,
     webhook_enabled: bool | None = None,
+    push_enabled: bool | None = None,
+    timezone: str | None = None,
+    quiet_hours: JSON | None = None,
+    clear_quiet_hours: bool = False,
 ) -> NotificationSettings:
-    """Change the user's e-mail address or turn channels on and off (None: unchanged)."""
+    """Change the user's e-mail address, turn channels on and off, set the timezone or
+    the quiet hours (None: unchanged; ``clear_quiet_hours``: none)."""
     prefs, _ = NotificationSettings.objects.get_or_create(user=user)
     if email is not None and email != user.email:
         # A new address is not used yet: it is mailed a confirmation link and
@@ -33,10 +39,19 @@ def notification_settings_update(
         else:
             user.email = ""
             user.save(update_fields=["email"])
-    changed = {"email_enabled": email_enabled, "webhook_enabled": webhook_enabled}
+    changed = {
+        "email_enabled": email_enabled,
+        "webhook_enabled": webhook_enabled,
+        "push_enabled": push_enabled,
+        "timezone": timezone,
+        "quiet_hours": quiet_hours,
+    }
     fields = [name for name, value in changed.items() if value is not None]
     for name in fields:
         setattr(prefs, name, changed[name])
+    if clear_quiet_hours:
+        prefs.quiet_hours = None
+        fields.append("quiet_hours")
     if fields:
         prefs.save(update_fields=[*fields, "updated_at"])
     return prefs
@@ -56,3 +71,32 @@ def webhook_register(*, user: Any, url: str) -> NotificationSettings:
 def webhook_remove(*, user: Any) -> None:
     """Forget the user's webhook (its URL and secret)."""
     NotificationSettings.objects.filter(user=user).update(webhook_url="", webhook_secret="")
+
+
+@transaction.atomic
+def push_subscribe(*, user: Any, endpoint: str, p256dh: str, auth: str) -> tuple[Any, bool]:
+    """Subscribe a device (or update the keys of its endpoint): (subscription, created).
+
+    Unique by endpoint: a browser that subscribes again updates its row (even one
+    another account made on that browser: the endpoint is the device's). At most
+    ``push.MAX_DEVICES`` per user (``Conflict`` too_many_devices)."""
+    found = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
+    if found is not None:
+        found.user, found.p256dh, found.auth = user, p256dh, auth
+        found.save(update_fields=["user", "p256dh", "auth"])
+        return found, False
+    list(type(user).objects.select_for_update().filter(pk=user.pk).values("pk"))  # one at a time
+    if PushSubscription.objects.filter(user=user).count() >= push.MAX_DEVICES:
+        raise errors.Conflict(
+            f"You have {push.MAX_DEVICES} devices already: remove one first.",
+            code="too_many_devices",
+        )
+    row = PushSubscription.objects.create(user=user, endpoint=endpoint, p256dh=p256dh, auth=auth)
+    return row, True
+
+
+def push_unsubscribe(*, user: Any, subscription_id: int) -> None:
+    """Remove one of the user's devices (``NotFound`` for another's or an unknown id)."""
+    deleted, _ = PushSubscription.objects.filter(user=user, pk=subscription_id).delete()
+    if not deleted:
+        raise errors.NotFound("No such device.")

@@ -318,7 +318,23 @@ PABLO_WEBHOOK_BACKOFF = env.float("PABLO_WEBHOOK_BACKOFF", default=10.0)
 # Webhooks to loopback/private addresses: allowed when debugging locally (make
 # run sets DJANGO_DEBUG=1) and in tests; refused by default on a real server.
 PABLO_WEBHOOK_ALLOW_PRIVATE = env.bool("PABLO_WEBHOOK_ALLOW_PRIVATE", default=DEBUG)
+# Web Push (docs/notifications.md, docs/operations.md "VAPID keys"): keys unset ->
+# push off, except a debug run (make run), which makes a pair once into VAR_DIR.
+PABLO_VAPID_PRIVATE_KEY = env.str("PABLO_VAPID_PRIVATE_KEY", default="")
+PABLO_VAPID_PUBLIC_KEY = env.str("PABLO_VAPID_PUBLIC_KEY", default="")
+PABLO_VAPID_SUBJECT = env.str("PABLO_VAPID_SUBJECT", default="mailto:pablo@localhost")
+PABLO_VAPID_FILE = VAR_DIR / "vapid.json" if DEBUG else None
+PABLO_PUSH_ALLOW_PRIVATE = env.bool("PABLO_PUSH_ALLOW_PRIVATE", default=False)
+PABLO_PUSH_TTL = env.int("PABLO_PUSH_TTL", default=12 * 3600)
+PABLO_PUSH_SECONDS = env.float("PABLO_PUSH_SECONDS", default=5.0)  # the push sweep
+# A table long-polling its feed marks its player "looking" this long past the poll.
+PABLO_PUSH_LOOKING_SECONDS = env.float("PABLO_PUSH_LOOKING_SECONDS", default=15.0)
 CELERY_BEAT_SCHEDULE = {
+    "push-sweep": {
+        "task": "games.push_sweep",
+        "schedule": PABLO_PUSH_SECONDS,
+        "options": {"expires": max(5.0, 5 * PABLO_PUSH_SECONDS)},
+    },
     "sweep-deadlines": {
         "task": "games.sweep_deadlines",
         "schedule": PABLO_SWEEP_SECONDS,

@@ -98,6 +98,9 @@ def test_notification_settings_turn_channels_on_and_off():
         "email_enabled": True,
         "webhook_enabled": True,
         "webhook_url": None,
+        "push_enabled": True,
+        "timezone": "",
+        "quiet_hours": None,
     }
     answer = c.patch(
         "/api/me/notifications/",

@@ -1,0 +1,342 @@
+"""Web Push (RFC 8030 delivery, RFC 8291 aes128gcm encryption, RFC 8292 VAPID).
+
+The message is encrypted by ``http_ece`` and the VAPID JWT signed by
+``py_vapid``; the POST goes through the webhooks' transport
+(``webhooks.post_pinned``: the endpoint's host resolved once, every address
+checked -- no loopback or private address unless ``PABLO_PUSH_ALLOW_PRIVATE``
+-- and the connection made to those very addresses).
+
+Delivery (``deliver``) reads one ``PushDelivery`` row locked ``FOR UPDATE SKIP
+LOCKED`` and sends it only while it is pending: the task and the beat's sweep
+may both try, a row is sent once. 2xx: sent; 404/410 (403 from Apple's
+service): the subscription is removed; 429/5xx/unreachable: tried again later
+with backoff, up to ``PABLO_WEBHOOK_RETRIES`` times; any other answer: failed.
+The counters (``counters``) live in the shared cache. docs/notifications.md.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import os
+import random
+import urllib.parse
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import http_ece
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+from py_vapid import Vapid02
+
+from games import outbox
+from games.models import PushDelivery, PushSubscription
+
+from . import services
+from .webhooks import WebhookFailed, WebhookRefused, loggable, post_pinned, resolve_destination
+
+log = logging.getLogger(__name__)
+
+MAX_DEVICES = 10
+MAX_PAYLOAD = 4096 - 86  # RFC 8291: a 4096-byte record less its header and padding
+COUNTERS = ("sent", "failed", "pruned", "retried")
+APPLE_HOST = ".push.apple.com"
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def unb64url(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+# --------------------------------------------------------------------------- keys
+
+
+def make_keys() -> dict[str, str]:
+    """A new VAPID pair, as ``web-push generate-vapid-keys`` prints it (base64url)."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    raw = key.private_numbers().private_value.to_bytes(32, "big")
+    public = key.public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    return {"private_key": b64url(raw), "public_key": b64url(public)}
+
+
+def _local_keys(path: Path) -> dict[str, str]:
+    """The debug run's pair kept in ``path`` (made there, readable by its owner only)."""
+    try:
+        return json.loads(path.read_text())
+    except FileNotFoundError:
+        keys = make_keys()
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another process made it first
+            return json.loads(path.read_text())
+        with os.fdopen(fd, "w") as out:
+            json.dump(keys, out)
+        return keys
+
+
+def keys() -> dict[str, str] | None:
+    """``{"private_key", "public_key"}``, or None: push is off."""
+    private = settings.PABLO_VAPID_PRIVATE_KEY
+    public = settings.PABLO_VAPID_PUBLIC_KEY
+    if private and public:
+        return {"private_key": private, "public_key": public}
+    path = getattr(settings, "PABLO_VAPID_FILE", None)
+    return _local_keys(Path(path)) if path else None
+
+
+# --------------------------------------------------------------------------- subscriptions
+
+
+def check_keys(p256dh: str, auth: str) -> str | None:
+    """Why a subscription's keys are refused (None: a P-256 point and a 16-byte secret)."""
+    try:
+        point = unb64url(p256dh)
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
+    except (ValueError, TypeError):
+        return "keys.p256dh is not a P-256 public key (base64url of its uncompressed point)."
+    if len(point) != 65:
+        return "keys.p256dh is not an uncompressed P-256 point."
+    try:
+        secret = unb64url(auth)
+    except (ValueError, TypeError):
+        secret = b""
+    if len(secret) != 16:
+        return "keys.auth is not 16 bytes (base64url)."
+    return None
+
+
+def check_endpoint(endpoint: str) -> str | None:
+    """Why an endpoint is refused (None: https on a public address, or allowed private)."""
+    allow = bool(settings.PABLO_PUSH_ALLOW_PRIVATE)
+    scheme = urllib.parse.urlsplit(endpoint).scheme
+    if scheme != "https" and not (allow and scheme == "http"):
+        return "endpoint must be an https:// URL."
+    try:
+        resolve_destination(endpoint, allow_private=allow)
+    except WebhookRefused:
+        return "endpoint is not on a public address."
+    except WebhookFailed:
+        return "endpoint's host does not resolve."
+    return None
+
+
+# --------------------------------------------------------------------------- messages
+
+KIND = {  # the notification's kind -> the push's
+    "your_turn": "your_turn",
+    "turn_reminder": "reminder",
+    "game_finished": "game_over",
+    "game_aborted": "game_over",
+}
+
+
+def message(body: dict[str, Any]) -> dict[str, Any]:
+    """The push payload of a notification ``body`` (``fanout``'s): never a card."""
+    kind = KIND[body["event"]]
+    game, ruleset = body["game_id"], body["ruleset"]
+    site = str(settings.PABLO_SITE_URL).rstrip("/")
+    if kind == "your_turn":
+        title, text = f"Your turn in {ruleset}", "Your opponents are waiting for you."
+    elif kind == "reminder":
+        title, text = f"Your turn in {ruleset} ends soon", "Most of your time has passed."
+    elif body["event"] == "game_aborted":
+        title, text = f"{ruleset} game aborted", "Every player was absent."
+    else:
+        place = body.get("place")
+        title = f"{ruleset} game over"
+        text = f"You finished {ordinal(place)}." if place else "The game is over."
+    return {"kind": kind, "game": game, "title": title, "body": text, "url": f"{site}/play/{game}/"}
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def place(result: dict[str, Any] | None, seat: int) -> int | None:
+    """A seat's place in a finished game's ``result``: 1 for a winner, else one past the
+    winners (a result names winners and losers only); None without winners."""
+    winners = (result or {}).get("winners") or []
+    if not winners:
+        return None
+    return 1 if seat in winners else 1 + len(winners)
+
+
+# --------------------------------------------------------------------------- "looking"
+
+
+def _looking_key(game_id: Any, user_id: Any) -> str:
+    return f"push:looking:{game_id}:{user_id}"
+
+
+def mark_looking(game_id: Any, user_id: Any, wait: float) -> None:
+    """The player's table is long-polling this game's feed for ``wait`` seconds."""
+    ttl = float(wait) + float(settings.PABLO_PUSH_LOOKING_SECONDS)
+    try:
+        cache.set(_looking_key(game_id, user_id), 1, timeout=ttl)
+    except Exception:  # no cache: they get the push, which is harmless
+        log.debug("looking mark not set", exc_info=True)
+
+
+def looking(game_id: Any, user_ids: list[Any]) -> set[Any]:
+    """Those of ``user_ids`` whose table of ``game_id`` is open now."""
+    try:
+        found = cache.get_many([_looking_key(game_id, u) for u in user_ids])
+    except Exception:
+        return set()
+    return {u for u in user_ids if _looking_key(game_id, u) in found}
+
+
+# --------------------------------------------------------------------------- counters
+
+
+def count(name: str) -> None:
+    key = f"push:count:{name}"
+    try:
+        cache.add(key, 0, timeout=None)
+        cache.incr(key)
+    except Exception:
+        log.debug("push counter %s not counted", name, exc_info=True)
+
+
+def counters() -> dict[str, int]:
+    """Pushes sent, failed, pruned (subscription removed) and retried since the cache began."""
+    found = cache.get_many([f"push:count:{n}" for n in COUNTERS])
+    return {n: int(found.get(f"push:count:{n}", 0)) for n in COUNTERS}
+
+
+# --------------------------------------------------------------------------- sending
+
+
+def encrypt(message: dict[str, Any], p256dh: str, auth: str) -> bytes:
+    """The aes128gcm body of ``message`` for a subscription's keys (RFC 8291)."""
+    data = json.dumps(message, separators=(",", ":")).encode()
+    if len(data) > MAX_PAYLOAD:
+        raise ValueError(f"push payload of {len(data)} bytes is over {MAX_PAYLOAD}")
+    return http_ece.encrypt(
+        data,
+        private_key=ec.generate_private_key(ec.SECP256R1()),
+        dh=unb64url(p256dh),
+        auth_secret=unb64url(auth),
+        version="aes128gcm",
+    )
+
+
+def vapid_authorization(endpoint: str, pair: dict[str, str]) -> str:
+    """``vapid t=<JWT>,k=<public key>``: ``aud`` the endpoint's origin, ``sub`` the subject."""
+    parts = urllib.parse.urlsplit(endpoint)
+    claims = {
+        "aud": f"{parts.scheme}://{parts.netloc}",
+        "exp": int((timezone.now() + timedelta(hours=12)).timestamp()),
+        "sub": settings.PABLO_VAPID_SUBJECT,
+    }
+    return Vapid02.from_raw(pair["private_key"].encode()).sign(claims)["Authorization"]
+
+
+def post(
+    subscription: PushSubscription, message: dict[str, Any], *, urgent: bool, pair: dict[str, str]
+) -> int:
+    """One push request; its status. Raises ``WebhookFailed`` / ``WebhookRefused``."""
+    headers = {
+        "Content-Type": "application/octet-stream",
+        "Content-Encoding": "aes128gcm",
+        "TTL": str(int(settings.PABLO_PUSH_TTL)),
+        "Urgency": "high" if urgent else "normal",
+        "Topic": str(message["game"]).replace("-", ""),
+        "Authorization": vapid_authorization(subscription.endpoint, pair),
+    }
+    body = encrypt(message, subscription.p256dh, subscription.auth)
+    return post_pinned(
+        subscription.endpoint,
+        body,
+        headers,
+        allow_private=bool(settings.PABLO_PUSH_ALLOW_PRIVATE),
+    )
+
+
+def _backoff(tries: int) -> float:
+    base = float(getattr(settings, "PABLO_WEBHOOK_BACKOFF", 10.0))
+    return min(base * 2 ** (tries - 1), 1800.0) * random.uniform(0.8, 1.2)
+
+
+def _gone(status: int, endpoint: str) -> bool:
+    host = urllib.parse.urlsplit(endpoint).hostname or ""
+    return status in (404, 410) or (status == 403 and host.endswith(APPLE_HOST))
+
+
+def deliver(delivery_id: int) -> str | None:
+    """Send one pending delivery once; what became of it (None: nothing to do now)."""
+    pair = keys()
+    with transaction.atomic():
+        row = (
+            PushDelivery.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("subscription")
+            .filter(pk=delivery_id, status=PushDelivery.Status.PENDING)
+            .first()
+        )
+        if row is None or row.next_try > timezone.now() or pair is None:
+            return None
+        sub = row.subscription
+        try:
+            status = post(sub, row.message, urgent=row.urgent, pair=pair)
+        except WebhookRefused as exc:
+            log.warning("push not sent: %s", exc)
+            status = 0
+        except WebhookFailed as exc:
+            tries = row.tries + 1
+            if tries > int(getattr(settings, "PABLO_WEBHOOK_RETRIES", 6)):
+                log.warning("push to %s given up: %s", loggable(sub.endpoint), exc)
+                services.push_delivery_done(delivery=row, tries=tries, sent=False)
+                count("failed")
+                return "failed"
+            delay = _backoff(tries)
+            services.push_delivery_later(
+                delivery=row, tries=tries, at=timezone.now() + timedelta(seconds=delay)
+            )
+            count("retried")
+            transaction.on_commit(lambda: enqueue([delivery_id], countdown=delay))
+            return "retried"
+        if 200 <= status < 300:
+            services.push_delivery_done(delivery=row, tries=row.tries + 1, sent=True)
+            count("sent")
+            return "sent"
+        if _gone(status, sub.endpoint):
+            services.push_subscription_gone(subscription=sub)
+            count("pruned")
+            return "pruned"
+        services.push_delivery_done(delivery=row, tries=row.tries + 1, sent=False)
+        count("failed")
+        return "failed"
+
+
+def enqueue(ids: list[int], countdown: float = 0) -> None:
+    """A ``games.deliver_push`` task per delivery (a hint: the sweep catches a lost one)."""
+    for delivery_id in ids:
+        try:
+            outbox.send("games.deliver_push", args=(delivery_id,), countdown=countdown)
+        except Exception:
+            log.warning("push %s not enqueued; the sweep sends it", delivery_id)
+
+
+def sweep(*, grace: float = 30.0, limit: int = 2000) -> int:
+    """Enqueue the deliveries still pending ``grace`` seconds past their time (a task
+    lost with a worker or the broker); returns how many."""
+    due = timezone.now() - timedelta(seconds=grace)
+    ids = list(
+        PushDelivery.objects.filter(status=PushDelivery.Status.PENDING, next_try__lte=due)
+        .order_by("next_try")
+        .values_list("pk", flat=True)[:limit]
+    )
+    enqueue(ids)
+    return len(ids)
