@@ -23,6 +23,7 @@ from games.bots import bot_level, waits_for
 from games.bots import levels as bot_levels
 from games.errors import Conflict
 from games.models import AccountName, Event, FairDraw, Game, NotificationSettings, Seat
+from games.ratings import selectors as ratings
 from games.review import analysis_data, analysis_get  # noqa: F401  (the viewer reads them here)
 from games.usernames import clean_username, name_digest, username_key, username_problem
 
@@ -127,6 +128,7 @@ def game_data(
     if state is None:
         state = game_state(game=game)
     you = _viewer_seat(state, user)
+    changes = ratings.changes([game.id]) if state.status == "finished" else {}
     return {
         "id": str(game.id),
         "ruleset": state.ruleset,
@@ -142,6 +144,7 @@ def game_data(
                 "score": state.scores[seat],
                 "absent": state.absent[seat],
                 "bot": bot_level(name),  # bots (issue #11)
+                "rating_change": changes.get((str(game.id), seat)),
             }
             for seat, name in enumerate(state.players)
             if name is not None

@@ -221,8 +221,11 @@ def game_create(
     bots: Sequence[Mapping[str, Any]] | None = None,
     seed: str = "",
     private: bool = False,
+    rated: bool = True,
 ) -> Game:
     """A new game with ``user`` in seat 0 (starts at once if it has one seat).
+
+    ``rated``: whether it counts for ratings; a game with stacked decks never does.
 
     ``bots``: ``[{"seat", "level"}]`` seats taken by bots at once, as checked by
     the API's input serializer (``games.commands.check_bots``).
@@ -235,6 +238,7 @@ def game_create(
         options={} if options is None else options,
         turn_timeout=turn_timeout,
         creator=user.username,
+        rated=rated and not decks,
     )
     header = events[0].data
     rulebook = rules.get_ruleset(header["ruleset"])
@@ -601,6 +605,7 @@ def game_rematch(*, game_id: Any, user: Any, seed: str = "") -> tuple[Game, bool
         bots=bots or None,
         seed=seed,
         private=True,
+        rated=EventRow.objects.get(game=old, seq=1).data.get("rated", False),
     )
     Game.objects.filter(pk=new.pk).update(rematch_of=old.pk)
     new.rematch_of_id = old.pk

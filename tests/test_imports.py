@@ -348,7 +348,12 @@ QUERYSET_WRITES = frozenset(
 INSTANCE_WRITES = frozenset({"save", "set_password", "set_unusable_password"})
 #: Where writes are: the services (and the notification room's, docs/design.md "One
 #: writer"), the stream they write through, the migrations.
-WRITERS = ("games.services", "games.notifications.services", "games.store")
+WRITERS = (
+    "games.services",
+    "games.notifications.services",
+    "games.ratings.services",
+    "games.store",
+)
 
 
 def _on_a_manager(node: ast.expr) -> bool:
