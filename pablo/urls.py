@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from games.api.throttling import throttle_web_auth
 from pablo.exceptions import not_found_view
 from play.accounts import AdminLoginForm
+from replays import players
 
 # The admin's log-in counts and refuses like every other log-in (games/api/throttling.py).
 admin.site.login_form = AdminLoginForm
@@ -21,6 +22,8 @@ urlpatterns = [
     path("api/", include("games.api.urls")),
     path("api/me/", include("games.notifications.urls")),
     path("replays/", include("replays.urls")),
+    path("ratings/", players.leaderboards, name="ratings"),
+    path("players/<str:username>/", players.player, name="player"),
     # Any other /api/ path ending in "/" is a JSON 404 (API.md error shape).
     re_path(r"^api/(?:.*/)?$", not_found_view),
 ]

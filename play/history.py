@@ -12,6 +12,7 @@ from typing import Any
 from django.core.paginator import Paginator
 
 from games import selectors
+from games.ratings import selectors as ratings
 
 from .lobby import ruleset_name
 
@@ -42,6 +43,9 @@ def context(user: Any, page_number: Any = 1) -> dict[str, Any]:
     pages = Paginator(selectors.history_games(user=user), PAGE)
     page = pages.get_page(page_number)
     rows = [_row(selectors.history_row(game=g, user=user)) for g in page.object_list]
+    changes = ratings.changes([g.id for g in page.object_list])
+    for row in rows:
+        row["rating_change"] = changes.get((row["id"], row["you"]))
     per_ruleset = [
         {**s, "name": ruleset_name(s["ruleset"])} for s in selectors.history_summary(user=user)
     ]

@@ -41,7 +41,7 @@ class PlayerRatingSerializer(serializers.Serializer):
     provisional = serializers.BooleanField()
 
 
-class PlayerSerializer(serializers.Serializer):
+class PlayerPageSerializer(serializers.Serializer):
     username = serializers.CharField()
     bot_account = serializers.BooleanField()
     ratings = serializers.DictField(child=PlayerRatingSerializer(), help_text="By ruleset.")
@@ -76,7 +76,7 @@ class LeaderboardApi(JsonApiView):
 class PlayerApi(JsonApiView):
     @extend_schema(
         operation_id="ratings_player",
-        responses={200: PlayerSerializer, **_errors(401, 404)},
+        responses={200: PlayerPageSerializer, **_errors(401, 404)},
         summary="A player's ratings per ruleset and recent games.",
         description="Private games are listed only to their players.",
     )
