@@ -25,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games import rules
+from games.bots import expert
 from games.bots.play import play_game
 from games.ratings import model
 
@@ -74,7 +75,14 @@ def main() -> None:
     parser.add_argument("--ruleset", default="cabo")
     parser.add_argument("--population", default="6,12,6", help="random,basic,expert accounts")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--expert-iterations",
+        type=int,
+        default=expert.DEFAULT_ITERATIONS,
+        help="the expert's rollouts per decision (fewer: a cheaper, weaker expert)",
+    )
     args = parser.parse_args()
+    expert.DEFAULT_ITERATIONS = args.expert_iterations
     counts = [int(n) for n in args.population.split(",")]
     accounts = [
         (f"{level}-{i}", level) for level, n in zip(STRENGTH, counts, strict=True) for i in range(n)
@@ -84,7 +92,7 @@ def main() -> None:
     skills = {name: model.Skill() for name, _ in accounts}
     settled: dict[str, int] = {}
     rulebook = rules.get_ruleset(args.ruleset)
-    high = min(5, rulebook.max_players_any)
+    high = min(5, rulebook.max_players_any, len(accounts))
     held_out = int(args.games * 0.8)
     loss = base = 0.0
     start = time.perf_counter()
@@ -132,7 +140,18 @@ def main() -> None:
     for name in sorted(names, key=lambda x: -model.display(skills[x].mu, skills[x].sigma)):
         s = skills[name]
         print(f"  {name:10} {model.display(s.mu, s.sigma):5} mu {s.mu:5.1f} sigma {s.sigma:4.2f}")
-    print(f"Kendall tau(rating, policy) = {tau:.3f}")
+    strengths = [STRENGTH[policy[x]] for x in names]
+    # The best tau-b a ranking can reach when accounts share their policy: every
+    # account of a stronger policy above every weaker one, in any order within one.
+    best = kendall_tau([1000 * v + i for i, v in enumerate(strengths)], strengths)
+    right = total = 0
+    for i in range(len(names)):
+        for j in range(len(names)):
+            if strengths[i] > strengths[j]:
+                total += 1
+                right += shown[i] > shown[j]
+    print(f"Kendall tau-b(rating, policy) = {tau:.3f} (at most {best:.3f} with tied policies)")
+    print(f"stronger policy's account rated higher in {right} of {total} pairs")
     held = args.games - held_out
     print(
         f"held-out {held} games: log-loss {loss / held:.4f} vs everyone equal {base / held:.4f} "
