@@ -17,8 +17,9 @@ from django.db import connection
 
 from tests.needs import missing
 
-#: The browser fixtures (``chromium``, ``page``, ``artifacts``), for every directory.
-pytest_plugins = ["tests.browser"]
+#: Fixtures for every directory: the browser (``chromium``, ``page``, ``artifacts``), the
+#: services' users and games (``users``, ``skipbo_game``), Celery processes (``celery``).
+pytest_plugins = ["tests.browser", "tests.fixtures", "tests.processes"]
 
 
 def redis_url() -> str:
@@ -50,6 +51,15 @@ def _fresh_state_cache():
     yield
     store.clear_cache()
     auth.forget_all()
+
+
+@pytest.fixture
+def followers_inline(monkeypatch):
+    """The log's followers run in this process at each append's commit (their hint
+    catches them up at once instead of enqueueing ``games.follow``)."""
+    from games import followers
+
+    monkeypatch.setattr(followers, "wake", followers.follow_all)
 
 
 @pytest.fixture

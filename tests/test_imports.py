@@ -256,7 +256,7 @@ def test_the_plan_reads_the_project():
     plan = _plan()
     for package in ("games", "pablo", "replays", "play"):
         assert package in PACKAGES and package in MODULES
-    assert "games.rules" in plan.graph["games.selectors"]
+    assert "games.rules" in plan.graph["games.selectors.games"]
     assert "games.rules.lifecycle" in plan.graph["games.rules"]
     assert "games.rules.registry" in plan.graph["games.rules.family"]
 
@@ -347,12 +347,13 @@ QUERYSET_WRITES = frozenset(
 )  # fmt: skip
 INSTANCE_WRITES = frozenset({"save", "set_password", "set_unusable_password"})
 #: Where writes are: the services (and the notification room's, docs/design.md "One
-#: writer"), the stream they write through, the migrations.
+#: writer"), the stream they write through, the followers' positions, the migrations.
 WRITERS = (
     "games.services",
     "games.notifications.services",
     "games.ratings.services",
     "games.store",
+    "games.followers",
 )
 
 

@@ -10,10 +10,10 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import selectors
 from games.api.schema import GameSummarySerializer
 from games.api.views import JsonApiView, _errors
 from games.errors import NotFound
+from games.selectors import games as selectors
 
 from . import selectors as ratings
 
