@@ -11,9 +11,9 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from games import rules
+from games.api.ratings import player_data
 from games.errors import NotFound
 from games.ratings import selectors as ratings
-from games.ratings.api import player_data
 
 from . import chart
 

@@ -2,9 +2,7 @@
 
 from django.urls import path
 
-from games.ratings import api as ratings
-
-from . import friends, views
+from . import friends, ratings, views
 
 app_name = "games"
 urlpatterns = [

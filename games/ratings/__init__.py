@@ -4,5 +4,6 @@ from the events alone (``manage.py ratings --rebuild``).
 
 ``model`` is pure (the rating model and which seats count); ``outcomes`` reads a
 finished game's events; ``services`` writes (apply, rebuild); ``selectors`` reads
-(the leaderboard, a player, a game's changes); ``api`` and ``urls`` the REST views.
+(the leaderboard, a player, a game's changes). The REST views are
+``games.api.ratings``; the pages ``replays.players``.
 """

@@ -1,4 +1,4 @@
-"""The ratings' REST views (API.md "Ratings"), mounted by games/api/urls.py."""
+"""The ratings' REST views (docs/ratings.md), mounted by games/api/urls.py."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.api.schema import GameSummarySerializer
-from games.api.views import JsonApiView, _errors
 from games.errors import NotFound
+from games.ratings import selectors as ratings
 from games.selectors import games as selectors
 
-from . import selectors as ratings
+from .schema import GameSummarySerializer
+from .views import JsonApiView, _errors
 
 
 class BoardRowSerializer(serializers.Serializer):
