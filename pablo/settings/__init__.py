@@ -338,10 +338,6 @@ CELERY_BEAT_SCHEDULE = {
 # The outbox (pablo/outbox.py): messages the broker refused are kept in the
 # database and published by this beat task once it is back.
 PABLO_OUTBOX_SECONDS = env.float("PABLO_OUTBOX_SECONDS", default=2.0)
-# A claimed message (a notification) not claimed by its task this long after it
-# was published is published again (its worker was killed, or the message lost).
-PABLO_OUTBOX_GRACE = env.float("PABLO_OUTBOX_GRACE", default=30.0)
-PABLO_CLAIM_PAUSE = env.float("PABLO_CLAIM_PAUSE", default=0.0)  # crash tests only
 CELERY_BEAT_SCHEDULE["flush-outbox"] = {
     "task": "pablo.flush_outbox",
     "schedule": PABLO_OUTBOX_SECONDS,
