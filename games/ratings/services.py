@@ -42,7 +42,12 @@ def ratings_apply(events: Iterable[Any]) -> int:
         return 0
     games = outcomes.read(ends)
     users = _users(games)
-    keys = {(users[g.seats[s].username], g.ruleset) for g in games for s in model.counted(g)}
+    keys = {
+        (users[g.seats[s].username], g.ruleset)
+        for g in games
+        for s in model.counted(g)
+        if g.seats[s].username in users
+    }
     stored = {
         (r.user_id, r.ruleset): r
         for r in Rating.objects.filter(
@@ -118,9 +123,15 @@ def _rate(
     changes: list[tuple[Any, ...]] = []
     for game, end in zip(games, ends, strict=True):
         seats = model.counted(game)
-        if not seats:
+        # An account no longer found under its name (renamed, deleted) leaves the game:
+        # a follower that raised on it would stop at this game for good.
+        people = [
+            (s, (users[game.seats[s].username], game.ruleset))
+            for s in seats
+            if game.seats[s].username in users
+        ]
+        if len(people) < 2:
             continue
-        people = [(s, (users[game.seats[s].username], game.ruleset)) for s in seats]
         rows = [stored.get(key) for _, key in people]
         before = [model.Skill(r.mu, r.sigma, r.games) if r else model.Skill() for r in rows]
         after = model.rate(before, [seats[s] for s, _ in people])

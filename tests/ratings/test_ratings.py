@@ -142,3 +142,13 @@ def test_a_game_that_ends_during_a_rebuild_is_counted_once(people):
     live = snapshot()
     ratings_services.ratings_rebuild()
     assert snapshot() == live
+
+
+def test_an_account_no_longer_found_does_not_stop_the_follower(people):
+    ann, bob, cid = (p.user for p in people)
+    lost = play([ann, bob])
+    type(bob).objects.filter(pk=bob.pk).update(username="robert")  # bob is gone by name
+    kept = play([ann, cid], seed=4)
+    follow()
+    assert not RatingChange.objects.filter(game_id=lost).exists()
+    assert RatingChange.objects.filter(game_id=kept).count() == 2
