@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.paginator import Paginator
 
-from games import selectors
+from games import rules, selectors
 
 from .lobby import ruleset_name
 
@@ -34,7 +34,7 @@ def _row(row: dict[str, Any]) -> dict[str, Any]:
         "when": datetime.fromisoformat(when.replace("Z", "+00:00")) if when else None,
         "names": [p["username"] for p in row["players"]],
         "rank_words": f"{_ordinal(row['rank'])} of {len(row['players'])}",
-        "score_words": "cards left in stock" if row["ruleset"] == "skipbo" else "points",
+        "score_words": rules.get_ruleset(row["ruleset"]).presentation.score_words,
     }
 
 

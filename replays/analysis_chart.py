@@ -1,8 +1,8 @@
 """The analysis chart: each player's estimate decision by decision, as inline SVG.
 
 The estimate is what the analyser expected of the action each player took
-(round points in the Pablo family -- lower is better -- or the chance to win
-in Skip-Bo), one line per player over the game's decisions in order, a dot
+(round points -- lower is better -- or the chance to win: the unit the
+ruleset's analysis counts in), one line per player over the game's decisions in order, a dot
 where a decision was marked. Drawn on the server, like the score chart.
 """
 
@@ -19,7 +19,7 @@ from .chart import PALETTE
 WIDTH, HEIGHT, PAD = 640, 180, 28
 
 
-def svg(decisions: Sequence[dict[str, Any]], names: Sequence[str], *, skipbo: bool) -> SafeString:
+def svg(decisions: Sequence[dict[str, Any]], names: Sequence[str], *, chance: bool) -> SafeString:
     if not decisions:
         return mark_safe("")
     values = [float(d.get("estimate") or 0.0) for d in decisions]
@@ -41,9 +41,9 @@ def svg(decisions: Sequence[dict[str, Any]], names: Sequence[str], *, skipbo: bo
         f'<line x1="{PAD}" y1="{HEIGHT - PAD}" x2="{WIDTH - PAD}" y2="{HEIGHT - PAD}" '
         'stroke="#999" stroke-width="1"/>',
     ]
-    unit = "win chance" if skipbo else "expected round points"
-    top = f"{high * 100:.0f} %" if skipbo else f"{high:.0f}"
-    bottom = f"{low * 100:.0f} %" if skipbo else f"{low:.0f}"
+    unit = "win chance" if chance else "expected round points"
+    top = f"{high * 100:.0f} %" if chance else f"{high:.0f}"
+    bottom = f"{low * 100:.0f} %" if chance else f"{low:.0f}"
     parts.append(f'<text x="2" y="{PAD - 8}" font-size="11">{escape(unit)}: {top}</text>')
     parts.append(f'<text x="2" y="{HEIGHT - 6}" font-size="11">{bottom}</text>')
     for seat, name in enumerate(names):

@@ -171,7 +171,7 @@ def _analysis(game, replay, step) -> dict:
     data = selectors.analysis_data(row)
     if data["status"] != "done":
         return {"analysis": data, "analysis_percent": round(100 * data["progress"])}
-    skipbo = replay.ruleset == "skipbo"
+    chance = selectors.analysis_unit(replay.ruleset) == "chance"  # else round points
     decisions = data["decisions"]
     # Steps are numbered by the viewer; a decision names its event's seq (index + 1).
     seq = step.main + 1 if step.main is not None else None
@@ -192,7 +192,7 @@ def _analysis(game, replay, step) -> dict:
         {
             **p,
             "name": replay.names[p["seat"]],
-            "loss_text": f"{p['loss'] * 100:.0f} %" if skipbo else f"{p['loss']:.0f} points",
+            "loss_text": f"{p['loss'] * 100:.0f} %" if chance else f"{p['loss']:.0f} points",
         }
         for p in data["players"]
     ]
@@ -203,12 +203,12 @@ def _analysis(game, replay, step) -> dict:
             **here,
             "label": MARK_WORDS.get(here["mark"] or "", ""),
             "name": replay.names[here["seat"]],
-            "sentence": advice(here, replay.names, replay.kind, skipbo=skipbo),
+            "sentence": advice(here, replay.names, replay.kind, chance=chance),
         },
         "analysis_players": players,
         "analysis_marked": marked,
-        "analysis_chart": analysis_chart.svg(decisions, replay.names, skipbo=skipbo),
-        "analysis_unit": "win chance" if skipbo else "expected round points",
+        "analysis_chart": analysis_chart.svg(decisions, replay.names, chance=chance),
+        "analysis_unit": "win chance" if chance else "expected round points",
     }
 
 
