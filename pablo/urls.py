@@ -6,6 +6,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from games.api.throttling import throttle_web_auth
+from games.followers.health import ready
 from pablo.exceptions import not_found_view
 from play.accounts import AdminLoginForm
 
@@ -21,6 +22,7 @@ urlpatterns = [
     path("api/", include("games.api.urls")),
     path("api/me/", include("games.notifications.urls")),
     path("replays/", include("replays.urls")),
+    path("health/ready", ready, name="health-ready"),
     # Any other /api/ path ending in "/" is a JSON 404 (API.md error shape).
     re_path(r"^api/(?:.*/)?$", not_found_view),
 ]
