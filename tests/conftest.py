@@ -17,8 +17,9 @@ from django.db import connection
 
 from tests.needs import missing
 
-#: The browser fixtures (``chromium``, ``page``, ``artifacts``), for every directory.
-pytest_plugins = ["tests.browser"]
+#: Fixtures for every directory: the browser (``chromium``, ``page``, ``artifacts``), the
+#: services' users and games (``users``, ``skipbo_game``), Celery processes (``celery``).
+pytest_plugins = ["tests.browser", "tests.fixtures", "tests.processes"]
 
 
 def redis_url() -> str:

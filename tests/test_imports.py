@@ -256,7 +256,7 @@ def test_the_plan_reads_the_project():
     plan = _plan()
     for package in ("games", "pablo", "replays", "play"):
         assert package in PACKAGES and package in MODULES
-    assert "games.rules" in plan.graph["games.selectors"]
+    assert "games.rules" in plan.graph["games.selectors.games"]
     assert "games.rules.lifecycle" in plan.graph["games.rules"]
     assert "games.rules.registry" in plan.graph["games.rules.family"]
 

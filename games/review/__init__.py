@@ -3,7 +3,7 @@
 The estimation itself is pure (``games.bots.analysis``). The ``GameAnalysis``
 row of a game and analyser version is rebuildable from the events at any
 time (never an event); it is written only by the services
-(``services.analysis_request``, ``services.analysis_run``: the work of the
+(``services.analysis.analysis_request``, ``services.analysis.analysis_run``: the work of the
 Celery task ``games.analyse_game``, in ``tasks``). Here: the reads.
 """
 
@@ -24,6 +24,11 @@ JSON = dict[str, Any]
 def analysis_get(*, game: Game) -> GameAnalysis | None:
     """The game's analysis by the current analyser, if it was ever started."""
     return GameAnalysis.objects.filter(game=game, analyser=ANALYSER).first()
+
+
+def analysis_unit(ruleset: str) -> str:
+    """What an analysis of ``ruleset`` counts: "points" (round points) or "chance" (to win)."""
+    return analysis.unit(ruleset)
 
 
 def analysis_data(row: GameAnalysis) -> JSON:

@@ -13,9 +13,9 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import selectors
 from games.followers import Follower
 from games.models import Event
+from games.selectors import games as game_selectors
 
 from . import bots, deadlines
 
@@ -43,7 +43,7 @@ class BotTurns(Follower):
             event = last[game.id]
             if game.version != event.seq:
                 continue
-            state = selectors.game_state(game=game)
+            state = game_selectors.game_state(game=game)
             waited = (now - event.created_at).total_seconds()
             bots.on_append(game.id, state, countdown=max(0.0, bots.delay() - waited))
 

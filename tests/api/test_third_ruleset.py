@@ -13,9 +13,12 @@ from dataclasses import replace
 
 import pytest
 
-from games import selectors, services
 from games.bots import strategy
 from games.models import Game, GameAnalysis
+from games.selectors import bots as bot_selectors
+from games.selectors import games as game_selectors
+from games.services import analysis as analysis_services
+from games.services import bots as bot_services
 
 pytestmark = pytest.mark.django_db
 
@@ -33,9 +36,9 @@ def play_out(ann, game_id: str, rng: random.Random) -> dict:
             assert answer.status_code in (200, 201), answer.content
             continue
         game = Game.objects.get(pk=game_id)
-        state = selectors.game_state(game=game)
-        (seat,) = selectors.bots_due(state)
-        assert services.game_bot_act(game_id=game.id, seat=seat, version=state.version) > 0
+        state = game_selectors.game_state(game=game)
+        (seat,) = bot_selectors.bots_due(state)
+        assert bot_services.game_bot_act(game_id=game.id, seat=seat, version=state.version) > 0
     raise AssertionError("no end after 500 moves")
 
 
@@ -83,7 +86,7 @@ def test_it_is_analysed(ann, eights, settings):
     play_out(ann, game["id"], random.Random(7))
     url = f"/api/games/{game['id']}/analysis/"
     assert ann.post(url).status_code == 202
-    assert services.analysis_run(analysis_id=GameAnalysis.objects.get().pk) > 0
+    assert analysis_services.analysis_run(analysis_id=GameAnalysis.objects.get().pk) > 0
     data = ann.get(url).json()
     assert data["status"] == "done" and data["decisions"]
     assert {d["taken"]["type"] for d in data["decisions"]} <= {"throw", "draw", "skip"}

@@ -22,7 +22,7 @@ from games.models import OutboxMessage
 from games.notifications import fanout as notifications
 from games.notifications import webhooks
 from tests.faults.servers import Redis, Service, call, database_url
-from tests.tasks.helpers import Receiver, timeouts_per_turn, wait_for
+from tests.helpers import Receiver, timeouts_per_turn, wait_for
 
 pytestmark = [
     pytest.mark.services,

@@ -9,7 +9,7 @@ from django.core.cache import cache
 from games import rules
 from games.models import Event as EventRow
 from games.rules import Event
-from games.selectors import game_events
+from games.selectors.games import game_events
 from replays import steps as selectors
 from replays.steps import CHECKPOINT, build_replay, game_replay
 from tabletop import describe as words
@@ -160,14 +160,14 @@ def test_a_game_that_ends_has_its_replay_built_at_once(
     replay's first page is served from the cache, not folded on the request."""
     from unittest import mock
 
-    from games import services
+    from games.services import games as game_services
     from replays import steps as replay_selectors
 
     users = [UserFactory(username=n, password="pw") for n in "ab"]
     # Skip-Bo, stock 5: seat 0's stock is 1..5 (top first) and wins by playing it out.
     deck = ["1", "2", "3", "4", "5", "9", "9", "9", "9", "9", "7", "7", "7", "7", "7"]
     with django_capture_on_commit_callbacks(execute=True):
-        game = services.game_create(
+        game = game_services.game_create(
             user=users[0],
             ruleset="skipbo",
             seats=2,
@@ -175,7 +175,7 @@ def test_a_game_that_ends_has_its_replay_built_at_once(
             options={"start_seat": 0, "stock_size": 5},
             decks=[deck],
         )
-        services.game_join(game_id=game.id, user=users[1])
+        game_services.game_join(game_id=game.id, user=users[1])
     built = []
     real = replay_selectors.build_replay
 
@@ -186,7 +186,7 @@ def test_a_game_that_ends_has_its_replay_built_at_once(
     with mock.patch.object(replay_selectors, "build_replay", spy):
         for _ in range(5):
             with django_capture_on_commit_callbacks(execute=True):
-                services.game_act(
+                game_services.game_act(
                     game_id=game.id,
                     user=users[0],
                     command={"type": "play", "from": "stock", "pile": 0},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
+from games.services import games as game_services
 from tests.factories import UserFactory
 
 #: Skip-Bo, 2 players, stock 5 (see tests/api/conftest.py): seat 0 holds five 7s and
@@ -19,7 +19,7 @@ def users(db):
 
 
 def start_skipbo(users, seats=2):
-    game = services.game_create(
+    game = game_services.game_create(
         user=users[0],
         ruleset="skipbo",
         seats=seats,
@@ -27,7 +27,7 @@ def start_skipbo(users, seats=2):
         decks=[SKIPBO_QUICK],
     )
     for user in users[1:seats]:
-        services.game_join(game_id=game.id, user=user)
+        game_services.game_join(game_id=game.id, user=user)
     game.refresh_from_db()
     return game
 

@@ -11,8 +11,10 @@ from unittest import mock
 
 from django.utils import timezone
 
-from games import rules, selectors, services
+from games import rules
 from games.models import Event, Game
+from games.selectors import games as game_selectors
+from games.services import games as game_services
 from tests.factories import UserFactory
 
 
@@ -37,16 +39,16 @@ def skipbo_game(
     """
     options = {"start_seat": 0, "max_timeouts": max_timeouts}
     with clock(timezone.now() - timedelta(seconds=ago)):
-        game = services.game_create(
+        game = game_services.game_create(
             user=a, ruleset="skipbo", seats=2, turn_timeout=turn_timeout, options=options
         )
-        services.game_join(game_id=game.id, user=b)
+        game_services.game_join(game_id=game.id, user=b)
     game.refresh_from_db()
     return game
 
 
 def state(game: Game) -> rules.State:
-    return selectors.game_state(game=Game.objects.get(id=game.id))
+    return game_selectors.game_state(game=Game.objects.get(id=game.id))
 
 
 def types(game: Game) -> list[str]:

@@ -17,7 +17,7 @@ from django.db import OperationalError, transaction
 from games.models import Event, Game
 from games.notifications import fanout as notifications
 from games.notifications import webhooks
-from tests.tasks.helpers import Receiver, skipbo_game, timeouts_per_turn, user, wait_for
+from tests.helpers import Receiver, skipbo_game, timeouts_per_turn, user, wait_for
 
 pytestmark = [
     pytest.mark.services,
@@ -129,10 +129,11 @@ def test_webhook_arrives_signed_and_a_500_is_retried(celery):
 def test_players_acting_at_their_deadline_race_the_worker(celery):
     from django.utils import timezone
 
-    from games import rules, services
+    from games import rules
     from games.errors import ApplicationError
     from games.rules import RulesError
-    from tests.tasks.helpers import state
+    from games.services import games as game_services
+    from tests.helpers import state
 
     celery.worker()
     celery.beat()
@@ -147,7 +148,7 @@ def test_players_acting_at_their_deadline_race_the_worker(celery):
         time.sleep(max(0.0, wait))
         try:
             command = {"type": "end", "card": hand[0], "discard_pile": 0}
-            services.game_act(game_id=game.id, user=ann, command=command)
+            game_services.game_act(game_id=game.id, user=ann, command=command)
             acted[game.id] = True
         except (RulesError, ApplicationError):
             acted[game.id] = False

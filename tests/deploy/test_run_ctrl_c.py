@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.deploy.test_run_sigterm import group_alive
 from tests.faults.servers import free_port, wait_port
-from tests.faults.test_run_sigterm import group_alive
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(420)]
 

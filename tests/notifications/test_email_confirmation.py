@@ -19,7 +19,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from pablo.celery import app
-from tests.tasks.helpers import skipbo_game, user
+from tests.helpers import skipbo_game, user
 
 pytestmark = pytest.mark.django_db
 
