@@ -125,7 +125,7 @@ class Eights:
     off_turn_actions = False
     round_end_event = None
     presentation = rules.Presentation(
-        "french", "eights", "turn", None, score_words="cards left in hand"
+        "french", "eights", "turn", None, score_words=("card left in hand", "cards left in hand")
     )
 
     def max_players(self, options: rules.JSON) -> int:

@@ -34,8 +34,8 @@ from games.selectors import games as game_selectors
 from games.services import accounts as account_services
 from games.services import analysis as analysis_services
 from games.services import games as game_services
+from games.tokens import CachedTokenAuthentication
 
-from .auth import CachedTokenAuthentication
 from .schema import (
     ActionAnswerSerializer,
     AnalysisProgressSerializer,
@@ -80,7 +80,7 @@ GAME_ID = OpenApiParameter(
 
 class JsonApiView(APIView):
     """Bodies are JSON only (the project's default parser): anything else is a 400.
-    Tokens are looked up through a short cache (``games.api.auth``)."""
+    Tokens are looked up through a short cache (``games.tokens``)."""
 
     # The web table's script calls the API with the browser's session (CSRF enforced).
     authentication_classes: list[Any] = [CachedTokenAuthentication, SessionAuthentication]
@@ -205,6 +205,12 @@ class GameListCreateApi(JsonApiView):
         return Response(game_selectors.game_data(game=game, user=request.user), status=201)
 
 
+def _seen(request: Request, game_id: str) -> Any:
+    """The game, or the unknown game's 404 for a private game the caller may not see
+    (not a player, no ``?invite=`` of it)."""
+    return game_selectors.game_seen(game_id, request.user, request.query_params.get("invite"))
+
+
 class GameDetailApi(JsonApiView):
     @extend_schema(
         operation_id="games_retrieve",
@@ -213,7 +219,7 @@ class GameDetailApi(JsonApiView):
         summary="A game, with its state as you see it.",
     )
     def get(self, request: Request, game_id: str) -> Response:
-        game = game_selectors.game_get(game_id)
+        game = _seen(request, game_id)
         return Response(game_selectors.game_data(game=game, user=request.user))
 
 
@@ -308,7 +314,7 @@ class GameEventsApi(JsonApiView):
     )
     def get(self, request: Request, game_id: str) -> Response:
         query = EventFeedQuerySerializer(data=request.query_params)
-        game = game_selectors.game_get(game_id)
+        game = _seen(request, game_id)
         query.is_valid(raise_exception=True)
         # (the wait, on gunicorn's thread or parked on the ASGI hub: games.feed.waiting)
         return waiting.answer(
@@ -327,7 +333,7 @@ class GameReplayApi(JsonApiView):
         summary="Every event, unredacted, once the game is finished or aborted.",
     )
     def get(self, request: Request, game_id: str) -> Response:
-        game = game_selectors.game_get(game_id)
+        game = _seen(request, game_id)
         return Response(game_selectors.game_replay(game=game, user=request.user))
 
 
@@ -347,7 +353,7 @@ class GameAnalysisApi(JsonApiView):
         summary="Start analysing a finished or aborted game (202 while it runs, 200 when done).",
     )
     def post(self, request: Request, game_id: str) -> Response:
-        game = game_selectors.game_get(game_id)
+        game = _seen(request, game_id)
         row = analysis_services.analysis_request(game=game, user=request.user)
         data = review.analysis_data(row)
         return Response(data, status=200 if data["status"] == "done" else 202)
@@ -366,7 +372,7 @@ class GameAnalysisApi(JsonApiView):
         summary="The game's analysis: its progress while it runs, every decision when done.",
     )
     def get(self, request: Request, game_id: str) -> Response:
-        game = game_selectors.game_get(game_id)
+        game = _seen(request, game_id)
         row = review.analysis_get(game=game)
         if row is None:
             raise review.not_started()

@@ -16,7 +16,6 @@ from games.bots import analysis
 from games.models import Game, GameAnalysis
 
 ANALYSER = analysis.ANALYSER
-TASK = "games.analyse_game"
 
 JSON = dict[str, Any]
 

@@ -33,8 +33,8 @@ class Presentation:
     threshold: tuple[int, str] | None = None
     #: What a call is called ("Pablo"); "" for a ruleset without calls.
     call_word: str = ""
-    #: What a player's final score counts (history rows, result tables).
-    score_words: str = "points"
+    #: What a player's final score counts, for one and for many (history rows).
+    score_words: tuple[str, str] = ("point", "points")
     #: Common options that change nothing a player would notice in this ruleset
     #: (the game-creation form does not show them).
     unused_options: frozenset[str] = frozenset()

@@ -108,7 +108,7 @@ class Skipbo:
         "skipbo",
         "turn",
         (0, "an empty stock wins"),
-        score_words="cards left in stock",
+        score_words=("card left in stock", "cards left in stock"),
         unused_options=frozenset({"memory"}),  # no face-down field cards to remember
     )
     options: dict[str, Option] = {

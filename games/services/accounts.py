@@ -114,7 +114,7 @@ def user_token_rotate(*, user: Any, current: str | None = None) -> str:
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         if current is not None and not Token.objects.filter(user=user, key=current).exists():
             raise errors.Unauthenticated("Invalid token.", "authentication_failed")
-        Token.objects.filter(user=user).delete()  # post_delete: games.api.auth.revoke
+        Token.objects.filter(user=user).delete()  # post_delete: games.tokens.revoke
         token = Token.objects.create(user=user)
     return token.key
 

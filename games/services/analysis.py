@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from games import errors, outbox, review, rules
+from games import errors, outbox, rules
 from games.bots import analysis as bot_analysis
 from games.models import Event as EventRow
 from games.models import Game, GameAnalysis
@@ -17,6 +17,9 @@ JSON = dict[str, Any]
 
 log = logging.getLogger(__name__)
 
+
+#: The Celery task that runs ``analysis_run`` (games/review/tasks.py), enqueued by name.
+TASK = "games.analyse_game"
 
 #: An analysis' progress is written at most this often (decisions between two saves).
 ANALYSIS_SAVE_EVERY = 5
@@ -35,7 +38,7 @@ def analysis_request(*, game: Game, user: Any) -> GameAnalysis:
         raise errors.Conflict("This game's ruleset has no analysis.", "not_analysable")
     row, created = GameAnalysis.objects.select_for_update().get_or_create(
         game=game,
-        analyser=review.ANALYSER,
+        analyser=bot_analysis.ANALYSER,
         defaults={"requested_by": user if getattr(user, "is_authenticated", False) else None},
     )
     if created or row.status == GameAnalysis.Status.FAILED:
@@ -43,7 +46,7 @@ def analysis_request(*, game: Game, user: Any) -> GameAnalysis:
         row.progress = 0.0
         row.save(update_fields=["status", "progress", "updated_at"])
         pk = row.pk
-        transaction.on_commit(lambda: outbox.send(review.TASK, kwargs={"analysis_id": pk}))
+        transaction.on_commit(lambda: outbox.send(TASK, kwargs={"analysis_id": pk}))
     return row
 
 

@@ -20,11 +20,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.auth import CachedTokenAuthentication
-from games.api.schema import ErrorSerializer
 from games.models import NotificationSettings
 from games.selectors import notifications as notification_selectors
 from games.services import notifications as notification_services
+from games.tokens import CachedTokenAuthentication
+
+from .schema import ErrorSerializer
 
 WEBHOOK_DESCRIPTION = """\
 Registers the URL that receives a POST for your turns, reminders (80 % of the
