@@ -9,7 +9,9 @@ query: the same selectors, the same redaction, on both paths.
   ``throttled`` with ``Retry-After``). Then
 
   - served by gunicorn (no hub): ``selectors.event_feed(wait=...)`` polls on
-    this thread, as before;
+    this thread, as before; under ASGI a request the handler did not hold
+    (``asgi.waiting_game`` missed it) is answered at once instead, as if
+    ``wait`` were 0: no request ever sleeps on an executor thread;
   - served by the ASGI application (``games.feed.asgi``, which set
     ``current_hold``): the feed is read once; if it has news it is the answer,
     otherwise the answer so far (no events, the current version) is returned
@@ -25,6 +27,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.handlers.asgi import ASGIRequest
 from django.db import DatabaseError, close_old_connections
 from rest_framework.exceptions import Throttled
 from rest_framework.response import Response
@@ -81,7 +84,10 @@ def answer(request: Any, *, game: Game, after: int, wait: float) -> Response:
         raise Throttled(wait=limits.RETRY_AFTER, detail=TOO_MANY.format(n=limits.limit()))
     hold = current_hold.get()
     if hold is None or hold.game_id != str(game.pk):
-        try:  # the thread path: wait here
+        # Not held by the ASGI handler: gunicorn waits here, on its thread; under ASGI
+        # (a request the handler did not recognise) no thread may sleep: answer at once.
+        wait = 0 if isinstance(request._request, ASGIRequest) else wait
+        try:
             return Response(selectors.event_feed(game=game, user=user, after=after, wait=wait))
         finally:
             slot.release()
