@@ -194,6 +194,9 @@ class NotificationSettings(models.Model):
     webhook_enabled = models.BooleanField(default=True)
     webhook_url = models.URLField(max_length=500, blank=True, default="")
     webhook_secret = models.CharField(max_length=128, blank=True, default="")
+    #: the nonce of the one confirmation link that may still be used ("" none):
+    #: a new address, a cleared one or a confirmation replaces it (games.notifications.fanout)
+    email_nonce = models.CharField(max_length=64, blank=True, default="")
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

@@ -153,23 +153,26 @@ def user_token(*, request: Any, username: str, password: str) -> str:
     return token.key
 
 
+@transaction.atomic
 def email_confirm(*, token: str, apply: bool) -> tuple[Any, str]:
     """The account and address of an e-mail confirmation link; with ``apply``, confirm it.
 
     Raises ``ApplicationError`` (``invalid_link``) for a link that is forged,
-    expired or names no account.
+    expired, used, replaced by a later one, or whose account's address changed.
     """
-    found = fanout.read_email_confirmation(token)
-    user = get_user_model().objects.filter(pk=found[0]).first() if found else None
-    if found is None or user is None:
+    found = fanout.read_email_confirmation(token, lock=apply)
+    if found is None:
         raise ApplicationError(
             "This confirmation link is not valid (or has expired): ask for a new one.",
             "invalid_link",
         )
-    if apply and user.email != found[1]:
-        user.email = found[1]
-        user.save(update_fields=["email"])
-    return user, found[1]
+    user, email = found
+    if apply:
+        fanout.forget_email_confirmations(user)  # used once
+        if user.email != email:
+            user.email = email
+            user.save(update_fields=["email"])
+    return user, email
 
 
 def user_token_rotate(*, user: Any, current: str | None = None) -> str:
@@ -498,14 +501,17 @@ def notification_settings_update(
 ) -> NotificationSettings:
     """Change the user's e-mail address or turn channels on and off (None: unchanged)."""
     prefs, _ = NotificationSettings.objects.get_or_create(user=user)
-    if email is not None and email != user.email:
+    if email is not None:
         # A new address is not used yet: it is mailed a confirmation link and
-        # becomes user.email once confirmed (email_confirm). Blank removes it.
-        if email:
+        # becomes user.email once confirmed (email_confirm). Blank removes it. Either
+        # way the links sent before are dead.
+        if email and email != user.email:
             fanout.send_email_confirmation(user, email)
         else:
-            user.email = ""
-            user.save(update_fields=["email"])
+            if not email and user.email:
+                user.email = ""
+                user.save(update_fields=["email"])
+            fanout.forget_email_confirmations(user)
     changed = {"email_enabled": email_enabled, "webhook_enabled": webhook_enabled}
     fields = [name for name, value in changed.items() if value is not None]
     for name in fields:
