@@ -33,7 +33,7 @@ from django.contrib.auth import authenticate, get_user_model
 from django.db import IntegrityError, connection, transaction
 from rest_framework.authtoken.models import Token
 
-from games import errors, fairness, friends, outbox, review, rules, selectors, store
+from games import errors, fairness, friends, lanes, outbox, review, rules, selectors, store
 from games.bots import analysis as bot_analysis
 from games.bots import bot_level, bot_name, decide
 from games.bots.play import bot_view
@@ -466,6 +466,9 @@ def _deadline_events(stream: store.Stream) -> list[rules.Event]:
             level = bot_level(work.players[seat])
             if level is None or seat not in rulebook.actors(work):
                 continue
+            # (inline in the deadline's task, interactive work: a heavy level's late
+            # move is made by the cheap policy -- games/lanes.py)
+            level = lanes.at_deadline(level)
             body = decide(level, work.ruleset, bot_view(work, seat), seat, random.Random())
             if body is None:
                 continue

@@ -10,12 +10,14 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from games import rules, selectors, services
+from games.api import shares
 from games.api.throttling import check_analysis, too_many_response
 from tabletop.advice import MARK_WORDS, advice
 from tabletop.layouts import layout
@@ -227,5 +229,10 @@ def game_analyse(request: HttpRequest, game_id) -> HttpResponse:
     wait = check_analysis(request)
     if wait is not None:
         return too_many_response(wait)
-    services.analysis_request(game=game, user=request.user)
+    try:
+        with transaction.atomic():
+            row = services.analysis_request(game=game, user=request.user)
+            shares.claim_analysis(request, row)
+    except shares.Over:
+        return too_many_response(shares.RETRY_AFTER)
     return HttpResponseRedirect(back)

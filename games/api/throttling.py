@@ -11,6 +11,9 @@ Four limits, each a setting in DRF's rate format (``N/s``, ``N/min``,
 ``PABLO_THROTTLE_ACTIONS``         ``POST /api/games/{id}/actions/`` per user, over all
                                    their games (120/min)
 ``PABLO_THROTTLE_GAMES``           games created per user, rematches included (30/hour)
+``PABLO_THROTTLE_SIGNUPS``         accounts made per client address, API and web
+                                   (10/hour): accounts are cheap, limits per account
+                                   mean little without it
 ``PABLO_THROTTLE_EMAILS``          e-mail addresses set per user, each mailed a
                                    confirmation link, and per address mailed (5/hour)
 =================================  ==================================================
@@ -386,6 +389,22 @@ class EmailTargetLimit(_Limit):
         return hashlib.sha256(self.email.encode()).hexdigest() if self.email else None
 
 
+class SignupLimit(AuthLimit):
+    """``PABLO_THROTTLE_SIGNUPS``: accounts made per client address (API and web)."""
+
+    setting = "PABLO_THROTTLE_SIGNUPS"
+    scope = "signups"
+
+
+def signing_up(request: Any) -> int | None:
+    """Count one sign-up from ``request``'s address (a valid form or body, about to make
+    an account): None to go on, else the seconds to wait."""
+    limit = SignupLimit()
+    if limit.allow_request(request):
+        return None
+    return int(limit.wait() or 1)
+
+
 def game_created(request: Any) -> int | None:
     """Count one game created by ``request.user`` (``PABLO_THROTTLE_GAMES``).
 
@@ -519,10 +538,12 @@ __all__ = [
     "EmailTargetLimit",
     "GameLimit",
     "LoginFailureLimit",
+    "SignupLimit",
     "ThrottledModelBackend",
     "check_web_auth",
     "client_address",
     "game_created",
+    "signing_up",
     "throttle_web_auth",
     "too_many_response",
 ]
