@@ -14,7 +14,7 @@ database of its own:
   (default 2) on ``PABLO_BENCH_REDIS`` (default ``redis://127.0.0.1:6379``).
 
 Then this process plays seat 0 of 3-player Cabo games against two ``basic`` bots
-(through ``services.game_act``, at once whenever the game waits for it) until the
+(through ``services.games.game_act``, at once whenever the game waits for it) until the
 bots have made ``--moves`` turn moves. A bot's lag is the time from the event that
 made the game wait for it to its own first event, both from the event store
 (``Event.created_at``). Goal: p95 <= ``PABLO_BOT_DELAY`` + 1 s (the delay is 1 s).
@@ -141,10 +141,12 @@ def measure(broker: str, moves: int) -> None:
     django.setup()
     from django.contrib.auth import get_user_model
 
-    from games import rules, selectors, services
+    from games import rules
     from games.bots import decide, waits_for
     from games.bots.play import bot_view
     from games.models import Event, Game
+    from games.selectors import games as game_selectors
+    from games.services import games as game_services
 
     person, _ = get_user_model().objects.get_or_create(username="bencher")
     rng = random.Random(5)
@@ -153,7 +155,7 @@ def measure(broker: str, moves: int) -> None:
     games = 0
     deadline = time.monotonic() + moves * 6 + 60
     while len(lags) < moves and time.monotonic() < deadline:
-        game = services.game_create(
+        game = game_services.game_create(
             user=person,
             ruleset="cabo",
             seats=3,
@@ -166,13 +168,13 @@ def measure(broker: str, moves: int) -> None:
             game.refresh_from_db()
             if game.status != Game.Status.ACTIVE:
                 break
-            state = selectors.game_state(game=game)
+            state = game_selectors.game_state(game=game)
             legal = rules.get_ruleset("cabo").legal_actions(state, 0)
             if state.version % 20 == 0 and len(lags) + _bot_turns(game) >= moves:
                 break  # enough bot turns: stop this game here
             if legal and waits_for(legal):
                 body = decide("basic", "cabo", bot_view(state, 0), 0, rng)
-                services.game_act(game_id=game.id, user=person, command=body)
+                game_services.game_act(game_id=game.id, user=person, command=body)
                 continue
             time.sleep(0.02)
         rows = list(Event.objects.filter(game=game).order_by("seq"))

@@ -1,13 +1,13 @@
 """The lobby's "start a game" form, in players' words.
 
-One Django form per ruleset, built from ``selectors.ruleset_list()`` (the data
+One Django form per ruleset, built from ``selectors.games.ruleset_list()`` (the data
 of ``GET /api/rulesets/``): only the options that apply to the ruleset, each
 with a sentence a player understands and its default named in words. The form
 checks only what a field can hold (a whole number, one of the offered choices,
 JSON for the stacked decks); every rule about the values -- the ruleset's
 seat range, option bounds, the turn time's range, bot seats -- stays the API's:
 the form's body goes through the API's input serializer and
-``services.game_create``, and a refusal's sentence ("options.stock_size: must be
+``services.games.game_create``, and a refusal's sentence ("options.stock_size: must be
 at least 5.") is shown beside the field it names, with the form still filled in.
 """
 

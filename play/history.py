@@ -1,6 +1,6 @@
 """A player's own history: their finished games with result, rank and score, per ruleset.
 
-The same reads as ``GET /api/me/history/`` (``selectors.history_*``), newest first,
+The same reads as ``GET /api/me/history/`` (``games.selectors.friends``), newest first,
 one page at a time; every row links to the game's replay.
 """
 
@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.paginator import Paginator
 
-from games import selectors
+from games.selectors import friends as friend_selectors
 
 from .lobby import ruleset_name
 
@@ -39,10 +39,11 @@ def _row(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def context(user: Any, page_number: Any = 1) -> dict[str, Any]:
-    pages = Paginator(selectors.history_games(user=user), PAGE)
+    pages = Paginator(friend_selectors.history_games(user=user), PAGE)
     page = pages.get_page(page_number)
-    rows = [_row(selectors.history_row(game=g, user=user)) for g in page.object_list]
+    rows = [_row(friend_selectors.history_row(game=g, user=user)) for g in page.object_list]
     per_ruleset = [
-        {**s, "name": ruleset_name(s["ruleset"])} for s in selectors.history_summary(user=user)
+        {**s, "name": ruleset_name(s["ruleset"])}
+        for s in friend_selectors.history_summary(user=user)
     ]
     return {"rows": rows, "page": page, "per_ruleset": per_ruleset, "nav": "history"}

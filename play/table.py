@@ -1,6 +1,6 @@
 """What the table page shows: one seat's view turned into cards, choices and buttons.
 
-Everything here reads the game object of ``games.selectors.game_data`` -- the
+Everything here reads the game object of ``games.selectors.games.game_data`` -- the
 same redacted view the API answers with -- and nothing else about the cards, so
 the page can never show more than ``GET /api/games/{id}/`` shows the same user.
 

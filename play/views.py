@@ -29,13 +29,17 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 from rest_framework.exceptions import ValidationError
 
-from games import selectors, services
 from games.api import shares
 from games.api.exceptions import exception_handler, status_of
 from games.api.serializers import GameCreateInputSerializer, parse_action
 from games.api.throttling import ActionLimit, check_web_auth, game_created, signing_up
 from games.errors import ApplicationError, not_a_player
 from games.rules import RulesError
+from games.selectors import accounts as account_selectors
+from games.selectors import games as game_selectors
+from games.services import accounts as account_services
+from games.services import friends as friend_services
+from games.services import games as game_services
 
 from . import history, lobby, reveal, table
 from .action_form import ActionForm
@@ -63,7 +67,7 @@ def _table_url(game_id: Any, sel: str = "") -> str:
 
 def _game_or_404(game_id: Any) -> Any:
     try:
-        return selectors.game_get(game_id)
+        return game_selectors.game_get(game_id)
     except ApplicationError:
         raise Http404("No game with this id.") from None
 
@@ -124,7 +128,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         if wait is not None:
             return too_many(request, wait)
         try:
-            user, _token = services.user_register(
+            user, _token = account_services.user_register(
                 username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
             )
         except ApplicationError as exc:
@@ -150,16 +154,16 @@ def api_token(request: HttpRequest) -> HttpResponse:
     """The user's API token (the same one ``POST /api/auth/token/`` gives).
 
     POST shows it (made on first use); POST with ``rotate`` replaces it, the
-    old one dead at once (``services.user_token_rotate``). Never cached.
+    old one dead at once (``services.accounts.user_token_rotate``). Never cached.
     """
     rotated = False
     if request.method == "POST" and request.POST.get("rotate"):
-        services.user_token_rotate(user=request.user)
+        account_services.user_token_rotate(user=request.user)
         rotated = True
     if request.method == "POST":
-        token = services.user_token_issue(user=request.user)
+        token = account_services.user_token_issue(user=request.user)
     else:
-        token = selectors.user_api_token(user=request.user)
+        token = account_selectors.user_api_token(user=request.user)
     response = render(request, "play/token.html", {"token": token, "rotated": rotated})
     response["Cache-Control"] = "no-store"
     return response
@@ -172,7 +176,7 @@ def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
     account's only when the page's button is pressed.
     """
     try:
-        user, email = services.email_confirm(token=token, apply=request.method == "POST")
+        user, email = account_services.email_confirm(token=token, apply=request.method == "POST")
     except ApplicationError as exc:
         return render(request, "play/refused.html", {"detail": exc.detail}, status=400)
     response = render(
@@ -228,8 +232,12 @@ def create(request: HttpRequest) -> HttpResponse:
             data = GameCreateInputSerializer(data=form.body())
             data.is_valid(raise_exception=True)
             with transaction.atomic():
-                game = services.game_create(user=request.user, **data.validated_data)
-                shares.claim_game(request, game)
+                game = game_services.game_create(
+                    user=request.user,
+                    created_from=shares.address_key(request),
+                    **data.validated_data,
+                )
+                shares.check_game(request, game)
         except shares.Over as exc:
             form.refused(str(exc.detail))
         except (RulesError, ApplicationError, ValidationError) as exc:
@@ -256,7 +264,7 @@ def table_view(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 
 
 def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
-    data = selectors.game_data(game=game, user=request.user)
+    data = game_selectors.game_data(game=game, user=request.user)
     invite = request.GET.get("invite", "")[:100]
     events = recent_events(game=game, seat=data["you"], count=RECENT_EVENTS)
     ctx = table.build(data, sel, events)
@@ -308,13 +316,13 @@ def _rematch(new_id: Any, user: Any) -> dict[str, Any] | None:
     if not new_id:
         return None
     try:
-        new = selectors.game_get(new_id)
+        new = game_selectors.game_get(new_id)
     except ApplicationError:
         return None
     return {
         "id": str(new.id),
         "link": _table_url(new.id),
-        "seated": selectors.seat_of(game=new, user=user) is not None,
+        "seated": game_selectors.seat_of(game=new, user=user) is not None,
     }
 
 
@@ -344,11 +352,11 @@ def act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
         body["expected_version"] = form.cleaned_data["version"]
     key = form.cleaned_data["key"]
     try:
-        seat = selectors.seat_of(game=game, user=request.user)
+        seat = game_selectors.seat_of(game=game, user=request.user)
         if seat is None:
             raise not_a_player()
         action = parse_action(body, key)
-        services.game_act(
+        game_services.game_act(
             game_id=game.id,
             user=request.user,
             command=action.command,
@@ -371,7 +379,7 @@ def join(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
         return HttpResponseRedirect(f"{settings.LOGIN_URL}?next={quote(back, safe='/?=')}")
     try:
         extra = {"invite": invite} if invite else {}
-        services.game_join(game_id=game.id, user=request.user, **extra)
+        game_services.game_join(game_id=game.id, user=request.user, **extra)
     except (RulesError, ApplicationError) as exc:
         if status_of(exc) == 404:
             raise Http404("No game with this id.") from None
@@ -386,7 +394,7 @@ def cancel(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """The creator cancels their waiting game (the API's ``cancel``); back to the lobby."""
     game = _game_or_404(game_id)
     try:
-        services.game_cancel(game_id=game.id, user=request.user)
+        friend_services.game_cancel(game_id=game.id, user=request.user)
     except (RulesError, ApplicationError) as exc:
         if status_of(exc) == 404:  # a stranger on a private game: as an unknown id
             raise Http404("No game with this id.") from None
@@ -407,19 +415,21 @@ def rematch(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
         )
     try:
         with transaction.atomic():
-            new, created = services.game_rematch(game_id=game.id, user=request.user)
+            new, created = friend_services.game_rematch(
+                game_id=game.id, user=request.user, created_from=shares.address_key(request)
+            )
             if created:
-                shares.claim_game(request, new)
+                shares.check_game(request, new)
     except shares.Over as exc:
         return _back(request, game.id, str(exc.detail))
     except (RulesError, ApplicationError) as exc:
         if status_of(exc) == 404:  # a stranger on a private game: as an unknown id
             raise Http404("No game with this id.") from None
         return _back(request, game.id, refusal(exc))
-    if selectors.seat_of(game=new, user=request.user) is None:
+    if game_selectors.seat_of(game=new, user=request.user) is None:
         # the rematch exists (another player started it): join it with its invite
         try:
-            services.game_join(game_id=new.id, user=request.user, invite=new.invite)
+            game_services.game_join(game_id=new.id, user=request.user, invite=new.invite)
         except (RulesError, ApplicationError) as exc:
             return _back(request, new.id, refusal(exc))
     return HttpResponseRedirect(_table_url(new.id))
@@ -431,7 +441,7 @@ def come_back(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     if not request.user.is_authenticated:
         return _back(request, game.id, "Log in to play: you are not signed in.")
     try:
-        services.game_come_back(game_id=game.id, user=request.user)
+        game_services.game_come_back(game_id=game.id, user=request.user)
     except (RulesError, ApplicationError) as exc:
         return _back(request, game.id, refusal(exc))
     return _back(request, game.id)
@@ -458,7 +468,7 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     )
     if len(parts) >= 2 and parts[0] == "play":
         try:
-            game = selectors.game_get(parts[1])
+            game = game_selectors.game_get(parts[1])
         except ApplicationError:
             game = None
         if game is not None:

@@ -16,9 +16,11 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from games import rules, selectors, services
+from games import review, rules
 from games.api import shares
 from games.api.throttling import check_analysis, too_many_response
+from games.selectors import replays as replay_selectors
+from games.services import analysis as analysis_services
 from tabletop.advice import MARK_WORDS, advice
 from tabletop.layouts import layout
 
@@ -39,7 +41,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
     if ruleset not in RULESET_NAMES:
         ruleset = ""
     player = request.GET.get("player", "").strip()[:150]
-    games = selectors.replay_list(ruleset=ruleset, player=player, user=request.user)
+    games = replay_selectors.replay_list(ruleset=ruleset, player=player, user=request.user)
     page = Paginator(games, PAGE_SIZE).get_page(request.GET.get("page"))
     rows = []
     for game in page.object_list:
@@ -69,7 +71,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
             "rulesets": RULESET_NAMES,
             "ruleset": ruleset,
             "player": player,
-            "players": selectors.replay_players(request.user),
+            "players": replay_selectors.replay_players(request.user),
             "query": urlencode(keep),
         },
     )
@@ -84,7 +86,7 @@ def _int(value: str | None) -> int | None:
 
 @require_GET
 def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
-    game = selectors.replay_game(game_id)
+    game = replay_selectors.replay_game(game_id)
     if game is None:
         raise Http404("No finished game with this id.")
     replay = game_replay(game)
@@ -167,10 +169,10 @@ def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
 
 def _analysis(game, replay, step) -> dict:
     """The analysis part of the page: the button, the progress, or the marks."""
-    row = selectors.analysis_get(game=game)
+    row = review.analysis_get(game=game)
     if row is None:
         return {"analysis": None}
-    data = selectors.analysis_data(row)
+    data = review.analysis_data(row)
     if data["status"] != "done":
         return {"analysis": data, "analysis_percent": round(100 * data["progress"])}
     skipbo = replay.ruleset == "skipbo"
@@ -217,7 +219,7 @@ def _analysis(game, replay, step) -> dict:
 @require_POST
 def game_analyse(request: HttpRequest, game_id) -> HttpResponse:
     """The viewer's "Analyse this game" form: start it, then back to the page."""
-    game = selectors.replay_game(game_id)
+    game = replay_selectors.replay_game(game_id)
     if game is None:
         raise Http404("No finished game with this id.")
     back = reverse("replays:replay", args=[game_id])
@@ -231,8 +233,10 @@ def game_analyse(request: HttpRequest, game_id) -> HttpResponse:
         return too_many_response(wait)
     try:
         with transaction.atomic():
-            row = services.analysis_request(game=game, user=request.user)
-            shares.claim_analysis(request, row)
+            row = analysis_services.analysis_request(
+                game=game, user=request.user, requested_from=shares.address_key(request)
+            )
+            shares.check_analysis(request, row)
     except shares.Over:
         return too_many_response(shares.RETRY_AFTER)
     return HttpResponseRedirect(back)

@@ -19,8 +19,10 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import friends, rules, selectors, services
+from games import friends, rules
 from games.api import shares
+from games.selectors import games as game_selectors
+from games.services import friends as friend_services
 
 from .schema import GameSerializer
 from .serializers import StrictCharField
@@ -112,8 +114,8 @@ class GameCancelApi(JsonApiView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         friends.check_invite(game_id, None, request.user)  # a private game: its players only
-        game = services.game_cancel(game_id=game_id, user=request.user)
-        return Response(selectors.game_data(game=game, user=request.user))
+        game = friend_services.game_cancel(game_id=game_id, user=request.user)
+        return Response(game_selectors.game_data(game=game, user=request.user))
 
 
 class GameRematchApi(JsonApiView):
@@ -139,12 +141,15 @@ class GameRematchApi(JsonApiView):
         body = RematchInputSerializer(data=request.data if request.data else {})
         body.is_valid(raise_exception=True)
         with transaction.atomic():
-            game, created = services.game_rematch(
-                game_id=game_id, user=request.user, **body.validated_data
+            game, created = friend_services.game_rematch(
+                game_id=game_id,
+                user=request.user,
+                created_from=shares.address_key(request),
+                **body.validated_data,
             )
             if created:
-                shares.claim_game(request, game)
-        data = selectors.game_data(game=game, user=request.user)
+                shares.check_game(request, game)
+        data = game_selectors.game_data(game=game, user=request.user)
         data["invite"] = game.invite
         return Response(data, status=201 if created else 200)
 

@@ -20,7 +20,8 @@ the new game or analysis is counted with the others under a transaction-level
 advisory lock of the account and of the address (PostgreSQL; SQLite writes one
 at a time anyway), and one over the bound is rolled back -- requests sent all
 at once cannot pass it. The address is kept hashed (``address_key``) on the
-game (``created_from``) and the analysis (``requested_from``).
+game (``created_from``) and the analysis (``requested_from``), given to the
+services that make them.
 """
 
 from __future__ import annotations
@@ -70,14 +71,13 @@ def _lock(*keys: str) -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [number])
 
 
-def claim_game(request: Any, game: Game) -> None:
-    """Inside the creation's transaction: record where ``game`` was asked from, and
-    raise ``Over`` (rolling the creation back) if it is a game with bots over a share."""
-    where = address_key(request)
-    Game.objects.filter(pk=game.pk).update(created_from=where)
+def check_game(request: Any, game: Game) -> None:
+    """Inside the creation's transaction (the game made with ``created_from`` =
+    ``address_key(request)``): raise ``Over``, which rolls the creation back, if it is
+    a game with bots over a share."""
     if not game.seat_set.filter(user__username__contains=BOT_NAME).exists():
         return
-    user = request.user
+    user, where = request.user, game.created_from
     _lock(f"bot-games:u:{user.pk}", f"bot-games:a:{where}")
     going = Game.objects.filter(
         status__in=(Game.Status.WAITING, Game.Status.ACTIVE),
@@ -92,15 +92,14 @@ def claim_game(request: Any, game: Game) -> None:
             raise Over(TOO_MANY_GAMES.format(n=most, who=who))
 
 
-def claim_analysis(request: Any, row: GameAnalysis) -> None:
-    """Inside the request's transaction: record where the analysis was asked from, and
-    raise ``Over`` (rolling it back) if the asker is over a share."""
+def check_analysis(request: Any, row: GameAnalysis) -> None:
+    """Inside the request's transaction (the analysis asked for with ``requested_from``
+    = ``address_key(request)``): raise ``Over``, which rolls it back, if the asker is
+    over a share."""
     user = request.user
     if row.requested_by_id != user.pk or row.status != GameAnalysis.Status.QUEUED:
         return  # someone else's, or done: nothing new is queued for this asker
-    where = address_key(request)
-    if not row.requested_from:
-        GameAnalysis.objects.filter(pk=row.pk).update(requested_from=where)
+    where = row.requested_from
     _lock(f"analyses:u:{user.pk}", f"analyses:a:{where}")
     unfinished = GameAnalysis.objects.filter(
         status__in=(GameAnalysis.Status.QUEUED, GameAnalysis.Status.RUNNING)

@@ -4,14 +4,14 @@
 authenticated the caller and the view has found the game and parsed the
 query: the same selectors, the same redaction, on both paths.
 
-* ``wait`` = 0: the events after ``after`` at once (``selectors.event_feed``).
+* ``wait`` = 0: the events after ``after`` at once (``selectors.games.event_feed``).
 * ``wait`` > 0: first a slot of the user's ``PABLO_FEED_WAITS`` (else 429
   ``throttled`` with ``Retry-After``). Then
 
-  - served by gunicorn (no hub): ``selectors.event_feed(wait=...)`` polls on
-    this thread, as before; under ASGI a request the handler did not hold
-    (``asgi.waiting_game`` missed it) is answered at once instead, as if
-    ``wait`` were 0: no request ever sleeps on an executor thread;
+  - served by gunicorn (no hub): ``sleep_until_news`` polls the database on
+    this thread, then the feed is read; under ASGI a request the handler did
+    not hold (``asgi.waiting_game`` missed it) is answered at once instead, as
+    if ``wait`` were 0: no request ever sleeps on an executor thread;
   - served by the ASGI application (``games.feed.asgi``, which set
     ``current_hold``): the feed is read once; if it has news it is the answer,
     otherwise the answer so far (no events, the current version) is returned
@@ -28,15 +28,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.handlers.asgi import ASGIRequest
-from django.db import DatabaseError, close_old_connections
+from django.db import DatabaseError, close_old_connections, connection
 from rest_framework.exceptions import Throttled
 from rest_framework.response import Response
 
-from games import selectors
 from games.feed import limits
 from games.models import Game
+from games.selectors import games as game_selectors
 
 log = logging.getLogger(__name__)
+
+#: Long polling on a thread: how often the feed looks for news, and the longest wait.
+POLL_INTERVAL = 0.2
+MAX_WAIT = 30
 
 TOO_MANY = (
     "You are waiting on {n} feeds at once already; wait for one of them to answer "
@@ -74,10 +78,53 @@ current_hold: contextvars.ContextVar[Hold | None] = contextvars.ContextVar(
 )
 
 
+def _current_version(game: Game) -> int:
+    return Game.objects.filter(pk=game.pk).values_list("version", flat=True).get()
+
+
+def _poll_version(game: Game) -> int:
+    """The game's version, asked by a long poll between two of its sleeps.
+
+    The connection was used a moment ago, so it is not health-checked before each
+    poll: Django's check (``CONN_HEALTH_CHECKS``) is a query of its own, and with
+    many clients waiting it doubled the queries of the poll loop (found profiling
+    the crowd, bench/README.md). If the connection broke meanwhile (PostgreSQL
+    restarted), it is closed and the poll asked once more on a new one; a second
+    failure is the request's (503).
+    """
+    try:
+        return _current_version(game)
+    except DatabaseError:
+        if connection.in_atomic_block:
+            raise
+        close_old_connections()
+        return _current_version(game)
+
+
+def sleep_until_news(game: Game, after: int, wait: float) -> None:
+    """The thread path's wait: while ``game`` has nothing after ``after``, poll the
+    database every ``POLL_INTERVAL`` seconds for at most ``wait`` (and ``MAX_WAIT``)
+    seconds; ``game`` is refreshed if it moved.
+
+    Outside a transaction each check sees the latest commit; a connection that broke
+    while waiting is replaced once (``_poll_version``). No transaction and no lock is
+    held while it sleeps.
+    """
+    version = game.version
+    if version > after or wait <= 0:
+        return
+    give_up = time.monotonic() + min(wait, MAX_WAIT)
+    while version <= after and time.monotonic() < give_up:
+        time.sleep(min(POLL_INTERVAL, max(0.0, give_up - time.monotonic())))
+        version = _poll_version(game)
+    if version != game.version:
+        game.refresh_from_db()
+
+
 def answer(request: Any, *, game: Game, after: int, wait: float) -> Response:
     user = request.user
     if wait <= 0:
-        return Response(selectors.event_feed(game=game, user=user, after=after))
+        return Response(game_selectors.event_feed(game=game, user=user, after=after))
     started = time.monotonic()
     slot = limits.acquire(user)
     if slot is None:
@@ -86,13 +133,14 @@ def answer(request: Any, *, game: Game, after: int, wait: float) -> Response:
     if hold is None or hold.game_id != str(game.pk):
         # Not held by the ASGI handler: gunicorn waits here, on its thread; under ASGI
         # (a request the handler did not recognise) no thread may sleep: answer at once.
-        wait = 0 if isinstance(request._request, ASGIRequest) else wait
         try:
-            return Response(selectors.event_feed(game=game, user=user, after=after, wait=wait))
+            if not isinstance(request._request, ASGIRequest):
+                sleep_until_news(game, after, wait)
+            return Response(game_selectors.event_feed(game=game, user=user, after=after))
         finally:
             slot.release()
     try:
-        data = selectors.event_feed(game=game, user=user, after=after)
+        data = game_selectors.event_feed(game=game, user=user, after=after)
     except BaseException:
         slot.release()
         raise
@@ -105,7 +153,7 @@ def answer(request: Any, *, game: Game, after: int, wait: float) -> Response:
         user=user,
         after=after,
         version=data["version"],
-        until=started + min(wait, selectors.MAX_WAIT),
+        until=started + min(wait, MAX_WAIT),
         slot=slot,
     )
     response = Response(data)
@@ -120,8 +168,8 @@ def read_again(pending: Pending) -> dict[str, Any] | None:
     """After a wake-up (in a thread): the feed after ``after`` now, or None if the
     database could not be read (the client then polls again: nothing is lost)."""
     try:
-        game = selectors.game_get(pending.game.pk)
-        return selectors.event_feed(game=game, user=pending.user, after=pending.after)
+        game = game_selectors.game_get(pending.game.pk)
+        return game_selectors.event_feed(game=game, user=pending.user, after=pending.after)
     except DatabaseError as exc:
         log.warning("feed: reading game %s after a wake-up failed: %s", pending.game.pk, exc)
         close_old_connections()  # a broken one goes; the thread's healthy one stays

@@ -3,7 +3,7 @@
 A deadline is data (RULES.md §8, docs/deadlines.md): the engine writes it into
 a ``deadline_set`` event and the services project it onto ``Game.deadline`` /
 ``Game.turn_key`` (indexed). This module only *finds* overdue games and hands
-each to ``services.game_timeout(game_id=, turn_key=)``, an ordinary command to
+each to ``services.bots.game_timeout(game_id=, turn_key=)``, an ordinary command to
 the rules that carries the turn it means: when the game has moved on (a player
 acted at the last moment, another sweep or a redelivered task got there
 first) it stores nothing. So every path below may run twice, concurrently, or
@@ -41,10 +41,9 @@ from django.db import connection, transaction
 from django.db.models.functions import Now
 from django.utils import timezone
 
-from games import services
 from games.models import Game
-from games.notifications.fanout import batched
 from games.outbox import publish
+from games.services import bots as bot_services
 from games.store import parse_deadline
 
 __all__ = ["enforce", "on_append", "parse_deadline", "schedule_fast_path", "sweep"]
@@ -81,7 +80,7 @@ def _pause() -> None:
 
 def _enforce_locked(game_id: Any, turn_key: str) -> int:
     """Enforce one game's deadline; the caller's transaction holds its row lock."""
-    stored = services.game_timeout(game_id=game_id, turn_key=turn_key)
+    stored = bot_services.game_timeout(game_id=game_id, turn_key=turn_key)
     _pause()
     return stored
 
@@ -94,14 +93,14 @@ def _enforce_batch(due: list[Game]) -> dict[Any, int]:
     try:
         # A savepoint: should the batch fail, the games are retried one by one.
         with transaction.atomic():
-            stored = services.game_timeout_many(games=due)
+            stored = bot_services.game_timeout_many(games=due)
     except Exception:
         log.exception("batch of %s deadlines failed; enforcing them one by one", len(due))
         stored = {}
         for game_id, turn_key in turns:
             try:
                 # game_timeout is atomic itself: a failure rolls back only its savepoint.
-                count = services.game_timeout(game_id=game_id, turn_key=turn_key)
+                count = bot_services.game_timeout(game_id=game_id, turn_key=turn_key)
             except Exception:
                 log.exception("deadline of game %s (turn %s) not enforced", game_id, turn_key)
                 continue
@@ -115,7 +114,7 @@ def sweep(*, batch: int | None = None, budget: float | None = None) -> int:
     """Enforce every overdue game; returns how many games timed out.
 
     Works in transactions of ``batch`` games (``PABLO_SWEEP_BATCH``): it locks
-    them with SKIP LOCKED and hands them to ``services.game_timeout_many``
+    them with SKIP LOCKED and hands them to ``services.bots.game_timeout_many``
     (one read, one insert, one update for the batch). A player whose game is
     in a batch waits at most for that batch. Stops after ``budget`` seconds
     (``PABLO_SWEEP_BUDGET``) even when games are still due: beat starts
@@ -128,7 +127,7 @@ def sweep(*, batch: int | None = None, budget: float | None = None) -> int:
     enforced = 0
     skip: set[Any] = set()  # games that failed or stored nothing in this run
     while True:
-        with batched(), transaction.atomic():
+        with transaction.atomic():
             due = _due_batch(batch, skip)
             stored = _enforce_batch(due) if due else {}
         enforced += len(stored)

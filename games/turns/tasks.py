@@ -7,7 +7,6 @@ task                               what
 ``games.sweep_deadlines``          beat, every ``PABLO_SWEEP_SECONDS``: enforce overdue games
 ``games.enforce_deadline``         fast path: ETA task for one near deadline
 ``games.bot_act``                  one bot's move at the version it was enqueued for
-``games.bots_catch_up``            beat: re-enqueue bots that games wait for
 ``pablo.flush_outbox``             beat: publish the messages the broker refused
 =================================  ===========================================
 
@@ -23,9 +22,10 @@ from typing import Any
 
 from celery import shared_task
 
-from games import lanes, outbox, services
+from games import lanes, outbox
+from games.services import bots as bot_services
 
-from . import bots, deadlines
+from . import deadlines
 
 
 @shared_task(name="games.sweep_deadlines", ignore_result=True)
@@ -44,12 +44,7 @@ def bot_act(self: Any, game_id: str, seat: int, version: int) -> int:
     if not lanes.on_heavy_queue(self.request) and lanes.bot_move_is_heavy(game_id, seat):
         lanes.forward(self, (game_id, seat, version))
         return 0
-    return services.game_bot_act(game_id=game_id, seat=seat, version=version)
-
-
-@shared_task(name="games.bots_catch_up", ignore_result=True)
-def bots_catch_up() -> int:
-    return bots.catch_up()
+    return bot_services.game_bot_act(game_id=game_id, seat=seat, version=version)
 
 
 @shared_task(name="pablo.flush_outbox", ignore_result=True)

@@ -23,7 +23,7 @@ PABLO_BOT_GAMES = PABLO_BOT_GAMES_PER_ADDRESS = 0
 PABLO_ANALYSES_QUEUED = PABLO_ANALYSES_QUEUED_PER_ADDRESS = 0
 # Each test process keeps its derived data (built replays) to itself.
 # (The live-feed tests' servers share theirs: PABLO_TEST_KEEP_DEFAULT_CACHE, the
-# token revocation and user change marks of games/api/auth.py.)
+# token revocation and user change marks of games/tokens.py.)
 if not os.environ.get("PABLO_TEST_KEEP_DEFAULT_CACHE"):
     CACHES["default"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}  # noqa: F405
 if not os.environ.get("PABLO_TEST_KEEP_THROTTLE_CACHE"):

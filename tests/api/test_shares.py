@@ -18,6 +18,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.models import Game, GameAnalysis
+from games.services import accounts as account_services
 from games.turns.bots import play_stored_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,9 +44,7 @@ def register(name: str, address: str) -> tuple[int, APIClient, dict]:
 
 
 def player(name: str, address: str) -> APIClient:
-    from games import services
-
-    _user, token = services.user_register(username=name, password="long enough 123")
+    _user, token = account_services.user_register(username=name, password="long enough 123")
     client = APIClient(REMOTE_ADDR=address)
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     return client

@@ -6,8 +6,11 @@ import random
 
 import pytest
 
-from games import rules, selectors, services
+from games import rules
 from games.models import Event, Game
+from games.selectors import bots as bot_selectors
+from games.selectors import games as game_selectors
+from games.services import bots as bot_services
 
 pytestmark = pytest.mark.django_db
 
@@ -94,17 +97,17 @@ def test_a_bots_stale_or_duplicate_action_stores_nothing(ann):
     now = _game(game["id"]).version
     assert now == version + 1
     # a task enqueued for the old version is stale: nothing
-    assert services.game_bot_act(game_id=game["id"], seat=1, version=version) == 0
+    assert bot_services.game_bot_act(game_id=game["id"], seat=1, version=version) == 0
     assert _game(game["id"]).version == now
     # the current one acts once; its duplicate stores nothing
-    assert services.game_bot_act(game_id=game["id"], seat=1, version=now) > 0
+    assert bot_services.game_bot_act(game_id=game["id"], seat=1, version=now) > 0
     after = _game(game["id"]).version
-    assert services.game_bot_act(game_id=game["id"], seat=1, version=now) == 0
+    assert bot_services.game_bot_act(game_id=game["id"], seat=1, version=now) == 0
     assert _game(game["id"]).version == after
     look = Event.objects.get(game_id=game["id"], type="looked", seat=1)
     assert look.seq == now + 1
     # a person's seat has no bot
-    assert services.game_bot_act(game_id=game["id"], seat=0, version=after) == 0
+    assert bot_services.game_bot_act(game_id=game["id"], seat=0, version=after) == 0
 
 
 def test_stand_in_plays_an_absent_players_turns(ann, bob):
@@ -118,25 +121,25 @@ def test_stand_in_plays_an_absent_players_turns(ann, bob):
     gid = game["id"]
     bob.post(f"/api/games/{gid}/join/")
     row = _game(gid)
-    from games import services
+    from games.services import bots as bot_services
 
     # ann's turn times out once: she is absent (max_timeouts 1); the rules do not play on
-    services.game_timeout(game_id=gid, turn_key=row.turn_key)
-    state = selectors.game_state(game=_game(gid))
+    bot_services.game_timeout(game_id=gid, turn_key=row.turn_key)
+    state = game_selectors.game_state(game=_game(gid))
     assert state.absent[0]
     # bob plays his turn to its end
     for _ in range(50):
-        state = selectors.game_state(game=_game(gid))
+        state = game_selectors.game_state(game=_game(gid))
         if state.turn_seat != 1:
             break
         legal = rules.get_ruleset("skipbo").legal_actions(state, 1)
         body = next(a for a in legal if a["type"] == "end")
         bob.post(f"/api/games/{gid}/actions/", body, format="json")
-    state = selectors.game_state(game=_game(gid))
+    state = game_selectors.game_state(game=_game(gid))
     assert state.turn_seat == 0 and state.absent[0]  # waits for the stand-in, not auto-played
-    assert selectors.bots_due(state) == [0]
+    assert bot_selectors.bots_due(state) == [0]
     before = state.version
-    stored = services.game_bot_act(game_id=gid, seat=0, version=before, rng=random.Random(1))
+    stored = bot_services.game_bot_act(game_id=gid, seat=0, version=before, rng=random.Random(1))
     assert stored > 0
     rows = Event.objects.filter(game_id=gid, seq__gt=before).order_by("seq")
     assert rows[0].type in ("card_played", "card_discarded") and rows[0].seat == 0
@@ -145,6 +148,6 @@ def test_stand_in_plays_an_absent_players_turns(ann, bob):
     # ann takes her seat back as before
     back = ann.post(f"/api/games/{gid}/back/")
     assert back.status_code == 200, back.content
-    state = selectors.game_state(game=_game(gid))
+    state = game_selectors.game_state(game=_game(gid))
     assert not state.absent[0]
-    assert 0 not in selectors.bot_seats(state)
+    assert 0 not in bot_selectors.bot_seats(state)

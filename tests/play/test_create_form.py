@@ -15,15 +15,15 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import services
 from games.models import Game
+from games.services import accounts as account_services
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def ann():
-    user, _ = services.user_register(username="ann", password="secret-pw-1")
+    user, _ = account_services.user_register(username="ann", password="secret-pw-1")
     client = Client()
     client.force_login(user)
     return client

@@ -9,15 +9,17 @@ import re
 import pytest
 from django.test import Client
 
-from games import selectors, services
 from games.models import Game
+from games.selectors import games as game_selectors
+from games.services import accounts as account_services
+from games.services import games as game_services
 from tests.api.conftest import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS
 
 pytestmark = pytest.mark.django_db
 
 
 def user(name):
-    return services.user_register(username=name, password="secret-pw-1")[0]
+    return account_services.user_register(username=name, password="secret-pw-1")[0]
 
 
 def client_for(u):
@@ -55,8 +57,8 @@ def test_a_private_game_is_joined_by_its_invite_link_only():
 
 def test_the_creator_cancels_a_waiting_game_and_nobody_else_can():
     ann, ben = user("ann"), user("ben")
-    game = services.game_create(user=ann, ruleset="cabo", seats=3)
-    services.game_join(game_id=game.id, user=ben)
+    game = game_services.game_create(user=ann, ruleset="cabo", seats=3)
+    game_services.game_join(game_id=game.id, user=ben)
     b = client_for(ben)
     assert "Cancel this game" not in b.get(f"/play/{game.id}/").content.decode()
     r = b.post(f"/play/{game.id}/cancel/", follow=True)
@@ -71,12 +73,12 @@ def test_the_creator_cancels_a_waiting_game_and_nobody_else_can():
 
 def test_rematch_from_a_finished_table_and_offered_to_the_others():
     ann, ben = user("ann"), user("ben")
-    game = services.game_create(
+    game = game_services.game_create(
         user=ann, ruleset="skipbo", seats=2, options=SKIPBO_QUICK_OPTIONS, decks=[SKIPBO_QUICK]
     )
-    services.game_join(game_id=game.id, user=ben)
+    game_services.game_join(game_id=game.id, user=ben)
     for _ in range(5):
-        services.game_act(
+        game_services.game_act(
             game_id=game.id, user=ann, command={"type": "play", "from": "stock", "pile": 0}
         )
     a, b = client_for(ann), client_for(ben)
@@ -97,5 +99,5 @@ def test_rematch_from_a_finished_table_and_offered_to_the_others():
     assert r["Location"] == f"/play/{new_id}/"
     new.refresh_from_db()
     assert new.status == "active"
-    assert selectors.seat_of(game=new, user=ben) == 1
+    assert game_selectors.seat_of(game=new, user=ben) == 1
     assert "Rematch offered" not in b.get("/").content.decode()

@@ -9,7 +9,7 @@ from django.core.cache import cache
 from games import rules
 from games.models import Event as EventRow
 from games.rules import Event
-from games.selectors import game_events
+from games.selectors.games import game_events
 from replays import steps as selectors
 from replays.steps import CHECKPOINT, build_replay, game_replay
 from tabletop import describe as words
@@ -153,19 +153,21 @@ def test_the_viewer_works_without_a_cache(client, stored, settings):
     assert client.get(f"/replays/{game.id}/?step=4").status_code == 200
 
 
-def test_a_game_that_ends_has_its_replay_built_at_once(db, django_capture_on_commit_callbacks):
-    """The action that finishes a game builds its replay (replays.signals), so the
+def test_a_game_that_ends_has_its_replay_built_at_once(
+    db, followers_inline, django_capture_on_commit_callbacks
+):
+    """The end of a game has its replay built (the log's ``replays`` follower), so the
     replay's first page is served from the cache, not folded on the request."""
     from unittest import mock
 
-    from games import services
+    from games.services import games as game_services
     from replays import steps as replay_selectors
 
     users = [UserFactory(username=n, password="pw") for n in "ab"]
     # Skip-Bo, stock 5: seat 0's stock is 1..5 (top first) and wins by playing it out.
     deck = ["1", "2", "3", "4", "5", "9", "9", "9", "9", "9", "7", "7", "7", "7", "7"]
     with django_capture_on_commit_callbacks(execute=True):
-        game = services.game_create(
+        game = game_services.game_create(
             user=users[0],
             ruleset="skipbo",
             seats=2,
@@ -173,7 +175,7 @@ def test_a_game_that_ends_has_its_replay_built_at_once(db, django_capture_on_com
             options={"start_seat": 0, "stock_size": 5},
             decks=[deck],
         )
-        services.game_join(game_id=game.id, user=users[1])
+        game_services.game_join(game_id=game.id, user=users[1])
     built = []
     real = replay_selectors.build_replay
 
@@ -184,14 +186,14 @@ def test_a_game_that_ends_has_its_replay_built_at_once(db, django_capture_on_com
     with mock.patch.object(replay_selectors, "build_replay", spy):
         for _ in range(5):
             with django_capture_on_commit_callbacks(execute=True):
-                services.game_act(
+                game_services.game_act(
                     game_id=game.id,
                     user=users[0],
                     command={"type": "play", "from": "stock", "pile": 0},
                 )
         game.refresh_from_db()
         assert game.status == "finished"
-        assert built == [str(game.id)]  # built once, by the action that ended the game
+        assert built == [str(game.id)]  # built once, when the game ended
         replay_selectors.game_replay(game)
         assert built == [str(game.id)]  # the first page is served from the cache
 
