@@ -8,6 +8,7 @@ from django.core.cache import caches
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from games import tokens
 from tests.factories import UserFactory
 
 
@@ -59,15 +60,13 @@ def test_a_user_saved_by_another_process_is_seen_at_once(monkeypatch):
     """The attack: ``GET /api/me/notifications/`` answered the old (empty) address right
     after a confirmation another process saved. Here the save happens "elsewhere": this
     process's own memory is not told (``forget`` does nothing), only the shared cache."""
-    from games.api import auth
-
     user = UserFactory(username="confirming", password="x")
     token = Token.objects.create(user=user)
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
     assert client.get("/api/me/notifications/").json()["email"] == ""  # now remembered
     elsewhere = get_user_model().objects.get(pk=user.pk)
-    monkeypatch.setattr(auth, "forget", lambda **kwargs: None)
+    monkeypatch.setattr(tokens, "forget", lambda **kwargs: None)
     elsewhere.email = "confirmed@example.org"
     elsewhere.save(update_fields=["email"])
     assert client.get("/api/me/notifications/").json()["email"] == "confirmed@example.org"
