@@ -284,8 +284,7 @@ class FairDraw(models.Model):
 
 
 class OutboxMessage(models.Model):
-    """A Celery message kept in the database (``games.outbox``): refused by the broker,
-    or a claimed message not yet claimed by its task.
+    """A Celery message kept in the database (``games.outbox``): refused by the broker.
 
     Its table keeps the name it had when the model lived in the ``pablo`` app
     (moved by migrations games 0006 / pablo 0002, state only).
@@ -297,10 +296,6 @@ class OutboxMessage(models.Model):
     options = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     attempts = models.PositiveIntegerField(default=0)
-    # A claimed message stays until its task claims (deletes) it in the task's own
-    # transaction; the flush publishes it again while it is unclaimed.
-    claim = models.BooleanField(default=False)
-    published_at = models.DateTimeField(null=True, blank=True)
     last_error = models.CharField(max_length=300, blank=True, default="")
 
     class Meta:

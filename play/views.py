@@ -34,6 +34,7 @@ from games.api.exceptions import exception_handler, status_of
 from games.api.serializers import GameCreateInputSerializer, parse_action
 from games.api.throttling import ActionLimit, check_web_auth, game_created, signing_up
 from games.errors import ApplicationError, not_a_player
+from games.friends import CANCELLED
 from games.rules import RulesError
 from games.selectors import accounts as account_selectors
 from games.selectors import games as game_selectors
@@ -65,9 +66,12 @@ def _table_url(game_id: Any, sel: str = "") -> str:
     return f"{url}?sel={sel}" if sel else url
 
 
-def _game_or_404(game_id: Any) -> Any:
+def _game_or_404(request: HttpRequest, game_id: Any) -> Any:
+    """The game, or the unknown game's 404 -- also for a private game the visitor may not
+    see (not a player, no ``invite`` of it in the address or the form)."""
+    invite = (request.GET.get("invite") or request.POST.get("invite") or "")[:100]
     try:
-        return game_selectors.game_get(game_id)
+        return game_selectors.game_seen(game_id, request.user, invite)
     except ApplicationError:
         raise Http404("No game with this id.") from None
 
@@ -253,7 +257,7 @@ def create(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def table_view(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     ctx = table_context(request, game, request.GET.get("sel", "")[:200])
     if request.GET.get("partial"):
         response = render(request, "play/_table.html", ctx)
@@ -268,6 +272,11 @@ def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
     invite = request.GET.get("invite", "")[:100]
     events = recent_events(game=game, seat=data["you"], count=RECENT_EVENTS)
     ctx = table.build(data, sel, events)
+    since = request.GET.get("since", "")
+    if since.isascii() and since.isdigit() and len(since) < 10:  # the script's refused click
+        ctx["raced"] = table.raced(
+            events, int(since), ctx["names"], ctx["kind"], data["you"], data["ruleset"]
+        )
     ctx.update(
         game=data,
         game_id=data["id"],
@@ -292,6 +301,8 @@ def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
         ruleset_name=lobby.ruleset_name(data["ruleset"]),
         waiting_for=data["seats"] - len(data["players"]),
     )
+    if data["status"] == "aborted":
+        ctx.update(_stopped(events, ctx["names"], data["you"]))
     if ctx["kind"] != "skipbo" and data["status"] in ("active", "finished"):
         # the rules' reveal of the last round, until this player acts in the next one
         shown = (data.get("state") or {}).get("reveal")
@@ -309,6 +320,17 @@ def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
         ctx["rematch"] = _rematch(data.get("rematch"), request.user)
         ctx["can_rematch"] = ctx["rematch"] is None
     return ctx
+
+
+def _stopped(events: list[dict[str, Any]], names: list[str], you: int | None) -> dict[str, Any]:
+    """An aborted game in words: cancelled by its creator (seat 0) before it started, or
+    stopped because every player was absent."""
+    aborted = next((e for e in reversed(events) if e["type"] == "game_aborted"), None)
+    reason = ((aborted or {}).get("data") or {}).get("reason")
+    if reason == CANCELLED:
+        who = "You" if you == 0 else names[0]
+        return {"cancelled": True, "stopped": f"{who} cancelled this game before it started."}
+    return {"cancelled": False, "stopped": "The game was stopped: every player was absent."}
 
 
 def _rematch(new_id: Any, user: Any) -> dict[str, Any] | None:
@@ -335,7 +357,7 @@ def _back(request: HttpRequest, game_id: Any, detail: str | None = None) -> Http
 @require_POST
 def act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """One action from a form: the same checks and service as ``POST .../actions/``."""
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     if not request.user.is_authenticated:
         return _back(request, game.id, "Log in to play: you are not signed in.")
     form = ActionForm(request.POST)
@@ -364,15 +386,27 @@ def act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
             idempotency_key=action.idempotency_key,
         )
     except (RulesError, ApplicationError, ValidationError) as exc:
+        if getattr(exc, "code", None) == "version_conflict":
+            since = form.cleaned_data["version"] or 0
+            return _back(request, game.id, _raced(game, request.user, since))
         return _back(request, game.id, refusal(exc))
     return _back(request, game.id)
+
+
+def _raced(game: Any, user: Any, since: int) -> str:
+    """Others moved after version ``since``: what they did, in the table's words."""
+    game.refresh_from_db()
+    data = game_selectors.game_data(game=game, user=user)
+    events = recent_events(game=game, seat=data["you"], count=RECENT_EVENTS)
+    ctx = table.build(data, "", events)
+    return table.raced(events, since, ctx["names"], ctx["kind"], data["you"], data["ruleset"])
 
 
 @require_POST
 def join(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Join a waiting game; a private one needs its invite (the form carries it from the
     invite link); without it, or with a wrong one, the answer is the API's 404."""
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     invite = request.POST.get("invite", "")[:100]
     back = _table_url(game.id) + (f"?invite={quote(invite)}" if invite else "")
     if not request.user.is_authenticated:
@@ -392,14 +426,14 @@ def join(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 @login_required
 def cancel(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """The creator cancels their waiting game (the API's ``cancel``); back to the lobby."""
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     try:
         friend_services.game_cancel(game_id=game.id, user=request.user)
     except (RulesError, ApplicationError) as exc:
         if status_of(exc) == 404:  # a stranger on a private game: as an unknown id
             raise Http404("No game with this id.") from None
         return _back(request, game.id, refusal(exc))
-    messages.info(request, "The game is cancelled.")
+    messages.info(request, "You cancelled your game: nobody can join it any more.")
     return HttpResponseRedirect(reverse("play:lobby"))
 
 
@@ -407,7 +441,7 @@ def cancel(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 @login_required
 def rematch(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Start (or find) the rematch of a finished game: to the new table, seated."""
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     wait = game_created(request)  # PABLO_THROTTLE_GAMES: a rematch creates a game too
     if wait is not None:
         return _back(
@@ -437,7 +471,7 @@ def rematch(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 
 @require_POST
 def come_back(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     if not request.user.is_authenticated:
         return _back(request, game.id, "Log in to play: you are not signed in.")
     try:
@@ -450,7 +484,7 @@ def come_back(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 @require_POST
 def close_reveal(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Close the round's reveal on this browser's table (remembered in the session)."""
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     number = request.POST.get("round", "")
     if number.isascii() and number.isdigit() and len(number) < 6:
         request.session[reveal.session_key(game.id)] = int(number)

@@ -219,6 +219,12 @@ class GameListCreateApi(JsonApiView):
         return Response(game_selectors.game_data(game=game, user=request.user), status=201)
 
 
+def _seen(request: Request, game_id: str) -> Any:
+    """The game, or the unknown game's 404 for a private game the caller may not see
+    (not a player, no ``?invite=`` of it)."""
+    return game_selectors.game_seen(game_id, request.user, request.query_params.get("invite"))
+
+
 class GameDetailApi(JsonApiView):
     @extend_schema(
         operation_id="games_retrieve",
@@ -227,7 +233,7 @@ class GameDetailApi(JsonApiView):
         summary="A game, with its state as you see it.",
     )
     def get(self, request: Request, game_id: str) -> Response:
-        game = game_selectors.game_get(game_id)
+        game = _seen(request, game_id)
         return Response(game_selectors.game_data(game=game, user=request.user))
 
 
@@ -322,7 +328,7 @@ class GameEventsApi(JsonApiView):
     )
     def get(self, request: Request, game_id: str) -> Response:
         query = EventFeedQuerySerializer(data=request.query_params)
-        game = game_selectors.game_get(game_id)
+        game = _seen(request, game_id)
         query.is_valid(raise_exception=True)
         # (the wait, on gunicorn's thread or parked on the ASGI hub: games.feed.waiting)
         return waiting.answer(
@@ -341,7 +347,7 @@ class GameReplayApi(JsonApiView):
         summary="Every event, unredacted, once the game is finished or aborted.",
     )
     def get(self, request: Request, game_id: str) -> Response:
-        game = game_selectors.game_get(game_id)
+        game = _seen(request, game_id)
         return Response(game_selectors.game_replay(game=game, user=request.user))
 
 
@@ -366,7 +372,7 @@ class GameAnalysisApi(JsonApiView):
         summary="Start analysing a finished or aborted game (202 while it runs, 200 when done).",
     )
     def post(self, request: Request, game_id: str) -> Response:
-        game = game_selectors.game_get(game_id)
+        game = _seen(request, game_id)
         with transaction.atomic():
             row = analysis_services.analysis_request(
                 game=game, user=request.user, requested_from=shares.address_key(request)
@@ -389,7 +395,7 @@ class GameAnalysisApi(JsonApiView):
         summary="The game's analysis: its progress while it runs, every decision when done.",
     )
     def get(self, request: Request, game_id: str) -> Response:
-        game = game_selectors.game_get(game_id)
+        game = _seen(request, game_id)
         row = review.analysis_get(game=game)
         if row is None:
             raise review.not_started()

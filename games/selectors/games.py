@@ -46,6 +46,15 @@ def game_get(game_id: Any) -> Game:
         raise errors.not_found() from None
 
 
+def game_seen(game_id: Any, user: Any, invite: Any = None) -> Game:
+    """``game_get`` for a reader: a private game is unknown (404) to anyone but its
+    players and whoever presents its ``invite`` (``friends.may_see``)."""
+    game = game_get(game_id)
+    if not friends.may_see(game, user, invite):
+        raise errors.not_found()
+    return game
+
+
 def game_seat(*, game_id: Any, user: Any) -> int:
     """The caller's seat in a game: 404 for no such game, 403 for a non-player."""
     seat = seat_of(game=game_get(game_id), user=user)

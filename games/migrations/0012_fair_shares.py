@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0010_event_position_followers'),
+        ('games', '0011_outbox_without_claims'),
     ]
 
     operations = [
