@@ -11,12 +11,14 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from games import review, rules
+from games.api import shares
 from games.api.throttling import check_analysis, too_many_response
 from games.selectors import replays as replay_selectors
 from games.services import analysis as analysis_services
@@ -247,5 +249,12 @@ def game_analyse(request: HttpRequest, game_id) -> HttpResponse:
     wait = check_analysis(request)
     if wait is not None:
         return too_many_response(wait)
-    analysis_services.analysis_request(game=game, user=request.user)
+    try:
+        with transaction.atomic():
+            row = analysis_services.analysis_request(
+                game=game, user=request.user, requested_from=shares.address_key(request)
+            )
+            shares.check_analysis(request, row)
+    except shares.Over:
+        return too_many_response(shares.RETRY_AFTER)
     return HttpResponseRedirect(back)

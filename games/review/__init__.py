@@ -39,8 +39,13 @@ def analysis_data(row: GameAnalysis) -> JSON:
             "decisions": row.result.get("decisions", []),
             "players": row.result.get("players", []),
         }
-    status = "running" if row.status == GameAnalysis.Status.RUNNING else "queued"
-    return {"status": status, "progress": round(row.progress, 3)}
+    if row.status == GameAnalysis.Status.RUNNING:
+        return {"status": "running", "progress": round(row.progress, 3)}
+    # queued: its place in the (FIFO) queue, 1 = next
+    ahead = GameAnalysis.objects.filter(
+        status=GameAnalysis.Status.QUEUED, created_at__lt=row.created_at
+    ).count()
+    return {"status": "queued", "progress": round(row.progress, 3), "place": ahead + 1}
 
 
 def not_started() -> errors.NotFound:

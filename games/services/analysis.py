@@ -26,8 +26,10 @@ ANALYSIS_SAVE_EVERY = 5
 
 
 @transaction.atomic
-def analysis_request(*, game: Game, user: Any) -> GameAnalysis:
+def analysis_request(*, game: Game, user: Any, requested_from: str = "") -> GameAnalysis:
     """Start the analysis of a finished (or aborted) game; an existing one is returned.
+
+    ``requested_from``: the asker's address, hashed (``games.api.shares.address_key``).
 
     A running game is refused (``409 game_not_finished``): its events must not
     leak. A failed analysis is queued again.
@@ -39,7 +41,10 @@ def analysis_request(*, game: Game, user: Any) -> GameAnalysis:
     row, created = GameAnalysis.objects.select_for_update().get_or_create(
         game=game,
         analyser=bot_analysis.ANALYSER,
-        defaults={"requested_by": user if getattr(user, "is_authenticated", False) else None},
+        defaults={
+            "requested_by": user if getattr(user, "is_authenticated", False) else None,
+            "requested_from": requested_from,
+        },
     )
     if created or row.status == GameAnalysis.Status.FAILED:
         row.status = GameAnalysis.Status.QUEUED
