@@ -13,7 +13,11 @@ from typing import Any
 
 from django.core.paginator import Paginator
 
+<<<<<<< HEAD
 from games.ratings import selectors as ratings
+=======
+from games import rules
+>>>>>>> main
 from games.selectors import friends as friend_selectors
 
 from .lobby import ruleset_name
@@ -43,9 +47,9 @@ def _row(row: dict[str, Any], losers: list[int]) -> dict[str, Any]:
 
 
 def _points(ruleset: str, score: float) -> str:
-    if ruleset == "skipbo":
-        return f"{score:g} card{'' if score == 1 else 's'} left in stock"
-    return f"{score:g} point{'' if abs(score) == 1 else 's'}"
+    """A score in the ruleset's words ("1 point", "3 cards left in stock")."""
+    one, many = rules.get_ruleset(ruleset).presentation.score_words
+    return f"{score:g} {one if abs(score) == 1 else many}"
 
 
 def _rows(games: Any, user: Any) -> list[dict[str, Any]]:
