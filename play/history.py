@@ -13,11 +13,8 @@ from typing import Any
 
 from django.core.paginator import Paginator
 
-<<<<<<< HEAD
-from games.ratings import selectors as ratings
-=======
 from games import rules
->>>>>>> main
+from games.ratings import selectors as ratings
 from games.selectors import friends as friend_selectors
 
 from .lobby import ruleset_name

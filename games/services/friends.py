@@ -80,11 +80,8 @@ def game_rematch(
         bots=bots or None,
         seed=seed,
         private=True,
-<<<<<<< HEAD
         rated=Event.objects.get(game=old, seq=1).data.get("rated", False),
-=======
         created_from=created_from,
->>>>>>> main
     )
     Game.objects.filter(pk=new.pk).update(rematch_of=old.pk)
     new.rematch_of_id = old.pk

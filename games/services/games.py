@@ -105,11 +105,8 @@ def game_create(
     bots: Sequence[Mapping[str, Any]] | None = None,
     seed: str = "",
     private: bool = False,
-<<<<<<< HEAD
     rated: bool = True,
-=======
     created_from: str = "",
->>>>>>> main
 ) -> Game:
     """A new game with ``user`` in seat 0 (starts at once if it has one seat).
 
