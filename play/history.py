@@ -13,6 +13,8 @@ from typing import Any
 
 from django.core.paginator import Paginator
 
+from games import rules
+from games.ratings import selectors as ratings
 from games.selectors import friends as friend_selectors
 
 from .lobby import ruleset_name
@@ -42,9 +44,9 @@ def _row(row: dict[str, Any], losers: list[int]) -> dict[str, Any]:
 
 
 def _points(ruleset: str, score: float) -> str:
-    if ruleset == "skipbo":
-        return f"{score:g} card{'' if score == 1 else 's'} left in stock"
-    return f"{score:g} point{'' if abs(score) == 1 else 's'}"
+    """A score in the ruleset's words ("1 point", "3 cards left in stock")."""
+    one, many = rules.get_ruleset(ruleset).presentation.score_words
+    return f"{score:g} {one if abs(score) == 1 else many}"
 
 
 def _rows(games: Any, user: Any) -> list[dict[str, Any]]:
@@ -86,5 +88,8 @@ def context(user: Any, page_number: Any = 1) -> dict[str, Any]:
     pages = Paginator(games, PAGE)
     page = pages.get_page(page_number)
     rows = _rows(page.object_list, user)
+    changes = ratings.changes([g.id for g in page.object_list])
+    for row in rows:
+        row["rating_change"] = changes.get((row["id"], row["you"]))
     per_ruleset = summary(rows if not page.has_other_pages() else _rows(games, user))
     return {"rows": rows, "page": page, "per_ruleset": per_ruleset, "nav": "history"}

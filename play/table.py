@@ -56,7 +56,7 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
     you = game.get("you")
     ruleset = game["ruleset"]
     drawn = layout(ruleset)
-    kind = drawn.kind
+    kind = drawn.cards
     names = [f"Seat {s}" for s in range(game["seats"])]
     absent = {}
     scores = {}
@@ -104,6 +104,7 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
         "call_word": drawn.call_word,
         "called_by": [names[s] for s in state.get("called_by") or [] if 0 <= s < len(names)],
     }
+    changes = {p["seat"]: p.get("rating_change") for p in game["players"]}
     players = []
     for seat in range(game["seats"]):
         players.append(
@@ -118,6 +119,7 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
                 "winner": bool(result) and seat in (result.get("winners") or []),
                 "loser": bool(result) and seat in (result.get("losers") or []),
                 "called": names[seat] in ctx["called_by"],
+                "rating_change": changes.get(seat),  # ratings (docs/ratings.md)
             }
         )
     # own seat first: the player's own cards are what they look at most

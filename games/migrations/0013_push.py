@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0011_outbox_without_claims'),
+        ('games', '0012_fair_shares'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
