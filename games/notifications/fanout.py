@@ -179,25 +179,55 @@ def _pushes(game: Game, rows: list[Seat], payload: dict[str, Any]) -> list[int]:
     """Write the pushes of a notification (one ``PushDelivery`` per device, unique by
     game, turn and kind: a notification handled again adds none); their ids."""
     kind = payload["event"]
-    if push.keys() is None:
-        return []
-    users = [r.user_id for r in rows if _push_on(r.user)]
+    users = [r.user_id for r in rows]
     if kind == YOUR_TURN:  # not to a player who has the table open
         users = [u for u in users if u not in push.looking(game.id, users)]
-    subs = PushSubscription.objects.filter(user_id__in=users)
-    seat_of = {r.user_id: r.seat for r in rows}
     turn = game.turn_key if kind in (YOUR_TURN, TURN_REMINDER) else "end"
     result = payload.get("result")
+    bodies = {r.user_id: {**payload, "place": push.place(result, r.seat)} for r in rows}
+    return _push_to(game, users, turn, kind, bodies)
+
+
+def _push_to(
+    game: Game, users: list[Any], turn: str, kind: str, bodies: dict[Any, dict[str, Any]]
+) -> list[int]:
+    """One pending push per device of ``users`` who have push on; their ids."""
+    if push.keys() is None:
+        return []
+    subs = PushSubscription.objects.filter(user_id__in=users).select_related(
+        "user__notification_settings"
+    )
     return services.push_deliveries_add(
         game=game,
         turn=turn,
         kind=push.KIND[kind],
         urgent=kind == YOUR_TURN,
-        messages={
-            sub.pk: push.message({**payload, "place": push.place(result, seat_of[sub.user_id])})
-            for sub in subs
-        },
+        messages={sub.pk: push.message(bodies[sub.user_id]) for sub in subs if _push_on(sub.user)},
     )
+
+
+def notify_joined(*, game: Game, events: list[Any]) -> int:
+    """Push only: a rematch offered (a game created as a finished one's rematch: to that
+    game's other players) and a seat taken in a private game (to the players seated
+    before: a join takes the lowest free seat)."""
+    seated = {r.seat: r for r in Seat.objects.filter(game=game).select_related("user")}
+    payload = {"game_id": str(game.id), "ruleset": game.ruleset}
+    ids: list[int] = []
+    for event in events:
+        if event.type == "game_created" and game.rematch_of_id and 0 in seated:
+            by = seated[0].user
+            old = Seat.objects.filter(game_id=game.rematch_of_id).exclude(user=by)
+            users = list(old.values_list("user_id", flat=True))
+            body = {**payload, "event": "rematch", "by": by.username}
+            ids += _push_to(game, users, "rematch", "rematch", dict.fromkeys(users, body))
+        elif event.type == "player_joined" and game.private:
+            seat = event.data["seat"]
+            users = [r.user_id for s, r in seated.items() if s < seat]  # seated before
+            body = {**payload, "event": "seat_taken", "by": event.data["username"]}
+            turn = f"seat{seat}"
+            ids += _push_to(game, users, turn, "seat_taken", dict.fromkeys(users, body))
+    transaction.on_commit(lambda: push.enqueue(ids))
+    return len(ids)
 
 
 def _push_on(user: Any) -> bool:

@@ -1,4 +1,5 @@
-"""The notifications' follower of the log: "your turn" and "game over".
+"""The notifications' follower of the log: "your turn", "game over", and the pushes of
+a rematch offered and a private game's seat taken (``fanout.notify_joined``).
 
 For each game in a batch it looks at the newest turn (the last
 ``deadline_set``) or the game's end (``game_finished`` / ``game_aborted``),
@@ -15,13 +16,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.followers import Follower
-from games.models import Event
+from games.models import Event, Game
 
-from . import fanout
+from . import fanout, push
 from .mail import GAME_ABORTED, GAME_FINISHED, YOUR_TURN
 
 TURN = "deadline_set"
 ENDINGS = (GAME_FINISHED, GAME_ABORTED)
+JOINS = ("game_created", "player_joined")  # pushes only: a rematch, a seat taken
 
 
 def _job(game_id: Any, events: list[Event]) -> dict[str, Any]:
@@ -44,13 +46,18 @@ class Notifications(Follower):
     name = "notifications"
 
     def wants(self, event: Event) -> bool:
-        return event.type == TURN or event.type in ENDINGS
+        return event.type == TURN or event.type in ENDINGS or event.type in JOINS
 
     def handle(self, events: Sequence[Event]) -> None:
         by_game: dict[Any, list[Event]] = {}
+        joins: dict[Any, list[Event]] = {}
         for event in events:
-            by_game.setdefault(event.game_id, []).append(event)
+            mine = joins if event.type in JOINS else by_game
+            mine.setdefault(event.game_id, []).append(event)
         listening = fanout.listening(list(by_game))
         for game_id, mine in by_game.items():
             if game_id in listening:
                 fanout.notify_game(**_job(game_id, mine))
+        if joins and push.keys() is not None:
+            for game in Game.objects.filter(id__in=list(joins), private=True):  # rematches too
+                fanout.notify_joined(game=game, events=joins[game.id])

@@ -138,6 +138,8 @@ KIND = {  # the notification's kind -> the push's
     "turn_reminder": "reminder",
     "game_finished": "game_over",
     "game_aborted": "game_over",
+    "rematch": "rematch",
+    "seat_taken": "seat_taken",
 }
 
 
@@ -150,6 +152,10 @@ def message(body: dict[str, Any]) -> dict[str, Any]:
         title, text = f"Your turn in {ruleset}", "Your opponents are waiting for you."
     elif kind == "reminder":
         title, text = f"Your turn in {ruleset} ends soon", "Most of your time has passed."
+    elif kind == "rematch":
+        title, text = f"Rematch in {ruleset}", f"{body['by']} offers a rematch."
+    elif kind == "seat_taken":
+        title, text = f"A seat was taken in {ruleset}", f"{body['by']} joined your game."
     elif body["event"] == "game_aborted":
         title, text = f"{ruleset} game aborted", "Every player was absent."
     else:

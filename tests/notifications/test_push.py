@@ -324,3 +324,40 @@ def test_operators_see_the_counters(vapid):
     lines = dict(line.split(maxsplit=1) for line in out.getvalue().splitlines())
     assert int(lines["sent"]) >= 1 and lines["pending"].strip() == "0"
     assert lines["push"] == "on"
+
+
+@pytest.mark.django_db
+def test_seat_taken_and_rematch_pushes(vapid, eager, service, django_capture_on_commit_callbacks):
+    from games.services import friends as friend_services
+    from games.services import games as game_services
+    from tests.api.conftest import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS
+
+    ann, bob = user("ann"), user("bob")
+    subscribe(ann, service)
+    bob_device = subscribe(bob, service)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = game_services.game_create(
+            user=ann,
+            ruleset="skipbo",
+            seats=2,
+            turn_timeout=3600,
+            private=True,
+            options=SKIPBO_QUICK_OPTIONS,
+            decks=[SKIPBO_QUICK],
+        )
+        game_services.game_join(game_id=game.id, user=bob, invite=game.invite)
+    opened = [service.open(r, PAIR["public_key"]) for r in service.requests]
+    taken = [m for m in opened if m["kind"] == "seat_taken"]
+    assert [(m["game"], m["body"]) for m in taken] == [(str(game.id), "bob joined your game.")]
+    for _ in range(5):
+        game_services.game_act(
+            game_id=game.id, user=ann, command={"type": "play", "from": "stock", "pile": 0}
+        )
+    service.requests.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        new, _ = friend_services.game_rematch(game_id=game.id, user=ann)
+    to_bob = [r for r in service.requests if r["path"] in bob_device.endpoint]
+    offered = [service.open(r, PAIR["public_key"]) for r in to_bob]
+    assert {"kind": "rematch", "game": str(new.id), "body": "ann offers a rematch."}.items() <= (
+        next(m for m in offered if m["kind"] == "rematch").items()
+    )
