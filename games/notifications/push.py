@@ -335,10 +335,10 @@ def enqueue(ids: list[int], countdown: float = 0) -> None:
             log.warning("push %s not enqueued; the sweep sends it", delivery_id)
 
 
-def sweep(*, grace: float = 30.0, limit: int = 2000) -> int:
-    """Enqueue the deliveries still pending ``grace`` seconds past their time (a task
-    lost with a worker or the broker); returns how many."""
-    due = timezone.now() - timedelta(seconds=grace)
+def sweep(*, limit: int = 2000) -> int:
+    """Enqueue the deliveries still pending ``PABLO_PUSH_LOST_SECONDS`` past their time (a
+    task lost with a worker or the broker); returns how many."""
+    due = timezone.now() - timedelta(seconds=float(settings.PABLO_PUSH_LOST_SECONDS))
     ids = list(
         PushDelivery.objects.filter(status=PushDelivery.Status.PENDING, next_try__lte=due)
         .order_by("next_try")

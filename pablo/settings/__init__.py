@@ -331,6 +331,8 @@ PABLO_VAPID_FILE = VAR_DIR / "vapid.json" if DEBUG else None
 PABLO_PUSH_ALLOW_PRIVATE = env.bool("PABLO_PUSH_ALLOW_PRIVATE", default=False)
 PABLO_PUSH_TTL = env.int("PABLO_PUSH_TTL", default=12 * 3600)
 PABLO_PUSH_SECONDS = env.float("PABLO_PUSH_SECONDS", default=5.0)  # the push sweep
+# ... re-enqueues a push still pending this long past its time (its task was lost).
+PABLO_PUSH_LOST_SECONDS = env.float("PABLO_PUSH_LOST_SECONDS", default=30.0)
 # A table long-polling its feed marks its player "looking" this long past the poll.
 PABLO_PUSH_LOOKING_SECONDS = env.float("PABLO_PUSH_LOOKING_SECONDS", default=15.0)
 CELERY_BEAT_SCHEDULE = {

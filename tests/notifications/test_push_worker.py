@@ -1,0 +1,59 @@
+"""Web Push with a real Celery worker and beat on Redis + PostgreSQL: a push whose task
+the broker lost (Redis restarted empty) is still delivered, once."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import redis
+
+from games import followers
+from games.models import PushDelivery
+from tests.helpers import skipbo_game, user, wait_for
+from tests.notifications.test_push import PAIR, subscribe
+from tests.pushservice import PushService
+
+pytestmark = [
+    pytest.mark.services,
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(240),
+]
+
+
+def test_a_push_lost_with_the_broker_is_delivered_once(celery, settings):
+    keys = {
+        "PABLO_VAPID_PRIVATE_KEY": PAIR["private_key"],
+        "PABLO_VAPID_PUBLIC_KEY": PAIR["public_key"],
+        "PABLO_PUSH_ALLOW_PRIVATE": "1",
+        "PABLO_PUSH_SECONDS": "0.5",
+        "PABLO_PUSH_LOST_SECONDS": "1",
+    }
+    for name, value in keys.items():
+        setattr(settings, name, value if "KEY" in name else float(value))
+    celery.env.update(keys)
+    service = PushService()
+    try:
+        ann, bob = user("ann"), user("bob")
+        subscribe(ann, service)
+        celery.beat()
+        worker = celery.worker()
+        skipbo_game(ann, bob, turn_timeout=3600)  # the follower runs in the worker
+        wait_for(lambda: len(service.requests) == 1, 30)
+        assert service.open(service.requests[0], PAIR["public_key"])["kind"] == "your_turn"
+        celery.stop(worker)
+        skipbo_game(bob, ann, turn_timeout=3600)  # bob on turn: nothing for ann
+        game = skipbo_game(ann, bob, turn_timeout=3600)
+        followers.follow_all()  # the rows written, their tasks sent to Redis...
+        assert PushDelivery.objects.filter(status="pending").count() == 1
+        redis.Redis.from_url(celery.broker).flushdb()  # ... and lost with it
+        celery.worker("w2")
+        wait_for(lambda: len(service.requests) == 2, 30)
+        message = service.open(service.requests[1], PAIR["public_key"])
+        assert message["game"] == str(game.id)
+        wait_for(lambda: not PushDelivery.objects.filter(status="pending").exists(), 10)
+        time.sleep(2)  # room for a duplicate (sweeps)
+        assert len(service.requests) == 2
+    finally:
+        service.close()
