@@ -16,7 +16,7 @@ from django.utils import timezone
 from games import services
 from games.models import Event, Game
 from games.turns import deadlines
-from tests.helpers import clock, user
+from tests.fixtures import clock, user
 
 pytestmark = pytest.mark.django_db
 

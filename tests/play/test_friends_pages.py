@@ -11,7 +11,7 @@ from django.test import Client
 
 from games import selectors, services
 from games.models import Game
-from tests.api.conftest import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS
+from tests.fixtures import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from games import services
-from tests.api.conftest import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS
+from tests.fixtures import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS
 
 pytestmark = pytest.mark.django_db
 
