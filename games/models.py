@@ -5,7 +5,7 @@ database trigger (migration 0002) refuses UPDATE and DELETE of them. ``Game``
 is the stream header plus a projection of the folded state (status, version,
 deadline, ...) that services keep in step with the events inside the same
 transaction; everything on it can be rebuilt from the events
-(``services.game_rebuild_projection``).
+(``services.games.game_rebuild_projection``).
 """
 
 from __future__ import annotations
@@ -349,7 +349,7 @@ class AccountName(models.Model):
 
     The database's own guarantee that no two accounts share a name under
     another spelling (``ann``, ``ANN``, fullwidth ``ann``): the check before the insert
-    (``selectors.username_taken``) gives the friendly answer, this row refuses
+    (``selectors.accounts.username_taken``) gives the friendly answer, this row refuses
     the second of two sign-ups that passed it at the same instant. The key is
     stored as its SHA-256 (hex): NFKC can make a 150-character name much longer.
     """

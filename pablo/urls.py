@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from games.api.notifications import NotificationSettingsApi, WebhookApi
 from games.api.throttling import throttle_web_auth
 from games.followers.health import ready
 from pablo.exceptions import not_found_view
@@ -20,7 +21,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),
     path("api/", include("games.api.urls")),
-    path("api/me/", include("games.notifications.urls")),
+    path("api/me/notifications/", NotificationSettingsApi.as_view(), name="me-notifications"),
+    path("api/me/webhook/", WebhookApi.as_view(), name="me-webhook"),
     path("replays/", include("replays.urls")),
     path("health/ready", ready, name="health-ready"),
     # Any other /api/ path ending in "/" is a JSON 404 (API.md error shape).

@@ -9,7 +9,7 @@ A *step* is a moment of the game the viewer can show (docs/viewer.md):
   ending with its discard).
 
 A ``Replay`` is built once per ``(game id, version)`` -- a finished game never
-changes -- by one fold over the stream (``games.selectors.game_events``): the
+changes -- by one fold over the stream (``games.selectors.games.game_events``): the
 steps, and a checkpoint every ``CHECKPOINT`` events. It is kept in Django's
 default cache (``settings.CACHES``, shared by the worker processes), so a step
 costs one small cache read, a checkpoint or two unpickled, fewer than
@@ -38,8 +38,9 @@ from typing import Any, NamedTuple
 
 from django.core.cache import cache
 
-from games import rules, selectors
+from games import rules
 from games.rules import Event, State
+from games.selectors import games as game_selectors
 from tabletop import describe as words
 from tabletop.layouts import layout
 
@@ -164,7 +165,7 @@ def game_replay(game: Any) -> Replay:
     if isinstance(replay, Replay):
         return replay
     with _collector_paused():
-        replay = build_replay(str(game.id), game.version, selectors.game_events(game))
+        replay = build_replay(str(game.id), game.version, game_selectors.game_events(game))
     try:
         cache.set(key, replay, timeout=CACHE_SECONDS)
     except Exception:  # the cache is an optimisation, never a reason to fail a page
@@ -192,8 +193,8 @@ def _collector_paused() -> Iterator[None]:
 @functools.cache
 def code_version() -> str:
     """A fingerprint of the code a replay depends on: the rules (the stream's own
-    fingerprint, ``selectors.rules_version``), the viewer and the words it says."""
-    digest = hashlib.blake2b(selectors.rules_version().encode(), digest_size=8)
+    fingerprint, ``selectors.games.rules_version``), the viewer and the words it says."""
+    digest = hashlib.blake2b(game_selectors.rules_version().encode(), digest_size=8)
     paths = [*Path(__file__).parent.glob("*.py"), *Path(words.__file__).parent.glob("*.py")]
     for path in sorted(paths):
         digest.update(path.read_bytes())

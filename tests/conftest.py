@@ -43,14 +43,13 @@ def _reachable(url: str, default_port: int) -> bool:
 def _fresh_state_cache():
     """The per-process fold cache (games.store) starts empty for every test:
     a state cached by one test's game must never serve another's database."""
-    from games import store
-    from games.api import auth
+    from games import store, tokens
 
     store.clear_cache()
-    auth.forget_all()
+    tokens.forget_all()
     yield
     store.clear_cache()
-    auth.forget_all()
+    tokens.forget_all()
 
 
 @pytest.fixture

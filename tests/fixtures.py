@@ -15,9 +15,9 @@ from unittest import mock
 import pytest
 from django.utils import timezone
 
-from games import services
 from games.commands import DEFAULT_TURN_TIMEOUT
 from games.models import Game
+from games.services import games as game_services
 from tests.factories import UserFactory
 
 #: Skip-Bo, 2 players, stock 5 (``SKIPBO_QUICK_OPTIONS``): seat 0's stock is 1..5 (top
@@ -55,7 +55,7 @@ def start_skipbo(
     """
     options = {**(SKIPBO_QUICK_OPTIONS if quick else {"start_seat": 0}), **options}
     with clock(timezone.now() - timedelta(seconds=ago)):
-        game = services.game_create(
+        game = game_services.game_create(
             user=players[0],
             ruleset="skipbo",
             seats=len(players),
@@ -64,7 +64,7 @@ def start_skipbo(
             decks=[SKIPBO_QUICK] if quick else None,
         )
         for player in players[1:]:
-            services.game_join(game_id=game.id, user=player)
+            game_services.game_join(game_id=game.id, user=player)
     game.refresh_from_db()
     return game
 

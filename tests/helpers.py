@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import rules, selectors
+from games import rules
 from games.models import Event, Game
+from games.selectors import games as game_selectors
 
 
 def state(game: Game) -> rules.State:
-    return selectors.game_state(game=Game.objects.get(id=game.id))
+    return game_selectors.game_state(game=Game.objects.get(id=game.id))
 
 
 def types(game: Game) -> list[str]:

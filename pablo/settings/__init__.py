@@ -255,6 +255,9 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# How long the worker's ETA timer may sleep between looks (Celery's default, 1 s,
+# held every bot action a third of PABLO_BOT_DELAY apart for a whole second).
+CELERY_WORKER_TIMER_PRECISION = 0.1
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 

@@ -16,10 +16,12 @@ from django.core import mail
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import rules, services
+from games import rules
 from games.models import NotificationSettings, TurnReminder
 from games.notifications import fanout as notifications
 from games.notifications import webhooks
+from games.services import accounts as account_services
+from games.services import games as game_services
 from games.turns import deadlines
 from pablo.celery import app
 from tests.fixtures import clock, start_skipbo, user
@@ -110,7 +112,7 @@ def test_notification_settings_turn_channels_on_and_off():
     ann.refresh_from_db()
     assert ann.email == ""
     token = notifications.email_confirmation_link(ann, "ann@example.org").rsplit("/", 2)[-2]
-    services.email_confirm(token=token, apply=True)
+    account_services.email_confirm(token=token, apply=True)
     ann.refresh_from_db()
     assert ann.email == "ann@example.org"
     assert c.get("/api/me/notifications/").json()["email"] == "ann@example.org"
@@ -312,14 +314,14 @@ def test_setup_reminder_only_for_players_who_have_not_looked(
 ):
     ann, bob = user("ann", "ann@example.org"), user("bob", "bob@example.org")
     with django_capture_on_commit_callbacks(execute=True):
-        game = services.game_create(
+        game = game_services.game_create(
             user=ann, ruleset="pablo", seats=2, turn_timeout=600, options={"start_seat": 0}
         )
-        services.game_join(game_id=game.id, user=bob)
+        game_services.game_join(game_id=game.id, user=bob)
     # the setup phase waits for both: both were told
     assert sorted(m.to[0] for m in mail.outbox) == ["ann@example.org", "bob@example.org"]
     assert TurnReminder.objects.get(game=game).seats == [0, 1]
-    services.game_act(game_id=game.id, user=bob, command={"type": "look", "positions": [0, 1]})
+    game_services.game_act(game_id=game.id, user=bob, command={"type": "look", "positions": [0, 1]})
     mail.outbox.clear()
     TurnReminder.objects.update(remind_at=timezone.now() - timedelta(seconds=1))
     with django_capture_on_commit_callbacks(execute=True):

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from unittest import mock
 
-from games import rules, selectors, services, store
+from games import rules, store
 from games.models import Game
+from games.selectors import games as game_selectors
+from games.services import games as game_services
 from tests.factories import UserFactory
 
 
@@ -15,7 +17,7 @@ def test_a_follower_of_the_feed_is_served_without_refolding(db, django_capture_o
     store.clear_cache()
     users = [UserFactory(username=n, password="pw") for n in "ab"]
     with django_capture_on_commit_callbacks(execute=True):
-        game = services.game_create(
+        game = game_services.game_create(
             user=users[0],
             ruleset="pablo",
             seats=2,
@@ -23,25 +25,25 @@ def test_a_follower_of_the_feed_is_served_without_refolding(db, django_capture_o
             options={"start_seat": 0},
             decks=None,
         )
-        services.game_join(game_id=game.id, user=users[1])
+        game_services.game_join(game_id=game.id, user=users[1])
         for user in users:
-            services.game_act(
+            game_services.game_act(
                 game_id=game.id, user=user, command={"type": "look", "positions": [0, 1]}
             )
     seen = Game.objects.get(pk=game.id).version  # what the follower (seat 1) last saw
     with django_capture_on_commit_callbacks(execute=True):
-        services.game_act(
+        game_services.game_act(
             game_id=game.id, user=users[0], command={"type": "draw", "source": "deck"}
         )
     game.refresh_from_db()
     assert game.version > seen
 
     with mock.patch.object(rules, "fold", side_effect=AssertionError("refolded")):
-        feed = selectors.event_feed(game=game, user=users[1], after=seen)
+        feed = game_selectors.event_feed(game=game, user=users[1], after=seen)
     assert [e["seq"] for e in feed["events"]] == list(range(seen + 1, game.version + 1))
     drawn = [e for e in feed["events"] if e["type"] == "drawn"]
     assert drawn and "code" not in drawn[0]["data"]  # seat 0's drawn card, hidden from seat 1
 
     # The same answer as a feed folded from scratch.
     store.clear_cache()
-    assert selectors.event_feed(game=game, user=users[1], after=seen) == feed
+    assert game_selectors.event_feed(game=game, user=users[1], after=seen) == feed

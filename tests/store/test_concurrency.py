@@ -15,9 +15,10 @@ from django.db import connection
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import rules, services
+from games import rules
 from games.errors import Conflict
 from games.models import Event, IdempotentAnswer
+from games.services import games as game_services
 from tests.fixtures import STOCK_TO_PILE_0, start_skipbo
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -60,7 +61,7 @@ def test_ten_threads_at_the_same_expected_version_one_wins(require_postgres, use
 
     def act(_i):
         try:
-            answer = services.game_act(
+            answer = game_services.game_act(
                 game_id=game.id, user=users[0], command=STOCK_TO_PILE_0, expected_version=version
             )
             return "replayed" if answer.replayed else "stored"
@@ -127,7 +128,7 @@ def test_long_poll_wakes_up_on_a_new_event(require_postgres, users):
     thread = threading.Thread(target=poll)
     thread.start()
     time.sleep(0.6)
-    services.game_act(game_id=game.id, user=users[0], command=STOCK_TO_PILE_0)
+    game_services.game_act(game_id=game.id, user=users[0], command=STOCK_TO_PILE_0)
     thread.join(30)
     assert 0.5 < answer["elapsed"] < 5
     assert [e["seq"] for e in answer["body"]["events"]] == [version + 1]
@@ -135,13 +136,14 @@ def test_long_poll_wakes_up_on_a_new_event(require_postgres, users):
 
 
 def test_committed_writes_fill_the_fold_cache(require_postgres, users):
-    from games import selectors, store
+    from games import store
+    from games.selectors import games as game_selectors
 
     store.clear_cache()
     game = start_skipbo(*users[:2], quick=True)
-    services.game_act(game_id=game.id, user=users[0], command=STOCK_TO_PILE_0)
+    game_services.game_act(game_id=game.id, user=users[0], command=STOCK_TO_PILE_0)
     cached = store.cached(game.id)
     assert cached is not None
     game.refresh_from_db()
     assert cached.version == game.version
-    assert cached == rules.fold(selectors.game_events(game))
+    assert cached == rules.fold(game_selectors.game_events(game))

@@ -8,9 +8,12 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from games import rules, selectors, services
+from games import rules
 from games.errors import ApplicationError, Conflict, Forbidden, NotFound
 from games.models import Event, Game
+from games.selectors import games as game_selectors
+from games.services import bots as bot_services
+from games.services import games as game_services
 from games.store import cache
 from games.store.signals import events_appended
 from tests.fixtures import STOCK_TO_PILE_0
@@ -26,7 +29,7 @@ def projection(game_id):
 
 def test_act_appends_with_consecutive_seqs_and_projects(users, skipbo_game):
     version = skipbo_game.version
-    answer = services.game_act(game_id=skipbo_game.id, user=users[0], command=STOCK_TO_PILE_0)
+    answer = game_services.game_act(game_id=skipbo_game.id, user=users[0], command=STOCK_TO_PILE_0)
     assert not answer.replayed
     assert answer.data["version"] == version + 1
     seqs = list(Event.objects.filter(game=skipbo_game).values_list("seq", flat=True))
@@ -50,7 +53,7 @@ def test_signal_is_sent_on_commit_with_the_new_rows(
     events_appended.connect(receiver)
     try:
         with django_capture_on_commit_callbacks(execute=False) as callbacks:
-            services.game_act(game_id=skipbo_game.id, user=users[0], command=STOCK_TO_PILE_0)
+            game_services.game_act(game_id=skipbo_game.id, user=users[0], command=STOCK_TO_PILE_0)
         assert seen == []  # nothing before the commit
         for callback in callbacks:
             callback()
@@ -69,7 +72,7 @@ def test_a_failing_receiver_does_not_fail_the_write(
     events_appended.connect(broken)
     try:
         with django_capture_on_commit_callbacks(execute=True):
-            answer = services.game_act(
+            answer = game_services.game_act(
                 game_id=skipbo_game.id, user=users[0], command=STOCK_TO_PILE_0
             )
     finally:
@@ -79,16 +82,16 @@ def test_a_failing_receiver_does_not_fail_the_write(
 
 def test_refusals(users, skipbo_game):
     with pytest.raises(NotFound):
-        services.game_act(game_id="nope", user=users[0], command=STOCK_TO_PILE_0)
+        game_services.game_act(game_id="nope", user=users[0], command=STOCK_TO_PILE_0)
     with pytest.raises(Forbidden):
-        services.game_act(game_id=skipbo_game.id, user=users[3], command=STOCK_TO_PILE_0)
+        game_services.game_act(game_id=skipbo_game.id, user=users[3], command=STOCK_TO_PILE_0)
     with pytest.raises(Conflict) as conflict:
-        services.game_act(
+        game_services.game_act(
             game_id=skipbo_game.id, user=users[0], command=STOCK_TO_PILE_0, expected_version=1
         )
     assert conflict.value.code == "version_conflict"
     with pytest.raises(ApplicationError):
-        services.game_create(user=users[0], ruleset="skipbo", seats=2, turn_timeout=0)
+        game_services.game_create(user=users[0], ruleset="skipbo", seats=2, turn_timeout=0)
 
 
 def test_a_lost_race_on_the_unique_seq_is_a_version_conflict(users, skipbo_game):
@@ -96,21 +99,23 @@ def test_a_lost_race_on_the_unique_seq_is_a_version_conflict(users, skipbo_game)
     version = skipbo_game.version
     Event.objects.create(game=skipbo_game, seq=version + 1, type="intruder", data={})
     with pytest.raises(Conflict) as conflict:
-        services.game_act(game_id=skipbo_game.id, user=users[0], command=STOCK_TO_PILE_0)
+        game_services.game_act(game_id=skipbo_game.id, user=users[0], command=STOCK_TO_PILE_0)
     assert conflict.value.code == "version_conflict"
     assert Event.objects.filter(game=skipbo_game).count() == version + 1  # only the intruder
     assert Game.objects.get(pk=skipbo_game.id).version == version
 
 
 def test_timeout_stale_key_stores_nothing(skipbo_game):
-    assert services.game_timeout(game_id=skipbo_game.id, turn_key="not-the-key") == 0
-    assert services.game_timeout(game_id="00000000-0000-0000-0000-000000000000", turn_key="k") == 0
+    assert bot_services.game_timeout(game_id=skipbo_game.id, turn_key="not-the-key") == 0
+    assert (
+        bot_services.game_timeout(game_id="00000000-0000-0000-0000-000000000000", turn_key="k") == 0
+    )
     assert Game.objects.get(pk=skipbo_game.id).version == skipbo_game.version
 
 
 def test_timeout_plays_for_the_player_once(skipbo_game):
     key = skipbo_game.turn_key
-    stored = services.game_timeout(game_id=skipbo_game.id, turn_key=key)
+    stored = bot_services.game_timeout(game_id=skipbo_game.id, turn_key=key)
     assert stored > 0
     new = Event.objects.filter(game=skipbo_game, seq__gt=skipbo_game.version).order_by("seq")
     assert new[0].type == "turn_timed_out"
@@ -122,7 +127,7 @@ def test_timeout_plays_for_the_player_once(skipbo_game):
     assert game.version == skipbo_game.version + stored
     assert game.turn_key != key
     # A repeat (second sweep, redelivered task) finds the key moved on.
-    assert services.game_timeout(game_id=skipbo_game.id, turn_key=key) == 0
+    assert bot_services.game_timeout(game_id=skipbo_game.id, turn_key=key) == 0
 
 
 def test_timeout_inside_an_outer_transaction_holding_the_lock(skipbo_game):
@@ -132,50 +137,52 @@ def test_timeout_inside_an_outer_transaction_holding_the_lock(skipbo_game):
             .filter(deadline__lte=timezone.now() + timedelta(days=2))
             .get(pk=skipbo_game.id)
         )
-        assert services.game_timeout(game_id=locked.id, turn_key=locked.turn_key) > 0
+        assert bot_services.game_timeout(game_id=locked.id, turn_key=locked.turn_key) > 0
     assert Game.objects.get(pk=skipbo_game.id).version > skipbo_game.version
 
 
 def test_rebuild_projection_equals_the_live_projection(users, skipbo_game):
     gid = skipbo_game.id
-    services.game_act(game_id=gid, user=users[0], command=STOCK_TO_PILE_0)
-    services.game_timeout(game_id=gid, turn_key=Game.objects.get(pk=gid).turn_key)
+    game_services.game_act(game_id=gid, user=users[0], command=STOCK_TO_PILE_0)
+    bot_services.game_timeout(game_id=gid, turn_key=Game.objects.get(pk=gid).turn_key)
     live = projection(gid)
     Game.objects.filter(pk=gid).update(status="waiting", version=0, turn_key="", deadline=None)
-    services.game_rebuild_projection(game_id=gid)
+    game_services.game_rebuild_projection(game_id=gid)
     assert projection(gid) == live
 
 
 def test_rebuild_projection_of_a_finished_game(users, skipbo_game):
     gid = skipbo_game.id
     for _ in range(5):
-        services.game_act(game_id=gid, user=users[0], command=STOCK_TO_PILE_0)
+        game_services.game_act(game_id=gid, user=users[0], command=STOCK_TO_PILE_0)
     live = projection(gid)
     assert live["status"] == "finished"
     assert live["result"] == {"winners": [0], "losers": []}
     assert live["deadline"] is None
     assert live["finished_at"] == Event.objects.get(game_id=gid, type="game_finished").created_at
     Game.objects.filter(pk=gid).update(status="active", finished_at=None, result=None)
-    services.game_rebuild_projection(game_id=gid)
+    game_services.game_rebuild_projection(game_id=gid)
     assert projection(gid) == live
 
 
 def test_game_state_cache_hands_out_copies(users, skipbo_game):
-    state = selectors.game_state(game=skipbo_game)
+    state = game_selectors.game_state(game=skipbo_game)
     cache._put(skipbo_game.id, state.copy())
-    first = selectors.game_state(game=skipbo_game)
+    first = game_selectors.game_state(game=skipbo_game)
     first.scores[0] = 999
-    again = selectors.game_state(game=skipbo_game)
+    again = game_selectors.game_state(game=skipbo_game)
     assert again.scores[0] != 999
-    assert again == rules.fold(selectors.game_events(skipbo_game))
+    assert again == rules.fold(game_selectors.game_events(skipbo_game))
     # A newer version folds on from the cached one.
-    services.game_act(game_id=skipbo_game.id, user=users[0], command=STOCK_TO_PILE_0)
+    game_services.game_act(game_id=skipbo_game.id, user=users[0], command=STOCK_TO_PILE_0)
     skipbo_game.refresh_from_db()
-    assert selectors.game_state(game=skipbo_game) == rules.fold(selectors.game_events(skipbo_game))
+    assert game_selectors.game_state(game=skipbo_game) == rules.fold(
+        game_selectors.game_events(skipbo_game)
+    )
 
 
 def test_game_events_reads_the_stream(skipbo_game):
-    events = selectors.game_events(skipbo_game)
+    events = game_selectors.game_events(skipbo_game)
     assert len(events) == skipbo_game.version
     assert isinstance(events[0], rules.Event)
     assert events[0].type == "game_created"

@@ -14,8 +14,12 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import followers, rules, selectors, services, store
+from games import followers, rules, store
 from games.models import Game
+from games.selectors import bots as bot_selectors
+from games.selectors import games as game_selectors
+from games.services import bots as bot_services
+from games.services import games as game_services
 from games.store import write as store_write
 from tests.fixtures import SKIPBO_QUICK
 
@@ -30,7 +34,7 @@ def _player(name: str, email: str = "") -> tuple[object, APIClient]:
 
 
 def _game(ann: object, bob: object, **create: object) -> Game:
-    game = services.game_create(
+    game = game_services.game_create(
         user=ann,
         ruleset="skipbo",
         seats=2,
@@ -38,7 +42,7 @@ def _game(ann: object, bob: object, **create: object) -> Game:
         decks=[SKIPBO_QUICK],
         **create,
     )
-    services.game_join(game_id=game.id, user=bob)
+    game_services.game_join(game_id=game.id, user=bob)
     return Game.objects.get(pk=game.id)
 
 
@@ -86,8 +90,8 @@ def test_the_bots_receiver_reads_nothing_in_a_game_without_bots(require_postgres
     bob, _ = _player("bob")
     game = _game(ann, bob)
     _warm(ann_client, game)
-    state = selectors.game_state(game=game)
-    assert selectors.bot_seats(state) == {}
+    state = game_selectors.game_state(game=game)
+    assert bot_selectors.bot_seats(state) == {}
     ran = _post(ann_client, game, {"type": "play", "from": "stock", "pile": 0})
     assert not any("games_game" in q and q.lstrip().upper().startswith("SELECT") for q in ran)
 
@@ -112,19 +116,19 @@ def test_a_bots_move_is_evolved_by_the_rules_alone(monkeypatch):
     """The rules evolve the stream's private state in place; the store applies nothing
     again (it would through ``rules.apply``)."""
     ann, _ = _player("ann")
-    game = services.game_create(
+    game = game_services.game_create(
         user=ann, ruleset="cabo", seats=2, bots=[{"seat": 1, "level": "basic"}]
     )
     game = Game.objects.get(pk=game.id)
-    state = selectors.game_state(game=game)
-    assert 1 in selectors.bots_due(state)
+    state = game_selectors.game_state(game=game)
+    assert 1 in bot_selectors.bots_due(state)
     applied = []
     real = store_write.rules.apply
     monkeypatch.setattr(store_write.rules, "apply", lambda s, e: applied.append(e) or real(s, e))
-    stored = services.game_bot_act(game_id=game.id, seat=1, version=game.version)
+    stored = bot_services.game_bot_act(game_id=game.id, seat=1, version=game.version)
     assert stored > 0 and applied == []
     after = Game.objects.get(pk=game.id)
-    assert selectors.game_state(game=after) == rules.fold(selectors.game_events(after))
+    assert game_selectors.game_state(game=after) == rules.fold(game_selectors.game_events(after))
 
 
 @pytest.mark.parametrize("seen_before", [True, False], ids=["optimistic", "locked"])
@@ -135,18 +139,18 @@ def test_an_actions_events_are_evolved_by_the_rules_alone(monkeypatch, seen_befo
     ann, _ = _player("ann")
     bob, _ = _player("bob")
     game = _game(ann, bob)
-    before = selectors.game_state(game=game)
+    before = game_selectors.game_state(game=game)
     if not seen_before:
         store.clear_cache()  # as if another process had written the game last
     applied = []
     real = store_write.rules.apply
     monkeypatch.setattr(store_write.rules, "apply", lambda s, e: applied.append(e) or real(s, e))
-    answer = services.game_act(
+    answer = game_services.game_act(
         game_id=game.id, user=ann, command={"type": "play", "from": "stock", "pile": 0}
     )
     monkeypatch.undo()
     assert applied == []
-    events = selectors.game_events(Game.objects.get(pk=game.id))[before.version :]
+    events = game_selectors.game_events(Game.objects.get(pk=game.id))[before.version :]
     assert len(events) == len(answer.data["events"]) > 0
     stepped = before.copy()
     for event, shown in zip(events, answer.data["events"], strict=True):
@@ -155,4 +159,8 @@ def test_an_actions_events_are_evolved_by_the_rules_alone(monkeypatch, seen_befo
         rules.apply(stepped, event)
     after = Game.objects.get(pk=game.id)
     assert answer.data["version"] == after.version == stepped.version
-    assert selectors.game_state(game=after) == stepped == rules.fold(selectors.game_events(after))
+    assert (
+        game_selectors.game_state(game=after)
+        == stepped
+        == rules.fold(game_selectors.game_events(after))
+    )

@@ -6,8 +6,10 @@ import pickle
 
 import pytest
 
-from games import rules, selectors, services, store
+from games import errors, rules, store
 from games.models import Event, Game
+from games.selectors import games as game_selectors
+from games.services import games as game_services
 from games.store import cache
 from tests.fixtures import start_skipbo
 
@@ -18,7 +20,7 @@ def legal(game_id, users):
     """(user, a legal action of theirs) -- skipbo: play or end a turn."""
     game = Game.objects.get(pk=game_id)
     for user in users:
-        for action in selectors.game_data(game=game, user=user)["state"]["legal_actions"]:
+        for action in game_selectors.game_data(game=game, user=user)["state"]["legal_actions"]:
             body = {k: v for k, v in action.items() if k != "choices"}
             for name, values in (action.get("choices") or {}).items():
                 body[name] = values[0]
@@ -28,13 +30,13 @@ def legal(game_id, users):
 
 def test_an_action_on_a_stale_process_cache_is_redone_on_the_locked_row(require_postgres, users):
     game = start_skipbo(*users[:2], quick=True)
-    services.game_act(
+    game_services.game_act(
         game_id=game.id, user=legal(game.id, users)[0], command=legal(game.id, users)[1]
     )
     old = store.latest(game.id)
     assert old is not None and not old.locked  # this process wrote it last
     user, body = legal(game.id, users)
-    services.game_act(game_id=game.id, user=user, command=body)
+    game_services.game_act(game_id=game.id, user=user, command=body)
     user, body = legal(game.id, users)
     # As if another process had written that last action: this one still believes `old`.
     store.clear_cache()
@@ -53,7 +55,7 @@ def test_an_action_on_a_stale_process_cache_is_redone_on_the_locked_row(require_
 
     store.append = append
     try:
-        answer = services.game_act(game_id=game.id, user=user, command=body)
+        answer = game_services.game_act(game_id=game.id, user=user, command=body)
     finally:
         store.append = real_append
     assert stale == [True]  # the optimistic append found the game moved, stored nothing
@@ -66,12 +68,12 @@ def test_an_action_on_a_stale_process_cache_is_redone_on_the_locked_row(require_
 def test_a_refusal_on_the_process_cache_is_confirmed_on_the_locked_row(require_postgres, users):
     game = start_skipbo(*users[:2], quick=True)
     user, body = legal(game.id, users)
-    services.game_act(game_id=game.id, user=user, command=body)
+    game_services.game_act(game_id=game.id, user=user, command=body)
     assert store.latest(game.id) is not None
     # users[2] has no seat in the cached state: 403, from the current game, and nothing stored
     version = Game.objects.get(pk=game.id).version
-    with pytest.raises(services.errors.Forbidden):
-        services.game_act(game_id=game.id, user=users[2], command=body)
+    with pytest.raises(errors.Forbidden):
+        game_services.game_act(game_id=game.id, user=users[2], command=body)
     assert Game.objects.get(pk=game.id).version == version
 
 
@@ -81,7 +83,7 @@ def test_the_append_is_a_prepared_statement_that_survives_rollbacks(require_post
     game = start_skipbo(*users[:2], quick=True)
     for _ in range(2):
         user, body = legal(game.id, users)
-        services.game_act(game_id=game.id, user=user, command=body)
+        game_services.game_act(game_id=game.id, user=user, command=body)
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [row[0] for row in cursor.fetchall()]
@@ -90,12 +92,12 @@ def test_the_append_is_a_prepared_statement_that_survives_rollbacks(require_post
     # statements with it, and the next append prepares and stores again.
     user, body = legal(game.id, users)
     version = Game.objects.get(pk=game.id).version
-    with pytest.raises(services.errors.Conflict), transaction.atomic():
+    with pytest.raises(errors.Conflict), transaction.atomic():
         stream = store.lock(game.id)
         stream.version -= 1
         store.append(stream, [rules.Event("player_returned", {}, 0)])
     assert Game.objects.get(pk=game.id).version == version
-    answer = services.game_act(game_id=game.id, user=user, command=body)
+    answer = game_services.game_act(game_id=game.id, user=user, command=body)
     assert answer.data["version"] > version
     seqs = list(Event.objects.filter(game=game).values_list("seq", flat=True))
     assert seqs == list(range(1, answer.data["version"] + 1))
@@ -109,8 +111,10 @@ PREFERENCE = ["look", "draw", "discard", "skip", "peek", "spy", "swap", "replace
 
 def long_game(users):
     """A two-player Pablo game that goes on (nobody calls or throws)."""
-    game = services.game_create(user=users[0], ruleset="pablo", seats=2, options={"start_seat": 0})
-    services.game_join(game_id=game.id, user=users[1])
+    game = game_services.game_create(
+        user=users[0], ruleset="pablo", seats=2, options={"start_seat": 0}
+    )
+    game_services.game_join(game_id=game.id, user=users[1])
     return game
 
 
@@ -120,14 +124,14 @@ def play_until(game_id, users, version):
     while game.version < version:
         assert game.status == "active"
         for user in users[:2]:
-            actions = selectors.game_data(game=game, user=user)["state"]["legal_actions"]
+            actions = game_selectors.game_data(game=game, user=user)["state"]["legal_actions"]
             actions = [a for a in actions if a["type"] in PREFERENCE]
             if actions:
                 actions.sort(key=lambda a: (PREFERENCE.index(a["type"]), a.get("source") != "deck"))
                 body = dict(actions[0])
                 for name, values in body.pop("choices", {}).items():
                     body[name] = values[0]
-                services.game_act(game_id=game_id, user=user, command=body)
+                game_services.game_act(game_id=game_id, user=user, command=body)
                 break
         else:
             raise AssertionError("nobody can act")
@@ -175,7 +179,7 @@ def test_rebuilding_the_projection_drops_the_snapshot(require_postgres, users):
 
     game = play_until(long_game(users).id, users, store.SNAPSHOT_EVERY + 1)
     assert Snapshot.objects.filter(game=game).exists()
-    services.game_rebuild_projection(game_id=game.id)
+    game_services.game_rebuild_projection(game_id=game.id)
     assert not Snapshot.objects.filter(game=game).exists()
     store.clear_cache()
     assert store.state(Game.objects.get(pk=game.id)) == full_fold(game)

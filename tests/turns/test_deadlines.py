@@ -15,10 +15,12 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import rules, services
+from games import rules
 from games.errors import ApplicationError
 from games.models import Event, Game
 from games.rules import RulesError
+from games.services import bots as bot_services
+from games.services import games as game_services
 from games.turns import deadlines
 from tests.fixtures import clock, start_skipbo, user
 from tests.helpers import state, timeouts_per_turn, types
@@ -64,7 +66,7 @@ def test_sweep_leaves_games_that_are_not_due(ann, bob):
 def test_a_stale_turn_key_stores_nothing(ann, bob):
     game = start_skipbo(ann, bob, turn_timeout=60, ago=61)
     version = game.version
-    assert services.game_timeout(game_id=game.id, turn_key="not-this-turn") == 0
+    assert bot_services.game_timeout(game_id=game.id, turn_key="not-this-turn") == 0
     # the fast path checks the key and the time before it locks anything
     assert deadlines.enforce(game_id=game.id, turn_key="not-this-turn") == 0
     game.refresh_from_db()
@@ -109,16 +111,16 @@ def test_absent_player_turns_are_played_at_once(ann, bob):
     cy = user("cy")
     options = {"start_seat": 0, "max_timeouts": 1}
     with clock(timezone.now() - timedelta(seconds=1000)):
-        game = services.game_create(
+        game = game_services.game_create(
             user=ann, ruleset="skipbo", seats=3, turn_timeout=60, options=options
         )
-        services.game_join(game_id=game.id, user=bob)
-        services.game_join(game_id=game.id, user=cy)
+        game_services.game_join(game_id=game.id, user=bob)
+        game_services.game_join(game_id=game.id, user=cy)
         assert deadlines.sweep() == 1  # seat 0 absent; seat 1's deadline overdue as well
     assert deadlines.sweep() == 1  # seat 1 absent; seat 2 on turn, deadline ahead
     assert state(game).absent == [True, True, False]
     hand = rules.view(state(game), 2)["hand"]
-    answer = services.game_act(
+    answer = game_services.game_act(
         game_id=game.id, user=cy, command={"type": "end", "card": hand[0], "discard_pile": 0}
     )
     kinds = [e["type"] for e in answer.data["events"]]
@@ -174,7 +176,7 @@ def test_an_action_racing_its_own_timeout_stores_exactly_one(require_postgres):
             try:
                 barrier.wait()
                 command = {"type": "end", "card": hand[0], "discard_pile": 1}
-                services.game_act(game_id=game.id, user=ann, command=command)
+                game_services.game_act(game_id=game.id, user=ann, command=command)
                 result["act"] = True
             except (RulesError, ApplicationError):
                 result["act"] = False
@@ -232,7 +234,7 @@ def test_a_failing_batch_is_enforced_game_by_game(ann, bob, monkeypatch):
         Event.objects.create(game=games[0], seq=1, type="clash")  # poisons the savepoint
         raise AssertionError("unreachable")
 
-    monkeypatch.setattr(services, "game_timeout_many", broken)
+    monkeypatch.setattr(bot_services, "game_timeout_many", broken)
     assert deadlines.sweep() == 3
     assert all(timeouts_per_turn(g.id) == {(g.turn_key, 0): 1} for g in games)
 
@@ -241,14 +243,14 @@ def test_a_failing_batch_is_enforced_game_by_game(ann, bob, monkeypatch):
 @pytest.mark.parametrize("ruleset", ["pablo", "pablo-50", "cabo"])
 def test_setup_phase_times_out_every_player_who_has_not_looked(ruleset, ann, bob):
     with clock(timezone.now() - timedelta(seconds=61)):
-        game = services.game_create(
+        game = game_services.game_create(
             user=ann, ruleset=ruleset, seats=2, turn_timeout=60, options={"start_seat": 0}
         )
-        services.game_join(game_id=game.id, user=bob)
+        game_services.game_join(game_id=game.id, user=bob)
     game.refresh_from_db()
     setup_key = game.turn_key
     assert rules.view(state(game), 0)["phase"] == "setup"
-    services.game_act(game_id=game.id, user=bob, command={"type": "look", "positions": [2, 3]})
+    game_services.game_act(game_id=game.id, user=bob, command={"type": "look", "positions": [2, 3]})
     assert deadlines.sweep() == 1
     # only ann had not looked: she is acted for (slots 0 and 1), then play begins with seat 0
     assert timeouts_per_turn(game.id) == {(setup_key, 0): 1}
@@ -261,14 +263,14 @@ def test_setup_phase_times_out_every_player_who_has_not_looked(ruleset, ann, bob
 @pytest.mark.parametrize("ruleset", ["pablo", "pablo-50", "tamalou", "cabo"])
 def test_family_turn_times_out_with_draw_and_discard(ruleset, ann, bob):
     with clock(timezone.now() - timedelta(seconds=200)):
-        game = services.game_create(
+        game = game_services.game_create(
             user=ann, ruleset=ruleset, seats=2, turn_timeout=60, options={"start_seat": 0}
         )
-        services.game_join(game_id=game.id, user=bob)
+        game_services.game_join(game_id=game.id, user=bob)
         if ruleset != "tamalou":  # tamalou has no setup phase
             for u in (ann, bob):
                 look = {"type": "look", "positions": [0, 1]}
-                services.game_act(game_id=game.id, user=u, command=look)
+                game_services.game_act(game_id=game.id, user=u, command=look)
     game.refresh_from_db()
     key = game.turn_key
     before = rules.view(state(game), None)["discard"]["count"]

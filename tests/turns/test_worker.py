@@ -1,6 +1,6 @@
 """Deadlines and notifications with a real Celery worker and beat on Redis + PostgreSQL.
 
-Every test here starts its own processes (``conftest.Procs``), with beat
+Every test here starts its own processes (``tests.processes``), with beat
 sweeping every 0.5 s; the fast path (ETA tasks enqueued on commit by this
 process) runs as well, so each test also shows that the two paths together
 still store every timeout once.
@@ -132,9 +132,10 @@ def test_webhook_arrives_signed_and_a_500_is_retried(celery):
 def test_players_acting_at_their_deadline_race_the_worker(celery):
     from django.utils import timezone
 
-    from games import rules, services
+    from games import rules
     from games.errors import ApplicationError
     from games.rules import RulesError
+    from games.services import games as game_services
     from tests.helpers import state
 
     celery.worker()
@@ -150,7 +151,7 @@ def test_players_acting_at_their_deadline_race_the_worker(celery):
         time.sleep(max(0.0, wait))
         try:
             command = {"type": "end", "card": hand[0], "discard_pile": 0}
-            services.game_act(game_id=game.id, user=ann, command=command)
+            game_services.game_act(game_id=game.id, user=ann, command=command)
             acted[game.id] = True
         except (RulesError, ApplicationError):
             acted[game.id] = False

@@ -11,8 +11,8 @@ from datetime import datetime, timedelta
 import pytest
 from django.test import override_settings
 
-from games import services
 from games.models import Game
+from games.services import bots as bot_services
 from tests.api.conftest import create
 
 pytestmark = pytest.mark.django_db
@@ -584,7 +584,7 @@ def test_a_timeout_is_turn_timed_out_with_the_seat(ann, bob, cid, pablo_playing)
     gid = pablo_playing
     before = version(ann, gid)
     game = Game.objects.get(pk=gid)
-    assert services.game_timeout(game_id=gid, turn_key=game.turn_key) > 0
+    assert bot_services.game_timeout(game_id=gid, turn_key=game.turn_key) > 0
     events = cid.get(f"/api/games/{gid}/events/?after={before}").json()["events"]
     timed_out = [e for e in events if e["type"] == "turn_timed_out"]
     assert timed_out and timed_out[0]["seat"] == 0  # ann was on turn

@@ -1,4 +1,4 @@
-"""Token authentication with a small per-process cache of token -> user.
+"""The API's tokens: token authentication with a small per-process cache of token -> user.
 
 DRF's ``TokenAuthentication`` reads the token and its user from the database on
 every request (~a fifth of a worker's time on an action). Here a token seen in
@@ -197,6 +197,6 @@ def _user_saved(sender: Any, instance: Any, **kwargs: Any) -> None:
         )
 
 
-post_delete.connect(_token_deleted, sender=Token, dispatch_uid="games.api.auth.token")
-post_save.connect(_user_saved, sender=get_user_model(), dispatch_uid="games.api.auth.user")
-post_delete.connect(_user_saved, sender=get_user_model(), dispatch_uid="games.api.auth.gone")
+post_delete.connect(_token_deleted, sender=Token, dispatch_uid="games.tokens.token")
+post_save.connect(_user_saved, sender=get_user_model(), dispatch_uid="games.tokens.user")
+post_delete.connect(_user_saved, sender=get_user_model(), dispatch_uid="games.tokens.gone")

@@ -1,36 +1,20 @@
-"""Every read: a game as a viewer sees it, game lists, the event feed, replays.
-
-Read-only: a state comes from the game's stream (``games.store``, which owns
-the per-process cache of recent states); nothing here writes a model.
-
-Redaction happens only in the rules (``rules.view`` / ``rules.event_view``);
-this module decides *who* is looking (their seat, or None for a non-player).
-"""
+"""A game as a viewer sees it, game lists, the event feed, the replay, the rulesets."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.db import DatabaseError, close_old_connections, connection
 from django.db.models import QuerySet
 
 from games import errors, fairness, friends, rules, store
-from games.bots import bot_level, waits_for
+from games.bots import bot_level
 from games.bots import levels as bot_levels
 from games.errors import Conflict
-from games.models import AccountName, Event, FairDraw, Game, NotificationSettings, Seat
-from games.review import analysis_data, analysis_get  # noqa: F401  (the viewer reads them here)
-from games.usernames import clean_username, name_digest, username_key, username_problem
+from games.models import Event, FairDraw, Game, Seat
 
 JSON = dict[str, Any]
-
-#: Long polling: how often the event feed looks for news.
-POLL_INTERVAL = 0.2
-MAX_WAIT = 30
 
 
 def to_engine(row: Event) -> rules.Event:
@@ -47,38 +31,6 @@ def game_state(*, game: Game, version: int | None = None) -> rules.State:
     return store.state(game, version)
 
 
-# --------------------------------------------------------------------------- bots
-
-
-def bot_seats(state: rules.State) -> dict[int, tuple[str, bool]]:
-    """Seats a bot plays now: {seat: (level, as a stand-in)}."""
-    out: dict[int, tuple[str, bool]] = {}
-    stand_in = state.options.get("stand_in", "rules")
-    for seat, name in enumerate(state.players):
-        level = bot_level(name)
-        if level is not None:
-            out[seat] = (level, False)
-        elif stand_in != "rules" and state.absent[seat]:
-            out[seat] = (stand_in, True)
-    return out
-
-
-def bots_due(state: rules.State, *, waited_only: bool = False) -> list[int]:
-    """The bot seats that may act now (``waited_only``: only those the game waits for)."""
-    if state.status != "active":
-        return []
-    rulebook = rules.get_ruleset(state.ruleset)
-    out = []
-    for seat, (_level, stand_in) in bot_seats(state).items():
-        legal = rulebook.legal_actions(state, seat)
-        if not legal:
-            continue
-        if (waited_only or stand_in) and not waits_for(legal):
-            continue  # a stand-in only plays the absent player's turns
-        out.append(seat)
-    return out
-
-
 # --------------------------------------------------------------------------- games
 
 
@@ -92,6 +44,15 @@ def game_get(game_id: Any) -> Game:
         return Game.objects.get(pk=store.game_key(game_id))
     except Game.DoesNotExist:
         raise errors.not_found() from None
+
+
+def game_seen(game_id: Any, user: Any, invite: Any = None) -> Game:
+    """``game_get`` for a reader: a private game is unknown (404) to anyone but its
+    players and whoever presents its ``invite`` (``friends.may_see``)."""
+    game = game_get(game_id)
+    if not friends.may_see(game, user, invite):
+        raise errors.not_found()
+    return game
 
 
 def game_seat(*, game_id: Any, user: Any) -> int:
@@ -266,51 +227,13 @@ def recent_events(*, game: Game, seat: int | None, count: int) -> list[JSON]:
     return event_views(game=game, seat=seat, after=after)
 
 
-def _current_version(game: Game) -> int:
-    return Game.objects.filter(pk=game.pk).values_list("version", flat=True).get()
-
-
-def _poll_version(game: Game) -> int:
-    """The game's version, asked by a long poll between two of its sleeps.
-
-    The connection was used a moment ago, so it is not health-checked before each
-    poll: Django's check (``CONN_HEALTH_CHECKS``) is a query of its own, and with
-    many clients waiting it doubled the queries of the poll loop (found profiling
-    the crowd, bench/README.md). If the connection broke meanwhile (PostgreSQL
-    restarted), it is closed and the poll asked once more on a new one; a second
-    failure is the request's (503).
-    """
-    try:
-        return _current_version(game)
-    except DatabaseError:
-        if connection.in_atomic_block:
-            raise
-        close_old_connections()
-        return _current_version(game)
-
-
-def event_feed(*, game: Game, user: Any, after: int = 0, wait: float = 0) -> JSON:
-    """``GET /api/games/{id}/events/``: the events after ``after``, redacted for ``user``.
-
-    With ``wait`` > 0 and nothing new, polls the database every ``POLL_INTERVAL``
-    seconds until a newer event exists or ``wait`` seconds have passed. Outside a
-    transaction each check sees the latest commit; a connection that broke while
-    waiting is replaced once (``_poll_version``). No transaction and no lock is
-    held while it sleeps.
-    """
-    version = game.version
-    if version <= after and wait > 0:
-        give_up = time.monotonic() + min(wait, MAX_WAIT)
-        while version <= after and time.monotonic() < give_up:
-            time.sleep(min(POLL_INTERVAL, max(0.0, give_up - time.monotonic())))
-            version = _poll_version(game)
-        if version != game.version:
-            game.refresh_from_db()
-            version = game.version
+def event_feed(*, game: Game, user: Any, after: int = 0) -> JSON:
+    """``GET /api/games/{id}/events/``: the events after ``after`` up to the game's version,
+    redacted for ``user`` (the long poll's waiting: ``games.feed.waiting``)."""
     seat = seat_of(game=game, user=user)
     return {
-        "events": event_views(game=game, seat=seat, after=after, upto=version),
-        "version": version,
+        "events": event_views(game=game, seat=seat, after=after, upto=game.version),
+        "version": game.version,
     }
 
 
@@ -345,111 +268,9 @@ def ruleset_list() -> list[JSON]:
     ]
 
 
-# --------------------------------------------------------------------------- the replay viewer
-# (replays/: the list of finished games and one game's stream, folded there into steps)
-
-#: The games the viewer shows: over, so nothing in them is hidden any more.
-VIEWABLE = (Game.Status.FINISHED, Game.Status.ABORTED)
-
-
-def replay_list(*, ruleset: str = "", player: str = "", user: Any = None) -> QuerySet[Game]:
-    """Finished and aborted games, newest first, filtered by ruleset and player username.
-
-    Without the private games ``user`` (None: a signed-out visitor) has no seat in,
-    like every list of games (``friends.visible``).
-    """
-    if "\x00" in ruleset + player:  # no ruleset or name holds NUL (PostgreSQL's text refuses it)
-        return Game.objects.none()
-    games = friends.visible(Game.objects.filter(status__in=VIEWABLE), user)
-    games = games.prefetch_related("seat_set__user")
-    if ruleset:
-        games = games.filter(ruleset=ruleset)
-    if player:
-        games = games.filter(seat_set__user__username__iexact=player).distinct()
-    return games.order_by("-finished_at", "-created_at")
-
-
-def replay_players(user: Any = None) -> list[str]:
-    """Usernames that appear in a viewable game ``user`` may list (the viewer's player filter)."""
-    games = friends.visible(Game.objects.filter(status__in=VIEWABLE), user)
-    seats = Seat.objects.filter(game__in=games, user__isnull=False)
-    return sorted(set(seats.values_list("user__username", flat=True)), key=str.lower)
-
-
-def replay_game(game_id: Any) -> Game | None:
-    """The game if it is finished or aborted; None for any other id (the viewer's 404)."""
-    return Game.objects.filter(id=game_id, status__in=VIEWABLE).first()
-
-
 def rules_version() -> str:
     """The fingerprint of the rules' code (the stream's snapshots carry the same)."""
     return store.code_version()
-
-
-# --------------------------------------------------------------------------- the account page
-
-
-def user_api_token(*, user: Any) -> str | None:
-    """The user's API token if one was ever issued (the web table's account page)."""
-    token = getattr(user, "auth_token", None)  # the one-to-one of DRF's Token, if any
-    return None if token is None else str(token.key)
-
-
-# --------------------------------------------------------------------------- notifications
-
-
-def notification_settings(*, user: Any) -> NotificationSettings:
-    """The user's notification settings (the defaults, unsaved, when they have no row)."""
-    found = NotificationSettings.objects.filter(user=user).first()
-    return found if found is not None else NotificationSettings(user=user)
-
-
-# --------------------------------------------------------------------------- accounts
-
-
-def username_taken(name: str, *, exclude: Any = None) -> bool:
-    """Whether an account's name equals ``name`` by ``username_key`` (trim, NFKC, case fold),
-    or has its look (``games.usernames.username_look``). ``exclude``: an account's pk
-    that does not count (the account being renamed).
-
-    The database compares ASCII letters case-insensitively (``iexact``); the
-    few names with other characters are compared here by their keys, since
-    SQLite's and PostgreSQL's case rules are not Unicode's case folding.
-    """
-    looks = AccountName.objects.filter(digest=name_digest(name)).exclude(user_id=exclude)
-    if looks.exists():
-        return True  # the same look: the key, or letters that pass for its ASCII ones
-    key = username_key(name)
-    users = get_user_model().objects.exclude(pk=exclude)
-    if users.filter(username__iexact=name).exists():
-        return True
-    if key.isascii() and users.filter(username__iexact=key).exists():
-        return True
-    others = users.filter(username__regex=r"[^\x01-\x7f]").values_list("username", flat=True)
-    return any(username_key(other) == key for other in others.iterator())
-
-
-def username_refusal(name: str, *, exclude: Any = None) -> str | None:
-    """Why ``name`` may not be an account's new name (the API's rules), or None.
-
-    For the forms that name accounts outside ``services.user_register`` (the
-    admin's): invisible characters, mixed scripts, ASCII lookalikes, or taken.
-    """
-    problem = username_problem(clean_username(name))
-    if problem:
-        return problem
-    if username_taken(clean_username(name), exclude=exclude):
-        return "A user with that username already exists."
-    return None
-
-
-# --------------------------------------------------------------------------- games among friends
-# The reads of games/friends.py the web pages use (play imports selectors, not friends).
-
-history_games = friends.history_games
-history_row = friends.history_row
-history_summary = friends.history_summary
-rematch_of = friends.rematch_of
 
 
 # --------------------------------------------------------------------------- the round's reveal

@@ -20,10 +20,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services
-from games.api.auth import CachedTokenAuthentication
-from games.api.schema import ErrorSerializer
 from games.models import NotificationSettings
+from games.selectors import notifications as notification_selectors
+from games.services import notifications as notification_services
+from games.tokens import CachedTokenAuthentication
+
+from .schema import ErrorSerializer
 
 WEBHOOK_DESCRIPTION = """\
 Registers the URL that receives a POST for your turns, reminders (80 % of the
@@ -111,7 +113,7 @@ class NotificationSettingsApi(APIView):
         summary="Your notification channels",
     )
     def get(self, request: Request) -> Response:
-        prefs = selectors.notification_settings(user=request.user)
+        prefs = notification_selectors.notification_settings(user=request.user)
         return Response(_settings_data(request.user, prefs))
 
     @extend_schema(
@@ -125,7 +127,9 @@ class NotificationSettingsApi(APIView):
         given.is_valid(raise_exception=True)
         email = given.validated_data.get("email")
         pending = email if email and email != request.user.email else None
-        prefs = services.notification_settings_update(user=request.user, **given.validated_data)
+        prefs = notification_services.notification_settings_update(
+            user=request.user, **given.validated_data
+        )
         answer = _settings_data(request.user, prefs)
         if pending:
             answer["email_pending"] = pending  # mailed a confirmation link; not used before
@@ -141,7 +145,7 @@ class WebhookApi(APIView):
         summary="Your webhook (without its secret)",
     )
     def get(self, request: Request) -> Response:
-        prefs = selectors.notification_settings(user=request.user)
+        prefs = notification_selectors.notification_settings(user=request.user)
         return Response({"url": prefs.webhook_url or None, "enabled": prefs.webhook_enabled})
 
     @extend_schema(
@@ -154,7 +158,9 @@ class WebhookApi(APIView):
     def put(self, request: Request) -> Response:
         given = WebhookInSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        prefs = services.webhook_register(user=request.user, url=given.validated_data["url"])
+        prefs = notification_services.webhook_register(
+            user=request.user, url=given.validated_data["url"]
+        )
         return Response(
             {
                 "url": prefs.webhook_url,
@@ -170,5 +176,5 @@ class WebhookApi(APIView):
         summary="Remove your webhook",
     )
     def delete(self, request: Request) -> Response:
-        services.webhook_remove(user=request.user)
+        notification_services.webhook_remove(user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

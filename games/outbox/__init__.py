@@ -18,7 +18,7 @@ normally. ``flush`` -- the ``pablo.flush_outbox`` task, run by Celery beat
 every ``PABLO_OUTBOX_SECONDS`` (default 2) -- publishes the stored messages
 in order once the broker is back and deletes each one it published, under
 ``SELECT ... FOR UPDATE SKIP LOCKED`` so two flushes never send the same row.
-The rows are written by services (``games.notifications.services``,
+The rows are written by the outbox's services (``games.outbox.services``,
 ``outbox_message_*``); this module reads them and talks to the broker.
 
 Notifications are sent with ``claim=True`` (see ``send``): stored before they
@@ -56,7 +56,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.models import OutboxMessage
-from games.notifications import services
+
+from . import services
 
 log = logging.getLogger(__name__)
 
