@@ -141,9 +141,7 @@ def shared_cache(request, settings, tmp_path):
             "LOCATION": str(tmp_path / "throttle"),
         }
     else:
-        url = os.environ.get("CELERY_BROKER_URL", "")
-        if not url.startswith("redis"):
-            pytest.skip("needs Redis (CELERY_BROKER_URL=redis://…)")
+        url = request.getfixturevalue("require_redis")
         config = {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": url,  # this test process's own database (tests/processes.py)
