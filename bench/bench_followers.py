@@ -12,7 +12,7 @@ follower's transaction), which counts what was handled: nothing lost, nothing
 twice.
 
 1. **Lag at 100 actions/s**: four writer threads play two-player ``pablo``
-   games through ``services.game_act`` at 100 actions/s in all; the probe's lag
+   games through ``game_act`` (``games.services.games``) at 100 actions/s in all; the probe's lag
    per event (from the event's ``created_at`` to the start of the ``handle``
    that got it; the probe is the last follower of each run, so its lag
    includes the others'): p50, p99, max.
@@ -152,11 +152,11 @@ def follower_costs(start: int, end: int) -> list[tuple[str, float]]:
 def bots_cost(users: list) -> float:
     """ms of the bots follower's ``handle`` for the events of 100 actions in 100 games where
     a bot plays (in this process; the tasks it enqueues go to the stopped worker's queue)."""
-    from games import services
+    from games.services import games as game_services
     from games.turns.followers import BotTurns
 
     games = [
-        services.game_create(
+        game_services.game_create(
             user=users[0],
             ruleset="pablo",
             seats=2,
@@ -199,20 +199,15 @@ def main() -> int:
     with connection.cursor() as cursor:
         cursor.execute(probe.CREATE)
     tmp = Path(tempfile.mkdtemp(prefix="bench-followers-"))
-    procs = Processes(
-        tmp,
-        DATABASE_URL=database_url(),
-        CELERY_BROKER_URL=BROKER,
-        PABLO_SWEEP_SECONDS="0.5",
-        PABLO_WEBHOOK_BACKOFF="0.2",
-    )
+    procs = Processes(tmp, DATABASE_URL=database_url(), CELERY_BROKER_URL=BROKER)
     procs.env.update(
         DJANGO_SETTINGS_MODULE="tests.followers.settings",
         PABLO_TEST_KEEP_DEFAULT_CACHE="1",  # the hint's key shared with this process
         PABLO_FAST_PATH_SECONDS="0",
         PROBE_BATCH="500",
     )
-    procs.env.pop("PABLO_TEST_DB_NAME", None)
+    for name in ("PABLO_TEST_DB_NAME", "PABLO_SWEEP_SECONDS", "PABLO_WEBHOOK_BACKOFF"):
+        procs.env.pop(name, None)  # the service's defaults, not the tests' faster sweeps
     worker_options = ["--pool=threads", "--concurrency=2", "--without-heartbeat",
                       "--without-gossip", "--without-mingle"]  # fmt: skip
     missed = []

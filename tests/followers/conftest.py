@@ -13,6 +13,12 @@ from tests.factories import UserFactory
 
 from . import probe
 
+#: The environment of a worker process that runs the probe follower besides the others.
+PROBE_SETTINGS = {
+    "DJANGO_SETTINGS_MODULE": "tests.followers.settings",
+    "DJANGO_SECRET_KEY": "tests-followers-only-" + "f" * 50,
+}
+
 
 def games(count: int) -> list[Game]:
     owner = UserFactory(username="writer", password="pw")
