@@ -109,7 +109,7 @@ def game_create(
     """A new game with ``user`` in seat 0 (starts at once if it has one seat).
 
     ``bots``: ``[{"seat", "level"}]`` seats taken by bots at once, as checked by
-    the API's input serializer (``games.commands.check_bots``).
+    the API's input serializer (``games.api.serializers.check_bots``).
     ``private``: listed to its players only, joined with its invite (games/friends.py).
     """
     check_turn_timeout(turn_timeout)
