@@ -19,15 +19,29 @@ from typing import Any
 from django import forms
 from django.conf import settings
 
+from games import rules
+
 #: Turn time units offered (seconds each); the API takes 1 s to 14 days.
 UNITS = [("minutes", 60), ("hours", 3600), ("days", 86400)]
 #: Options shown under "More options" rather than at once.
 MORE = ("start_seat", "memory", "max_timeouts", "stand_in")
-#: Options a ruleset takes but that change nothing a player would notice in it:
-#: Skip-Bo has no face-down field cards to remember.
-NOT_SHOWN = {"skipbo": {"memory"}}
-#: Who may take a seat: a person (who joins), or a bot of a level.
-SEAT_CHOICES = [("", "a person (who joins)"), ("basic", "a basic bot"), ("random", "a random bot")]
+#: Each bot level in words (the seats' and the stand-in's choices); a level the rules
+#: add later and that is not named here is "a <level> bot".
+BOT_WORDS = {
+    "random": "a random bot (any legal move)",
+    "basic": "a basic bot",
+    "expert": "an expert bot (the strongest)",
+}
+
+
+def bot_words(level: str) -> str:
+    return BOT_WORDS.get(level, f"a {level} bot")
+
+
+def seat_choices(levels: list[str]) -> list[tuple[str, str]]:
+    """Who may take a seat: a person (who joins), or a bot of each level the ruleset lists."""
+    return [("", "a person (who joins)")] + [(level, bot_words(level)) for level in levels]
+
 
 #: name -> (label, sentence, {value: words}, default in words). Options the
 #: rules add later and that are not named here fall back to the API's text.
@@ -78,11 +92,9 @@ WORDS: dict[str, tuple[str, str, dict[Any, str], str]] = {
     ),
     "memory": (
         "Memory help",
-        "Whether the table keeps showing the cards you have seen.",
-        {
-            "assisted": "the table keeps showing cards you have seen",
-            "strict": "remember them yourself (each is shown once)",
-        },
+        "Whether the table keeps showing cards you have seen, or shows each once and you "
+        "remember it.",
+        {"assisted": "shown by the table", "strict": "remembered by you"},
         "",
     ),
     "max_timeouts": (
@@ -95,11 +107,7 @@ WORDS: dict[str, tuple[str, str, dict[Any, str], str]] = {
     "stand_in": (
         "Who plays for an absent player",
         "What happens on an absent player's turns.",
-        {
-            "rules": "the simplest move the rules allow",
-            "random": "a random bot",
-            "basic": "a basic bot",
-        },
+        {"rules": "the simplest move the rules allow", **BOT_WORDS},
         "",
     ),
 }
@@ -149,7 +157,8 @@ class CreateForm(forms.Form):
             label="unit", choices=[(u, u) for u, _ in UNITS], initial="days"
         )
         self.option_names: list[str] = []
-        hidden = NOT_SHOWN.get(self.ruleset, set())
+        # options a ruleset takes but that change nothing a player would notice in it
+        hidden = rules.get_ruleset(self.ruleset).presentation.unused_options
         for name, opt in spec["options"].items():
             if name in hidden:
                 continue
@@ -167,7 +176,7 @@ class CreateForm(forms.Form):
             self.bot_names.append(key)
             f[key] = forms.ChoiceField(
                 label=f"Seat {seat}",
-                choices=SEAT_CHOICES,
+                choices=seat_choices(list(spec.get("bot_levels") or ["basic", "random"])),
                 required=False,
                 initial="",
             )
@@ -195,7 +204,10 @@ class CreateForm(forms.Form):
             ]
             field = forms.ChoiceField(label=label, choices=choices, required=False, initial="")
         elif "enum" in opt:
-            choices = [(json.dumps(v), words.get(v, str(v))) for v in opt["enum"]]
+            choices = [
+                (json.dumps(v), words.get(v) or (bot_words(v) if name == "stand_in" else str(v)))
+                for v in opt["enum"]
+            ]
             # not required: a form without it (an older page) takes the default
             field = forms.ChoiceField(
                 label=label, choices=choices, initial=json.dumps(default), required=False
@@ -215,7 +227,8 @@ class CreateForm(forms.Form):
             _field_errors(field)
         else:
             field = forms.CharField(label=label, required=False, max_length=200)
-        if default_words:
+        if default_words and isinstance(field, forms.IntegerField) and field.initial is None:
+            # only under a box shown empty (a select says its default among its choices)
             sentence = f"{sentence} Left empty: {default_words}."
         field.help_text = sentence
         return field

@@ -80,8 +80,7 @@ def build(
     if calls:
         parts = []
         for c in calls:
-            who = name(c["seat"])
-            who = who[:1].upper() + who[1:]
+            who = "You" if c["seat"] == you else name(c["seat"])  # names keep their case
             points = scores.get(str(c["seat"]))
             after = f" ({points:+d})" if isinstance(points, int) else ""
             if c.get("succeeded") is True:

@@ -32,8 +32,22 @@ def recent_words(
     out: list[str] = []
     for e in events:
         event = rules.Event(type=e["type"], data=e["data"] or {}, seat=e["seat"])
-        out += describe(event, e["data"] or {}, names, kind, viewer=you, ruleset=ruleset)
+        out += describe(
+            event, e["data"] or {}, names, kind, viewer=you, ruleset=ruleset, reader=you
+        )
     return out
+
+
+def raced(
+    events: list[JSON], since: int, names: list[str], kind: str, you: int | None, ruleset: str
+) -> str:
+    """What a player's refused click says when others moved first (a version conflict):
+    the other players' moves after version ``since``, in the table's words."""
+    theirs = [e for e in events if e["seq"] > since and e["seat"] not in (None, you)]
+    words = recent_words(theirs, names, kind, you, ruleset)
+    if not words:
+        return "The game moved on before your move arrived, so it was not made. Choose again."
+    return " ".join(words) + " That came first, so your move was not made. Choose again."
 
 
 def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
@@ -42,7 +56,7 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
     you = game.get("you")
     ruleset = game["ruleset"]
     drawn = layout(ruleset)
-    kind = drawn.kind
+    kind = drawn.cards
     names = [f"Seat {s}" for s in range(game["seats"])]
     absent = {}
     scores = {}
@@ -83,7 +97,8 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
         "selection": selection.refs,
         "sel": ",".join(selection.refs),
         "hint": hint(legal, selection, kind),
-        "words": list(reversed(recent_words(events, names, kind, you, ruleset)))[:8],
+        # in the order they happened, numbered as they read: the newest last
+        "words": recent_words(events, names, kind, you, ruleset)[-8:],
         "result": result,
         "rounds": rounds,
         "call_word": drawn.call_word,

@@ -21,6 +21,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -28,10 +29,12 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 from rest_framework.exceptions import ValidationError
 
+from games.api import shares
 from games.api.exceptions import exception_handler, status_of
 from games.api.serializers import GameCreateInputSerializer, parse_action
-from games.api.throttling import ActionLimit, check_web_auth, game_created
+from games.api.throttling import ActionLimit, check_web_auth, game_created, signing_up
 from games.errors import ApplicationError, not_a_player
+from games.friends import CANCELLED
 from games.rules import RulesError
 from games.selectors import accounts as account_selectors
 from games.selectors import games as game_selectors
@@ -63,9 +66,12 @@ def _table_url(game_id: Any, sel: str = "") -> str:
     return f"{url}?sel={sel}" if sel else url
 
 
-def _game_or_404(game_id: Any) -> Any:
+def _game_or_404(request: HttpRequest, game_id: Any) -> Any:
+    """The game, or the unknown game's 404 -- also for a private game the visitor may not
+    see (not a player, no ``invite`` of it in the address or the form)."""
+    invite = (request.GET.get("invite") or request.POST.get("invite") or "")[:100]
     try:
-        return game_selectors.game_get(game_id)
+        return game_selectors.game_seen(game_id, request.user, invite)
     except ApplicationError:
         raise Http404("No game with this id.") from None
 
@@ -122,6 +128,9 @@ def signup(request: HttpRequest) -> HttpResponse:
     """Django's ``UserCreationForm``; the account is made as the API makes it."""
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        wait = signing_up(request)  # PABLO_THROTTLE_SIGNUPS, per address
+        if wait is not None:
+            return too_many(request, wait)
         try:
             user, _token = account_services.user_register(
                 username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
@@ -226,7 +235,15 @@ def create(request: HttpRequest) -> HttpResponse:
         try:
             data = GameCreateInputSerializer(data=form.body())
             data.is_valid(raise_exception=True)
-            game = game_services.game_create(user=request.user, **data.validated_data)
+            with transaction.atomic():
+                game = game_services.game_create(
+                    user=request.user,
+                    created_from=shares.address_key(request),
+                    **data.validated_data,
+                )
+                shares.check_game(request, game)
+        except shares.Over as exc:
+            form.refused(str(exc.detail))
         except (RulesError, ApplicationError, ValidationError) as exc:
             form.refused(refusal(exc) or "The game could not be created.")
         else:
@@ -240,7 +257,7 @@ def create(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def table_view(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     ctx = table_context(request, game, request.GET.get("sel", "")[:200])
     if request.GET.get("partial"):
         response = render(request, "play/_table.html", ctx)
@@ -255,6 +272,11 @@ def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
     invite = request.GET.get("invite", "")[:100]
     events = recent_events(game=game, seat=data["you"], count=RECENT_EVENTS)
     ctx = table.build(data, sel, events)
+    since = request.GET.get("since", "")
+    if since.isascii() and since.isdigit() and len(since) < 10:  # the script's refused click
+        ctx["raced"] = table.raced(
+            events, int(since), ctx["names"], ctx["kind"], data["you"], data["ruleset"]
+        )
     ctx.update(
         game=data,
         game_id=data["id"],
@@ -279,9 +301,12 @@ def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
         ruleset_name=lobby.ruleset_name(data["ruleset"]),
         waiting_for=data["seats"] - len(data["players"]),
     )
-    if ctx["kind"] != "skipbo" and data["status"] in ("active", "finished"):
+    if data["status"] == "aborted":
+        ctx.update(_stopped(events, ctx["names"], data["you"]))
+    state = data.get("state") or {}
+    if "reveal" in state and data["status"] in ("active", "finished"):
         # the rules' reveal of the last round, until this player acts in the next one
-        shown = (data.get("state") or {}).get("reveal")
+        shown = state["reveal"]
         acted = data["you"] is not None and acted_since_round_end(game=game, seat=data["you"])
         ctx["reveal"] = reveal.build(
             None if acted else shown,
@@ -296,6 +321,17 @@ def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
         ctx["rematch"] = _rematch(data.get("rematch"), request.user)
         ctx["can_rematch"] = ctx["rematch"] is None
     return ctx
+
+
+def _stopped(events: list[dict[str, Any]], names: list[str], you: int | None) -> dict[str, Any]:
+    """An aborted game in words: cancelled by its creator (seat 0) before it started, or
+    stopped because every player was absent."""
+    aborted = next((e for e in reversed(events) if e["type"] == "game_aborted"), None)
+    reason = ((aborted or {}).get("data") or {}).get("reason")
+    if reason == CANCELLED:
+        who = "You" if you == 0 else names[0]
+        return {"cancelled": True, "stopped": f"{who} cancelled this game before it started."}
+    return {"cancelled": False, "stopped": "The game was stopped: every player was absent."}
 
 
 def _rematch(new_id: Any, user: Any) -> dict[str, Any] | None:
@@ -322,7 +358,7 @@ def _back(request: HttpRequest, game_id: Any, detail: str | None = None) -> Http
 @require_POST
 def act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """One action from a form: the same checks and service as ``POST .../actions/``."""
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     if not request.user.is_authenticated:
         return _back(request, game.id, "Log in to play: you are not signed in.")
     form = ActionForm(request.POST)
@@ -351,15 +387,27 @@ def act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
             idempotency_key=action.idempotency_key,
         )
     except (RulesError, ApplicationError, ValidationError) as exc:
+        if getattr(exc, "code", None) == "version_conflict":
+            since = form.cleaned_data["version"] or 0
+            return _back(request, game.id, _raced(game, request.user, since))
         return _back(request, game.id, refusal(exc))
     return _back(request, game.id)
+
+
+def _raced(game: Any, user: Any, since: int) -> str:
+    """Others moved after version ``since``: what they did, in the table's words."""
+    game.refresh_from_db()
+    data = game_selectors.game_data(game=game, user=user)
+    events = recent_events(game=game, seat=data["you"], count=RECENT_EVENTS)
+    ctx = table.build(data, "", events)
+    return table.raced(events, since, ctx["names"], ctx["kind"], data["you"], data["ruleset"])
 
 
 @require_POST
 def join(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Join a waiting game; a private one needs its invite (the form carries it from the
     invite link); without it, or with a wrong one, the answer is the API's 404."""
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     invite = request.POST.get("invite", "")[:100]
     back = _table_url(game.id) + (f"?invite={quote(invite)}" if invite else "")
     if not request.user.is_authenticated:
@@ -379,14 +427,14 @@ def join(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 @login_required
 def cancel(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """The creator cancels their waiting game (the API's ``cancel``); back to the lobby."""
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     try:
         friend_services.game_cancel(game_id=game.id, user=request.user)
     except (RulesError, ApplicationError) as exc:
         if status_of(exc) == 404:  # a stranger on a private game: as an unknown id
             raise Http404("No game with this id.") from None
         return _back(request, game.id, refusal(exc))
-    messages.info(request, "The game is cancelled.")
+    messages.info(request, "You cancelled your game: nobody can join it any more.")
     return HttpResponseRedirect(reverse("play:lobby"))
 
 
@@ -394,14 +442,21 @@ def cancel(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 @login_required
 def rematch(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Start (or find) the rematch of a finished game: to the new table, seated."""
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     wait = game_created(request)  # PABLO_THROTTLE_GAMES: a rematch creates a game too
     if wait is not None:
         return _back(
             request, game.id, f"You have started many games lately; try again in {wait} s."
         )
     try:
-        new, _created = friend_services.game_rematch(game_id=game.id, user=request.user)
+        with transaction.atomic():
+            new, created = friend_services.game_rematch(
+                game_id=game.id, user=request.user, created_from=shares.address_key(request)
+            )
+            if created:
+                shares.check_game(request, new)
+    except shares.Over as exc:
+        return _back(request, game.id, str(exc.detail))
     except (RulesError, ApplicationError) as exc:
         if status_of(exc) == 404:  # a stranger on a private game: as an unknown id
             raise Http404("No game with this id.") from None
@@ -417,7 +472,7 @@ def rematch(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 
 @require_POST
 def come_back(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     if not request.user.is_authenticated:
         return _back(request, game.id, "Log in to play: you are not signed in.")
     try:
@@ -430,7 +485,7 @@ def come_back(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 @require_POST
 def close_reveal(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Close the round's reveal on this browser's table (remembered in the session)."""
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     number = request.POST.get("round", "")
     if number.isascii() and number.isdigit() and len(number) < 6:
         request.session[reveal.session_key(game.id)] = int(number)

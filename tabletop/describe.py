@@ -55,8 +55,10 @@ class Words:
         kind: str,
         viewer: int | None,
         ruleset: str,
+        reader: int | None = None,
     ) -> None:
         self.ruleset = ruleset
+        self.reader = reader
         self.event = event
         self.data = data or {}
         self.names = names
@@ -116,12 +118,14 @@ def describe(
     *,
     viewer: int | None = None,
     ruleset: str,
+    reader: int | None = None,
 ) -> list[str]:
     """The sentences of one event (usually one); ``[]`` merges it into the step before.
 
-    ``ruleset`` names the game's words (the call's "Pablo" or "Cabo", its layout).
+    ``ruleset`` names the game's words (the call's "Pablo" or "Cabo", its layout);
+    ``reader``: the seat of the player reading at their table, told "your turn".
     """
-    w = Words(event, data, names, kind, viewer, ruleset)
+    w = Words(event, data, names, kind, viewer, ruleset, reader)
     fn = DESCRIBE.get(event.type)
     if fn is None:
         return [_sentence(fallback(w))]
@@ -233,7 +237,9 @@ def _finished(w: Words) -> str:
 @describes("game_aborted")
 def _aborted(w: Words) -> str:
     reason = w.data.get("reason")
-    return "The game was aborted" + (f": {reason}" if reason else "")
+    if reason == "cancelled":  # only its creator, seat 0, may cancel (games.friends)
+        return f"{w.name(0)} cancelled the game before it started"
+    return "The game was stopped" + (f": {reason}" if reason else "")
 
 
 # --------------------------------------------------------------------------- Skip-Bo
@@ -243,6 +249,9 @@ SOURCE_WORDS = {"hand": "hand", "stock": "stock pile", "discard": "discard pile"
 
 @describes("turn_started")
 def _turn_started(w: Words) -> str:
+    seat = w.event.seat if w.event.seat is not None else w.data.get("seat")
+    if w.reader is not None and seat == w.reader:
+        return "Now it is your turn."
     return f"Now it is {w.actor}'s turn."
 
 

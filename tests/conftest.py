@@ -17,8 +17,9 @@ from django.db import connection
 
 from tests.needs import missing
 
-#: The browser fixtures (``chromium``, ``page``, ``artifacts``), for every directory.
-pytest_plugins = ["tests.browser"]
+#: Fixtures for every directory: the browser (``chromium``, ``page``, ``artifacts``), the
+#: services' users and games (``users``, ``skipbo_game``), Celery processes (``celery``).
+pytest_plugins = ["tests.browser", "tests.fixtures", "tests.processes"]
 
 
 def redis_url() -> str:
@@ -97,3 +98,13 @@ def _flush_events_on_sqlite_as_on_postgresql():
     operations.sql_flush = sql_flush
     yield
     operations.sql_flush = original
+
+
+@pytest.fixture
+def eights():
+    """Crazy Eights (tests/eights.py), a test-only ruleset, registered for one test."""
+    from tests import eights as module
+
+    module.register()
+    yield module.ID
+    module.unregister()

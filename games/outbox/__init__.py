@@ -8,7 +8,7 @@ commit that must not vanish when Redis is down (a notification, a delivery)
 goes through the outbox::
 
     from games import outbox
-    outbox.send("games.notify_game", kwargs={...}, claim=True)
+    outbox.send("games.deliver_email", args=(address, subject, text))
 
 ``send`` publishes at once, as before, when the broker answers -- the usual
 case costs nothing more. When the broker refuses (Redis stopped, restarting,
@@ -20,9 +20,6 @@ in order once the broker is back and deletes each one it published, under
 ``SELECT ... FOR UPDATE SKIP LOCKED`` so two flushes never send the same row.
 The rows are written by the outbox's services (``games.outbox.services``,
 ``outbox_message_*``); this module reads them and talks to the broker.
-
-Notifications are sent with ``claim=True`` (see ``send``): stored before they
-are published, and done exactly once by a task that claims its row.
 
 Guarantees and limits (docs/operations.md "Faults"):
 
@@ -44,16 +41,10 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from datetime import timedelta
 from typing import Any
 
 from celery import current_app
-from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
-from django.utils import timezone
 
 from games.models import OutboxMessage
 
@@ -83,38 +74,15 @@ def _publish(task: Any, args: Any, kwargs: Any, options: dict[str, Any]) -> None
     task.apply_async(args=list(args or ()), kwargs=dict(kwargs or {}), retry=False, **options)
 
 
-def send(
-    task: Any,
-    args: Any = (),
-    kwargs: dict[str, Any] | None = None,
-    claim: bool = False,
-    **options: Any,
-) -> bool:
+def send(task: Any, args: Any = (), kwargs: dict[str, Any] | None = None, **options: Any) -> bool:
     """Publish ``task`` now, or store it for ``flush``; True if published now.
 
     ``task`` is a Celery task (or its registered name); ``options`` are
     ``apply_async`` options that are JSON (``countdown``, ``queue``, ...).
     Never raises for a broker that is away; raises only if the database is
     away too (then the caller's own write could not have happened either).
-
-    ``claim=True``: exactly once. The message is stored first and sent with
-    ``outbox_id=<row>`` among its keyword arguments; the task must run its work
-    inside ``claimed(outbox_id)``, which deletes the row in the task's own
-    transaction. A task killed midway rolls back, the row is there again, and
-    ``flush`` publishes it anew after ``PABLO_OUTBOX_GRACE`` seconds; a copy
-    that finds the row gone does nothing.
     """
     task = current_app.tasks[task] if isinstance(task, str) else task
-    if claim:
-        row = store(task.name, args, kwargs, options, claim=True)
-        kwargs = {**(kwargs or {}), "outbox_id": row.pk}
-        try:
-            _publish(task, args, kwargs, options)
-        except Exception as exc:
-            _warn("broker refused %s (%s): kept in the outbox for later", task.name, exc)
-            return False
-        _mark_published([row.pk])
-        return True
     try:
         _publish(task, args, kwargs, options)
         return True
@@ -124,78 +92,35 @@ def send(
         return False
 
 
-def store(
-    name: str,
-    args: Any,
-    kwargs: Any,
-    options: dict[str, Any],
-    error: Any = "",
-    claim: bool = False,
-) -> Any:
+def store(name: str, args: Any, kwargs: Any, options: dict[str, Any], error: Any = "") -> Any:
     return services.outbox_message_store(
-        task=name, args=args, kwargs=kwargs, options=options, error=error, claim=claim
+        task=name, args=args, kwargs=kwargs, options=options, error=error
     )
-
-
-def _mark_published(pks: list[int]) -> None:
-    try:
-        services.outbox_messages_published(pks=pks)
-    except Exception:  # only delays a republish: the flush looks at published_at
-        log.warning("outbox: could not mark %s as published", pks)
-
-
-@contextmanager
-def claimed(outbox_id: Any) -> Iterator[bool]:
-    """In a task: one transaction that claims the message (True) or finds it done (False).
-
-    ``with outbox.claimed(outbox_id) as mine: if mine: do the work`` -- the
-    work commits together with the claim, or neither does. Without an id (a
-    message sent without ``claim``) it is always ``True``.
-    """
-    with transaction.atomic():
-        if outbox_id is None:
-            yield True
-        else:
-            mine = services.outbox_message_claim(outbox_id=outbox_id)
-            yield mine
-            pause = float(getattr(settings, "PABLO_CLAIM_PAUSE", 0) or 0)
-            if mine and pause:
-                time.sleep(pause)  # crash tests: a window before the commit
 
 
 def flush(limit: int = 500) -> int:
     """Publish stored messages in order; returns how many. Stops at the first refusal."""
-    grace = float(getattr(settings, "PABLO_OUTBOX_GRACE", 30.0))
-    stale = timezone.now() - timedelta(seconds=grace)
     sent = 0
     with transaction.atomic():
-        # Unclaimed messages: never published, or published more than ``grace`` ago
-        # and still not claimed (the task was lost or killed). Refused ones: all.
-        due = Q(claim=False) | Q(published_at__isnull=True) | Q(published_at__lt=stale)
         rows = list(
-            OutboxMessage.objects.select_for_update(skip_locked=True)
-            .filter(due)
-            .order_by("id")[:limit]
+            OutboxMessage.objects.select_for_update(skip_locked=True).order_by("id")[:limit]
         )
         done = []
-        republished = []
         for row in rows:
             task = current_app.tasks.get(row.task)
             if task is None:
                 log.error("outbox message %s names an unknown task %s: dropped", row.pk, row.task)
                 done.append(row.pk)
                 continue
-            kwargs = {**row.kwargs, "outbox_id": row.pk} if row.claim else row.kwargs
             try:
-                _publish(task, row.args, kwargs, row.options)
+                _publish(task, row.args, row.kwargs, row.options)
             except Exception as exc:
                 _warn("outbox: broker still refuses (%s); %s messages wait", exc, len(rows) - sent)
                 services.outbox_message_refused(message=row, error=exc)
                 break
-            (republished if row.claim else done).append(row.pk)
+            done.append(row.pk)
             sent += 1
         services.outbox_messages_done(pks=done)
-        services.outbox_messages_published(pks=republished)
     if sent:
         log.info("outbox: %s late messages published", sent)
     return sent

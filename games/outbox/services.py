@@ -1,4 +1,4 @@
-"""The outbox's writes: its rows, messages the broker refused or claimed ones (exactly once).
+"""The outbox's writes: its rows, the messages the broker refused.
 
 ``games.outbox`` reads them and talks to the broker; these are the only writes of
 an ``OutboxMessage``. They import only the models.
@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
-
-from django.utils import timezone
 
 from games.models import OutboxMessage
 
@@ -23,27 +21,15 @@ def outbox_message_store(
     kwargs: Any,
     options: JSON,
     error: Any = "",
-    claim: bool = False,
 ) -> OutboxMessage:
-    """Keep a message for ``outbox.flush`` (or for its task to claim)."""
+    """Keep a message for ``outbox.flush``."""
     return OutboxMessage.objects.create(
         task=task,
         args=list(args or ()),
         kwargs=dict(kwargs or {}),
         options=options,
         last_error=str(error)[:300],
-        claim=claim,
     )
-
-
-def outbox_messages_published(*, pks: Sequence[int]) -> None:
-    """Claimed messages just published: republished only if unclaimed after the grace."""
-    OutboxMessage.objects.filter(pk__in=pks).update(published_at=timezone.now())
-
-
-def outbox_message_claim(*, outbox_id: Any) -> bool:
-    """The task's claim of its message (in the task's transaction): True if it was there."""
-    return bool(OutboxMessage.objects.filter(pk=outbox_id).delete()[0] > 0)
 
 
 def outbox_message_refused(*, message: OutboxMessage, error: Any) -> None:
@@ -54,5 +40,5 @@ def outbox_message_refused(*, message: OutboxMessage, error: Any) -> None:
 
 
 def outbox_messages_done(*, pks: Sequence[int]) -> None:
-    """Forget messages published by ``flush`` (unclaimed ones) or dropped."""
+    """Forget messages published by ``flush`` or dropped."""
     OutboxMessage.objects.filter(pk__in=pks).delete()

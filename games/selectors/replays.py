@@ -40,6 +40,13 @@ def replay_players(user: Any = None) -> list[str]:
     return sorted(set(seats.values_list("user__username", flat=True)), key=str.lower)
 
 
-def replay_game(game_id: Any) -> Game | None:
-    """The game if it is finished or aborted; None for any other id (the viewer's 404)."""
-    return Game.objects.filter(id=game_id, status__in=VIEWABLE).first()
+def replay_game(game_id: Any, user: Any = None, invite: Any = None) -> Game | None:
+    """The game if it is finished or aborted; None for any other id (the viewer's 404).
+
+    With a ``user`` (a page's visitor, signed in or not), also None for a private
+    game they may not see (``friends.may_see``: not a player, no ``invite`` of it).
+    """
+    game = Game.objects.filter(id=game_id, status__in=VIEWABLE).first()
+    if game is None or (user is not None and not friends.may_see(game, user, invite)):
+        return None
+    return game

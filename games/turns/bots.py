@@ -18,13 +18,16 @@ catches up on lost ones.
   state: each bot seat with a legal action, and each absent player whose game
   has ``stand_in`` = a bot level and who must act, gets a task
   ``games.bot_act(game_id, seat, version)``, due ``PABLO_BOT_DELAY`` seconds
-  after the event was stored. The task (``services.bots.game_bot_act``) locks the
-  game, and acts only if the game is still at ``version``: a duplicate, a
-  redelivered or a stale task stores nothing. So a bot acts at least
-  ``PABLO_BOT_DELAY`` after the state it reacts to -- in particular it never
-  throws sooner than that after the card it matches appeared -- its move is an
-  ordinary event stored under the row lock and version check, and it never runs
-  inside a person's request.
+  after the event was stored when the bot's turn begins, and a third of that
+  for the actions that finish a turn it already began (a discard after its
+  draw, a power, the next card of a Skip-Bo turn: ``countdown``), so that a
+  person sees each action without waiting a whole delay for each. The task
+  (``services.bots.game_bot_act``) locks the game, and acts only if the game is
+  still at ``version``: a duplicate, a redelivered or a stale task stores
+  nothing. So a bot acts at least ``PABLO_BOT_DELAY`` after another player's
+  move -- in particular it never throws sooner than that after a card another
+  player showed -- its move is an ordinary event stored under the row lock and
+  version check, and it never runs inside a person's request.
 * **A killed worker.** The follower resumes from its stored position: events
   it had not committed as handled are handled again (a task enqueued twice
   stores nothing the second time). A task is acknowledged late and re-queued
@@ -74,15 +77,27 @@ def schedule(game_id: Any, version: int, seats: list[int], *, countdown: float) 
         outbox.publish("games.bot_act", (str(game_id), seat, version), countdown=countdown)
 
 
-def on_append(game_id: Any, state: rules.State, *, countdown: float | None = None) -> None:
-    """After a stored append: enqueue the bots that may act in ``state``, in
-    ``countdown`` seconds (default ``PABLO_BOT_DELAY``)."""
+def countdown(seat: int, last: Any = None) -> float:
+    """How long after ``last`` (the game's newest event) the bot of ``seat`` acts.
+
+    A third of the delay when ``last`` is that seat's own action in a turn that
+    goes on (a new turn ends its append with ``deadline_set``, which has no
+    seat); the whole delay otherwise: its turn begins, or another player moved.
+    """
+    if last is not None and last.seat == seat and last.type != "deadline_set":
+        return delay() / 3
+    return delay()
+
+
+def on_append(game_id: Any, state: rules.State, *, last: Any = None, waited: float = 0.0) -> None:
+    """After a stored append: enqueue the bots that may act in ``state``, each
+    ``countdown`` after ``last`` (the newest event), of which ``waited`` seconds
+    have passed already."""
     if state.status != "active" or not has_bots(state):
         return
-    seats = bot_selectors.bots_due(state)
-    if seats:
-        due = delay() if countdown is None else countdown
-        schedule(game_id, state.version, seats, countdown=due)
+    for seat in bot_selectors.bots_due(state):
+        due = max(0.0, countdown(seat, last) - waited)
+        schedule(game_id, state.version, [seat], countdown=due)
 
 
 def games_with_bots(ids: list[Any]) -> list[Game]:

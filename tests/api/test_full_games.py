@@ -9,7 +9,7 @@ event feed and a rebuilt projection are checked against each other.
 
 Plain (rolled-back) database tests, so they run on SQLite too, whose flush of a
 transactional test would be refused by the append-only trigger; the on-commit
-paths are covered on PostgreSQL in tests/games/test_concurrency.py.
+paths are covered on PostgreSQL in tests/store/test_concurrency.py.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 No worker here: the bots' tasks never run, so every bot turn reaches its deadline --
 the worst case of a late or lost task. The deadline then makes the bot move by
 itself (no ``turn_timed_out`` for it); people still time out as RULES.md §8 says.
-Games are made overdue with the services' clock set back (``tests.tasks.helpers.clock``).
+Games are made overdue with the services' clock set back (``tests.helpers.clock``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from games.models import Event, Game
 from games.services import bots as bot_services
 from games.services import games as game_services
 from games.turns import deadlines
-from tests.tasks.helpers import clock, user
+from tests.helpers import clock, user
 
 pytestmark = pytest.mark.django_db
 

@@ -7,10 +7,13 @@ import random
 import pytest
 
 from games import rules
+from games.bots import decide
+from games.bots.play import bot_view
 from games.models import Event, Game
 from games.selectors import bots as bot_selectors
 from games.selectors import games as game_selectors
 from games.services import bots as bot_services
+from games.services import games as game_services
 
 pytestmark = pytest.mark.django_db
 
@@ -151,3 +154,54 @@ def test_stand_in_plays_an_absent_players_turns(ann, bob):
     state = game_selectors.game_state(game=_game(gid))
     assert not state.absent[0]
     assert 0 not in bot_selectors.bot_seats(state)
+
+
+def test_a_bots_turn_waits_the_delay_once_and_its_other_actions_a_third(
+    ann, settings, monkeypatch, django_capture_on_commit_callbacks, followers_inline
+):
+    """API.md "Bots": the delay once per bot turn, the actions that finish it a third
+    of it apart (issue 28: every action used to wait the whole delay)."""
+    from games import outbox
+
+    settings.PABLO_BOT_DELAY = 1.5
+    queued: list[tuple[int, float]] = []
+
+    def publish(name, args, **options):
+        if name == "games.bot_act":
+            queued.append((args[1], options["countdown"]))
+
+    monkeypatch.setattr(outbox, "publish", publish)
+
+    def whole(delay):
+        return 1.2 < delay <= 1.5
+
+    def third(delay):
+        return 0.2 < delay <= 0.5
+
+    bots = [{"seat": 1, "level": "basic"}, {"seat": 2, "level": "basic"}]
+    with django_capture_on_commit_callbacks(execute=True):
+        game = create(ann, ruleset="cabo", seats=3, options={"start_seat": 1}, bots=bots).json()
+    # the setup's looks: every bot's turn begins (less the moment the follower took)
+    assert queued and all(whole(delay) for _, delay in queued), queued
+    finishing = 0
+    for _ in range(40):  # the setup, then seat 1's whole first turn
+        state = game_selectors.game_state(game=Game.objects.get(pk=game["id"]))
+        if state.turn_key not in ("r1:setup", "r1:t1"):
+            break
+        queued.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            if 0 in rules.get_ruleset("cabo").actors(state):
+                body = decide("basic", "cabo", bot_view(state, 0), 0, random.Random(1))
+                game_services.game_act(game_id=game["id"], user=ann.user, command=body)
+                continue
+            seat = bot_selectors.bots_due(state, waited_only=True)[0]
+            assert bot_services.game_bot_act(
+                game_id=game["id"], seat=seat, version=state.version, rng=random.Random(3)
+            )
+        after = game_selectors.game_state(game=Game.objects.get(pk=game["id"]))
+        if after.turn_key == "r1:t1" and seat in rules.get_ruleset("cabo").actors(after):
+            finishing += 1  # seat 1 drew: its discard (and power) come a third of the delay on
+            assert [third(delay) for s, delay in queued if s == seat] == [True], queued
+        else:
+            assert all(whole(delay) for _, delay in queued), (after.version, queued)
+    assert finishing >= 1

@@ -19,7 +19,7 @@ from games.bots import waits_for
 from games.models import Event, Game
 from games.selectors import games as game_selectors
 from tests.play.test_browser import PHONE, Player, check_page, choose, perform
-from tests.tasks.conftest import celery, redis_broker  # noqa: F401
+from tests.processes import celery, redis_broker  # noqa: F401
 
 ON_SQLITE = django_settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
 pytestmark = [

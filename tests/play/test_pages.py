@@ -82,10 +82,15 @@ def test_create_join_and_play_without_javascript():
     v2 = game_selectors.game_get(game_id).version
     a.post(f"/play/{game_id}/act/", {"action": action, "version": version, "key": "k1"})
     assert game_selectors.game_get(game_id).version == v2
-    # stale form: refused, detail shown, nothing stored
-    stale = {"action": action, "version": version, "key": "k2"}
+    # stale form (ben moved meanwhile): refused in the players' words, nothing stored
+    ben_look = {"type": "look", "positions": [0, 1]}
+    game_services.game_act(game_id=game_id, user=ben, command=ben_look)
+    v2 = game_selectors.game_get(game_id).version
+    stale = {"action": action, "version": version + 1, "key": "k2"}
     r = a.post(f"/play/{game_id}/act/", stale, follow=True)
-    assert f"The game is at version {v2}, not {version}" in r.content.decode()
+    said = r.content.decode()
+    assert "ben looked at" in said and "your move was not made" in said, said
+    assert "version" not in re.sub(r"<[^>]*>", "", said).lower()
     assert game_selectors.game_get(game_id).version == v2
     assert r.status_code == 200
 

@@ -94,3 +94,13 @@ def test_the_reveal_stays_until_closed_or_the_player_acts(cabo_after_round_one):
     assert 'class="reveal"' in client_for(cara).get(f"/play/{game.id}/").content.decode()
     # a forged round number does nothing harmful
     assert a.post(f"/play/{game.id}/close-reveal/", {"round": "²"}).status_code == 302
+
+
+def test_the_reveal_keeps_names_as_they_are_written():
+    """Issue 28: "Ben called Cabo" for a player who is "ben" everywhere else."""
+    from play import reveal
+
+    shown = {"round": 1, "calls": [{"seat": 1, "succeeded": True}], "scores": {"1": 0}}
+    for you, said in ((0, "ben called Cabo, and it worked (+0)."), (1, "You called Cabo")):
+        built = reveal.build(shown, ["ann", "ben"], you, "cabo", "cabo", "Cabo", None)
+        assert built["call"].startswith(said), built["call"]

@@ -3,6 +3,8 @@ events (rules.fold) and the rulesets' own views."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core.cache import cache
 
@@ -221,11 +223,11 @@ def test_a_seat_sees_what_it_knew_even_in_a_game_that_hid_it_on_screen():
     assert hidden_on_screen  # the test would see a replay that showed the screen
 
 
-def test_the_charts_end_labels_keep_name_and_value_apart():
-    from replays.chart import Chart, Series
+def test_the_charts_end_labels_are_values_and_the_legend_names_whole():
+    from replays.chart import Chart, Series, legend
 
-    svg = str(Chart([Series("basic bot 3", [0, 4, 3], "#000")]).svg())
-    assert "basic bot 3: 3</text>" not in svg  # too long: cut with an ellipsis
-    assert "basic bot\u2026: 3</text>" in svg
-    svg = str(Chart([Series("ann", [0, 7], "#000")]).svg())
-    assert ">ann: 7</text>" in svg
+    svg = str(Chart([Series("basic bot 3", [0, 4, 104], "#000")]).svg())
+    assert 'class="end-label" x="602" y="' in svg and 'fill="#000">104</text>' in svg
+    assert "basic bot" not in re.sub(r"<title>.*?</title>", "", svg)  # only in tooltips
+    html = str(legend([("basic bot 3", "#000", 104), ("basic bot 4", "#111", 7)]))
+    assert "basic bot 3: 104</li>" in html and "basic bot 4: 7</li>" in html

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from games.notifications import webhooks
-from tests.tasks.helpers import Receiver
+from tests.helpers import Receiver
 
 PUBLIC = "93.184.216.34"
 BODY = '{"event":"your_turn","delivery":"d1"}'

@@ -11,7 +11,7 @@ from games.models import Event, Game
 from games.selectors import games as game_selectors
 from games.services import games as game_services
 from games.store import cache
-from tests.games.conftest import start_skipbo
+from tests.fixtures import start_skipbo
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

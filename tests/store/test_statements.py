@@ -21,7 +21,7 @@ from games.selectors import games as game_selectors
 from games.services import bots as bot_services
 from games.services import games as game_services
 from games.store import write as store_write
-from tests.games.conftest import SKIPBO_QUICK
+from tests.fixtures import SKIPBO_QUICK
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,7 +1,7 @@
 """Notifications: the /api/me/ channels, signing, fan-out, reminders, game end.
 
 Celery runs eagerly here (in-process), with the deadline fast path off; the
-real-worker tests are in tests/tasks/.
+real-worker tests are in tests/turns/test_worker.py.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from games.services import accounts as account_services
 from games.services import games as game_services
 from games.turns import deadlines
 from pablo.celery import app
-from tests.tasks.helpers import Receiver, clock, skipbo_game, user
+from tests.helpers import Receiver, clock, skipbo_game, user
 
 
 @pytest.fixture
@@ -105,12 +105,14 @@ def test_notification_settings_turn_channels_on_and_off():
         format="json",
     )
     assert answer.status_code == 200
-    # issue 18: a new address is confirmed by a link first (tests/games/test_email_confirmation.py)
+    # issue 18: a new address is confirmed by a link first (test_email_confirmation.py)
     assert answer.json()["email"] == "" and answer.json()["email_pending"] == "ann@example.org"
     assert answer.json()["email_enabled"] is False and answer.json()["webhook_enabled"] is False
     ann.refresh_from_db()
     assert ann.email == ""
-    token = notifications.email_confirmation_link(ann, "ann@example.org").rsplit("/", 2)[-2]
+    nonce = NotificationSettings.objects.get(user=ann).email_nonce  # (the mailed link's)
+    link = notifications.email_confirmation_link(ann, "ann@example.org", nonce)
+    token = link.rsplit("/", 2)[-2]
     account_services.email_confirm(token=token, apply=True)
     ann.refresh_from_db()
     assert ann.email == "ann@example.org"

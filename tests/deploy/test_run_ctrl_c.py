@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.deploy.test_run_sigterm import group_alive
 from tests.faults.servers import free_port, wait_port
-from tests.faults.test_run_sigterm import group_alive
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(420)]
 
@@ -113,3 +113,47 @@ def _cmdline(pid: int) -> str:
             return f.read().replace(b"\0", b" ").decode(errors="replace")
     except OSError:
         return ""
+
+
+def test_kill_int_to_make_alone_stops_everything(tmp_path):
+    """Issue 28: ``kill -INT`` to ``make run``'s own pid (not its group) left everything
+    running: GNU make passes SIGTERM on to its recipe, never SIGINT."""
+    port = free_port(18500, 18549)
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DATABASE_URL", "CELERY_", "DJANGO_", "PABLO_", "GUNICORN_"))
+    }
+    env.update(PORT=str(port), PABLO_VAR_DIR=str(tmp_path / "var"), PABLO_DEMO="0")
+    log = (tmp_path / "run.log").open("wb")
+    proc = subprocess.Popen(
+        ["make", "run"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        wait_port(port, 300)
+        time.sleep(2)  # worker and beat starting
+        children = _session(proc.pid)
+        started = time.monotonic()
+        os.kill(proc.pid, signal.SIGINT)  # make's pid alone
+        while _session(proc.pid) and time.monotonic() - started < 20:
+            time.sleep(0.1)
+        text = (tmp_path / "run.log").read_text()
+        assert len(children) >= 4 and not _session(proc.pid), (children, text)
+        assert time.monotonic() - started < 12, text
+        assert "Pablo stopped" in text, text
+    finally:
+        for pid in _session(proc.pid):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pid, signal.SIGKILL)
+        proc.wait(10)
+
+
+def _session(sid: int) -> list[int]:
+    """The live processes of session ``sid`` (make, the script and what it started)."""
+    out = subprocess.run(["ps", "-eo", "pid=,sid=,stat="], capture_output=True, text=True)
+    return [
+        int(pid)
+        for pid, s, stat in (line.split() for line in out.stdout.splitlines())
+        if int(s) == sid and not stat.startswith("Z")
+    ]

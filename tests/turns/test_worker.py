@@ -17,7 +17,7 @@ from django.db import OperationalError, transaction
 from games.models import Event, Game
 from games.notifications import fanout as notifications
 from games.notifications import webhooks
-from tests.tasks.helpers import Receiver, skipbo_game, timeouts_per_turn, user, wait_for
+from tests.helpers import Receiver, skipbo_game, timeouts_per_turn, user, wait_for
 
 pytestmark = [
     pytest.mark.services,
@@ -133,7 +133,7 @@ def test_players_acting_at_their_deadline_race_the_worker(celery):
     from games.errors import ApplicationError
     from games.rules import RulesError
     from games.services import games as game_services
-    from tests.tasks.helpers import state
+    from tests.helpers import state
 
     celery.worker()
     celery.beat()

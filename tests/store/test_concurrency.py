@@ -19,7 +19,7 @@ from games import rules
 from games.errors import Conflict
 from games.models import Event, IdempotentAnswer
 from games.services import games as game_services
-from tests.games.conftest import STOCK_TO_PILE_0, start_skipbo
+from tests.fixtures import STOCK_TO_PILE_0, start_skipbo
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

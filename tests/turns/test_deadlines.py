@@ -22,7 +22,7 @@ from games.rules import RulesError
 from games.services import bots as bot_services
 from games.services import games as game_services
 from games.turns import deadlines
-from tests.tasks.helpers import clock, skipbo_game, state, timeouts_per_turn, types, user
+from tests.helpers import clock, skipbo_game, state, timeouts_per_turn, types, user
 
 
 @pytest.fixture

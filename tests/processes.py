@@ -24,7 +24,7 @@ from django.db import connection
 
 from pablo.celery import app
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 CELERY = str(Path(sys.executable).with_name("celery"))
 
 

@@ -16,7 +16,7 @@ from games.services import bots as bot_services
 from games.services import games as game_services
 from games.store import cache
 from games.store.signals import events_appended
-from tests.games.conftest import STOCK_TO_PILE_0
+from tests.fixtures import STOCK_TO_PILE_0
 
 pytestmark = pytest.mark.django_db
 
