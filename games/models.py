@@ -162,8 +162,8 @@ class Snapshot(models.Model):
     """A game's folded state at ``version``, pickled: a projection, never an event.
 
     Kept so that loading a long game no process has in its cache folds at most
-    ``streams.SNAPSHOT_EVERY`` events instead of the whole stream. One row per
-    game (the latest), written by ``games.streams`` only; valid only for the rules
+    ``store.SNAPSHOT_EVERY`` events instead of the whole stream. One row per
+    game (the latest), written by ``games.store`` only; valid only for the rules
     code that made it (``code``, a fingerprint of ``games/rules``), so a deploy
     that changes the rules ignores older rows. Deleting any of them loses nothing:
     the next load folds the events and writes it again.

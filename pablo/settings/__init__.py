@@ -297,7 +297,7 @@ LOGGING = {
 # Redis's visibility timeout (1 hour), so no message is delivered twice for
 # being held too long; multi-day deadlines are never ETA tasks.
 PABLO_SWEEP_SECONDS = env.float("PABLO_SWEEP_SECONDS", default=1.0)
-# Bots act about this many seconds after they may (games/bot_turns.py).
+# Bots act about this many seconds after they may (games/turns/bots.py).
 PABLO_BOT_DELAY = env.float("PABLO_BOT_DELAY", default=1.0)
 # The expert bot's budget: rollouts per decision (docs/bots.md; the default decides
 # within 1 s at p95 on one core).
@@ -335,7 +335,7 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": max(5.0, 5 * PABLO_SWEEP_SECONDS)},
     },
 }
-# The outbox (pablo/outbox.py): messages the broker refused are kept in the
+# The outbox (games/outbox/): messages the broker refused are kept in the
 # database and published by this beat task once it is back.
 PABLO_OUTBOX_SECONDS = env.float("PABLO_OUTBOX_SECONDS", default=2.0)
 CELERY_BEAT_SCHEDULE["flush-outbox"] = {
