@@ -19,13 +19,12 @@ from typing import Any
 from django import forms
 from django.conf import settings
 
+from games import rules
+
 #: Turn time units offered (seconds each); the API takes 1 s to 14 days.
 UNITS = [("minutes", 60), ("hours", 3600), ("days", 86400)]
 #: Options shown under "More options" rather than at once.
 MORE = ("start_seat", "memory", "max_timeouts", "stand_in")
-#: Options a ruleset takes but that change nothing a player would notice in it:
-#: Skip-Bo has no face-down field cards to remember.
-NOT_SHOWN = {"skipbo": {"memory"}}
 #: Each bot level in words (the seats' and the stand-in's choices); a level the rules
 #: add later and that is not named here is "a <level> bot".
 BOT_WORDS = {
@@ -158,7 +157,8 @@ class CreateForm(forms.Form):
             label="unit", choices=[(u, u) for u, _ in UNITS], initial="days"
         )
         self.option_names: list[str] = []
-        hidden = NOT_SHOWN.get(self.ruleset, set())
+        # options a ruleset takes but that change nothing a player would notice in it
+        hidden = rules.get_ruleset(self.ruleset).presentation.unused_options
         for name, opt in spec["options"].items():
             if name in hidden:
                 continue

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.core.paginator import Paginator
 
+from games import rules
 from games.selectors import friends as friend_selectors
 
 from .lobby import ruleset_name
@@ -42,9 +43,9 @@ def _row(row: dict[str, Any], losers: list[int]) -> dict[str, Any]:
 
 
 def _points(ruleset: str, score: float) -> str:
-    if ruleset == "skipbo":
-        return f"{score:g} card{'' if score == 1 else 's'} left in stock"
-    return f"{score:g} point{'' if abs(score) == 1 else 's'}"
+    """A score in the ruleset's words ("1 point", "3 cards left in stock")."""
+    one, many = rules.get_ruleset(ruleset).presentation.score_words
+    return f"{score:g} {one if abs(score) == 1 else many}"
 
 
 def _rows(games: Any, user: Any) -> list[dict[str, Any]]:

@@ -303,9 +303,10 @@ def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
     )
     if data["status"] == "aborted":
         ctx.update(_stopped(events, ctx["names"], data["you"]))
-    if ctx["kind"] != "skipbo" and data["status"] in ("active", "finished"):
+    state = data.get("state") or {}
+    if "reveal" in state and data["status"] in ("active", "finished"):
         # the rules' reveal of the last round, until this player acts in the next one
-        shown = (data.get("state") or {}).get("reveal")
+        shown = state["reveal"]
         acted = data["you"] is not None and acted_since_round_end(game=game, seat=data["you"])
         ctx["reveal"] = reveal.build(
             None if acted else shown,

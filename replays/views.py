@@ -192,7 +192,7 @@ def _analysis(game, replay, step, url) -> dict:
     data = review.analysis_data(row)
     if data["status"] != "done":
         return {"analysis": data, "analysis_percent": round(100 * data["progress"])}
-    skipbo = replay.ruleset == "skipbo"
+    chance = review.analysis_unit(replay.ruleset) == "chance"  # else round points
     decisions = data["decisions"]
     # Steps are numbered by the viewer; a decision names its event's seq (index + 1).
     seq = step.main + 1 if step.main is not None else None
@@ -213,7 +213,7 @@ def _analysis(game, replay, step, url) -> dict:
         {
             **p,
             "name": replay.names[p["seat"]],
-            "loss_text": f"{p['loss'] * 100:.0f} %" if skipbo else f"{p['loss']:.0f} points",
+            "loss_text": f"{p['loss'] * 100:.0f} %" if chance else f"{p['loss']:.0f} points",
         }
         for p in data["players"]
     ]
@@ -224,14 +224,14 @@ def _analysis(game, replay, step, url) -> dict:
             **here,
             "label": MARK_WORDS.get(here["mark"] or "", ""),
             "name": replay.names[here["seat"]],
-            "sentence": advice(here, replay.names, replay.kind, skipbo=skipbo),
+            "sentence": advice(here, replay.names, replay.kind, chance=chance),
         },
         "analysis_players": players,
         "analysis_marked": marked,
-        "analysis_chart": analysis_chart.svg(decisions, replay.names, skipbo=skipbo),
+        "analysis_chart": analysis_chart.svg(decisions, replay.names, chance=chance),
         "analysis_legend": analysis_chart.legend(decisions, replay.names),
         "analysis_unit": "chance to win (higher is better)"
-        if skipbo
+        if chance
         else "expected round points (lower is better)",
     }
 

@@ -85,8 +85,8 @@ def phrases(action: JSON | None, ctx: JSON, names: Sequence[str], kind: str) -> 
     return str(t), str(t)
 
 
-def _amount(loss: float, skipbo: bool) -> str:
-    if skipbo:
+def _amount(loss: float, chance: bool) -> str:
+    if chance:
         return f"about {max(1, round(loss * 100))} % more likely to win"
     points = round(loss)
     if points < 1:
@@ -94,14 +94,14 @@ def _amount(loss: float, skipbo: bool) -> str:
     return f"about {points} point{'s' if points != 1 else ''} better"
 
 
-def advice(row: JSON, names: Sequence[str], kind: str, *, skipbo: bool = False) -> str:
+def advice(row: JSON, names: Sequence[str], kind: str, *, chance: bool = False) -> str:
     """One decision in words: the better action and what it would have gained."""
     ctx = row.get("context") or {}
     taken_do, taken_doing = phrases(row.get("taken"), ctx, names, kind)
     if row.get("best") == row.get("taken") or not row.get("loss"):
         return f"{taken_do[:1].upper()}{taken_do[1:]}: the best choice here."
     best_do, _ = phrases(row.get("best"), ctx, names, kind)
-    amount = _amount(float(row["loss"]), skipbo)
+    amount = _amount(float(row["loss"]), chance)
     if amount == "slightly better":
         return f"{best_do[:1].upper()}{best_do[1:]} was slightly better than {taken_doing}."
     return f"{best_do[:1].upper()}{best_do[1:]} — {amount} than {taken_doing}."

@@ -237,7 +237,9 @@ def _finished(w: Words) -> str:
 @describes("game_aborted")
 def _aborted(w: Words) -> str:
     reason = w.data.get("reason")
-    return "The game was aborted" + (f": {reason}" if reason else "")
+    if reason == "cancelled":  # only its creator, seat 0, may cancel (games.friends)
+        return f"{w.name(0)} cancelled the game before it started"
+    return "The game was stopped" + (f": {reason}" if reason else "")
 
 
 # --------------------------------------------------------------------------- Skip-Bo

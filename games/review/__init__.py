@@ -25,6 +25,11 @@ def analysis_get(*, game: Game) -> GameAnalysis | None:
     return GameAnalysis.objects.filter(game=game, analyser=ANALYSER).first()
 
 
+def analysis_unit(ruleset: str) -> str:
+    """What an analysis of ``ruleset`` counts: "points" (round points) or "chance" (to win)."""
+    return analysis.unit(ruleset)
+
+
 def analysis_data(row: GameAnalysis) -> JSON:
     """What ``GET /api/games/{id}/analysis/`` answers for this row."""
     if row.status == GameAnalysis.Status.DONE and row.result is not None:

@@ -36,6 +36,8 @@ def analysis_request(*, game: Game, user: Any, requested_from: str = "") -> Game
     """
     if game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
         raise errors.Conflict("A game is analysed once it is finished.", "game_not_finished")
+    if not bot_analysis.analysable(game.ruleset):
+        raise errors.Conflict("This game's ruleset has no analysis.", "not_analysable")
     row, created = GameAnalysis.objects.select_for_update().get_or_create(
         game=game,
         analyser=bot_analysis.ANALYSER,
@@ -54,10 +56,11 @@ def analysis_request(*, game: Game, user: Any, requested_from: str = "") -> Game
 
 
 def _marks(ruleset: str) -> bot_analysis.Marks:
+    """The marks' thresholds of the settings, by the unit the ruleset's analysis counts in."""
     values = (
-        settings.PABLO_ANALYSIS_MARKS_SKIPBO
-        if ruleset == "skipbo"
-        else settings.PABLO_ANALYSIS_MARKS
+        settings.PABLO_ANALYSIS_MARKS
+        if bot_analysis.unit(ruleset) == "points"
+        else settings.PABLO_ANALYSIS_MARKS_SKIPBO
     )
     return bot_analysis.Marks(*(float(v) for v in values))
 
