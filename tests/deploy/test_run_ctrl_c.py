@@ -64,8 +64,13 @@ def test_ctrl_c_stops_everything_and_exits_0_saying_so(tmp_path):
             int(pid) for pid, sid in (line.split() for line in out.stdout.splitlines())
             if int(sid) == proc.pid and int(pid) != proc.pid
         ]  # fmt: skip
-        # README: make run starts UVICORN_WORKERS (default 2) web processes
-        spawned = [pid for pid in children if "spawn_main" in _cmdline(pid)]
+        # README: make run starts UVICORN_WORKERS (default 2) web processes (the
+        # worker's heavy lanes, games/lanes.py, are spawned processes too: not counted)
+        spawned = [
+            pid
+            for pid in children
+            if "spawn_main" in _cmdline(pid) and "uvicorn" in _cmdline(_parent(pid))
+        ]
         assert len(spawned) == 2, [_cmdline(pid) for pid in children]
         started = time.monotonic()
         os.killpg(proc.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
@@ -113,6 +118,11 @@ def test_run_sh_exits_0_on_sigint(tmp_path):
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(10)
+
+
+def _parent(pid: int) -> int:
+    out = subprocess.run(["ps", "-o", "ppid=", "-p", str(pid)], capture_output=True, text=True)
+    return int(out.stdout.strip() or 0)
 
 
 def _cmdline(pid: int) -> str:
