@@ -22,7 +22,15 @@ from games import errors, fairness, friends, rules, store
 from games.bots import bot_level, waits_for
 from games.bots import levels as bot_levels
 from games.errors import Conflict
-from games.models import AccountName, Event, FairDraw, Game, NotificationSettings, Seat
+from games.models import (
+    AccountLanguage,
+    AccountName,
+    Event,
+    FairDraw,
+    Game,
+    NotificationSettings,
+    Seat,
+)
 from games.review import analysis_data, analysis_get  # noqa: F401  (the viewer reads them here)
 from games.usernames import clean_username, name_digest, username_key, username_problem
 
@@ -405,6 +413,11 @@ def notification_settings(*, user: Any) -> NotificationSettings:
 
 
 # --------------------------------------------------------------------------- accounts
+
+
+def account_language(*, user: Any) -> str | None:
+    """The language ``user`` chose with the header's switch, or None."""
+    return AccountLanguage.objects.filter(user=user).values_list("code", flat=True).first()
 
 
 def username_taken(name: str, *, exclude: Any = None) -> bool:

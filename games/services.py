@@ -44,7 +44,14 @@ from games.commands import (  # the bounds too, for callers that read them here
     check_turn_timeout,
 )
 from games.errors import ApplicationError, Conflict, Forbidden
-from games.models import AccountName, Game, GameAnalysis, IdempotentAnswer, NotificationSettings
+from games.models import (
+    AccountLanguage,
+    AccountName,
+    Game,
+    GameAnalysis,
+    IdempotentAnswer,
+    NotificationSettings,
+)
 from games.models import Event as EventRow
 from games.notifications import fanout, webhooks
 from games.rules.cards import missing_from
@@ -140,6 +147,13 @@ def account_name_record(*, user: Any, created: bool) -> None:
         AccountName.objects.create(user=user, digest=digest)
     else:
         AccountName.objects.update_or_create(user=user, defaults={"digest": digest})
+
+
+def account_language_set(*, user: Any, code: str) -> None:
+    """Remember ``code`` (one of ``settings.LANGUAGES``) as ``user``'s language."""
+    if code not in dict(settings.LANGUAGES):
+        raise ApplicationError(f"language: {code!r} is not offered.", "invalid_language")
+    AccountLanguage.objects.update_or_create(user=user, defaults={"code": code})
 
 
 def user_token(*, request: Any, username: str, password: str) -> str:

@@ -10,18 +10,13 @@ from datetime import datetime
 from typing import Any
 
 from django.core.paginator import Paginator
+from django.utils.translation import gettext
 
 from games import selectors
 
 from .lobby import ruleset_name
 
 PAGE = 20
-
-
-def _ordinal(n: int) -> str:
-    if 10 <= n % 100 <= 20:
-        return f"{n}th"
-    return f"{n}{({1: 'st', 2: 'nd', 3: 'rd'}).get(n % 10, 'th')}"
 
 
 def _row(row: dict[str, Any]) -> dict[str, Any]:
@@ -33,8 +28,10 @@ def _row(row: dict[str, Any]) -> dict[str, Any]:
         "won": won,
         "when": datetime.fromisoformat(when.replace("Z", "+00:00")) if when else None,
         "names": [p["username"] for p in row["players"]],
-        "rank_words": f"{_ordinal(row['rank'])} of {len(row['players'])}",
-        "score_words": "cards left in stock" if row["ruleset"] == "skipbo" else "points",
+        "rank_words": rank_words(row["rank"], len(row["players"])),
+        "score_words": gettext("cards left in stock")
+        if row["ruleset"] == "skipbo"
+        else gettext("points"),
     }
 
 
@@ -46,3 +43,15 @@ def context(user: Any, page_number: Any = 1) -> dict[str, Any]:
         {**s, "name": ruleset_name(s["ruleset"])} for s in selectors.history_summary(user=user)
     ]
     return {"rows": rows, "page": page, "per_ruleset": per_ruleset, "nav": "history"}
+
+
+def rank_words(rank: int, players: int) -> str:
+    """A rank among players in words: "1st of 3" (each language writes its own ordinals)."""
+    words = {"rank": rank, "count": players}
+    if 10 <= rank % 100 <= 20 or rank % 10 not in (1, 2, 3):
+        return gettext("%(rank)sth of %(count)s") % words
+    if rank % 10 == 1:
+        return gettext("%(rank)sst of %(count)s") % words
+    if rank % 10 == 2:
+        return gettext("%(rank)snd of %(count)s") % words
+    return gettext("%(rank)srd of %(count)s") % words

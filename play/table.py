@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games import rules
-from tabletop.describe import STAGE_WORDS, describe
+from tabletop.describe import STAGE_WORDS, and_list, describe
 from tabletop.layouts import layout
 
 from .boards import BOARDS
@@ -43,7 +45,7 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
     ruleset = game["ruleset"]
     drawn = layout(ruleset)
     kind = drawn.kind
-    names = [f"Seat {s}" for s in range(game["seats"])]
+    names = [_("Seat %(seat)s") % {"seat": s} for s in range(game["seats"])]
     absent = {}
     scores = {}
     for p in game["players"]:
@@ -109,6 +111,7 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
     if you is not None:
         players.sort(key=lambda p: (not p["you"], p["seat"]))
     ctx["players"] = players
+    ctx["winner_names"] = and_list([p["name"] for p in players if p["winner"]])
     ctx["board"] = drawn.board
     ctx["board_template"] = f"play/_{drawn.board}.html"
     BOARDS[drawn.board](ctx, state, selection, kind)

@@ -13,6 +13,9 @@ from typing import Any
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from tabletop.advice import MARK_WORDS
 
 from .chart import PALETTE
 
@@ -36,12 +39,12 @@ def svg(decisions: Sequence[dict[str, Any]], names: Sequence[str], *, skipbo: bo
 
     parts = [
         f'<svg class="analysis-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'aria-label="The estimate of each decision over the game" '
+        f'aria-label="{escape(_("The estimate of each decision over the game"))}" '
         f'preserveAspectRatio="none" width="100%">',
         f'<line x1="{PAD}" y1="{HEIGHT - PAD}" x2="{WIDTH - PAD}" y2="{HEIGHT - PAD}" '
         'stroke="#999" stroke-width="1"/>',
     ]
-    unit = "win chance" if skipbo else "expected round points"
+    unit = unit_words(skipbo)
     top = f"{high * 100:.0f} %" if skipbo else f"{high:.0f}"
     bottom = f"{low * 100:.0f} %" if skipbo else f"{low:.0f}"
     parts.append(f'<text x="2" y="{PAD - 8}" font-size="11">{escape(unit)}: {top}</text>')
@@ -57,10 +60,17 @@ def svg(decisions: Sequence[dict[str, Any]], names: Sequence[str], *, skipbo: bo
             f"<title>{escape(name)}</title></polyline>"
         )
         for i, v in points:
-            if decisions[i].get("mark"):
+            mark = decisions[i].get("mark")
+            if mark:
                 parts.append(
                     f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3.5" fill="{colour}">'
-                    f"<title>{escape(name)}: {escape(decisions[i]['mark'])}</title></circle>"
+                    f"<title>{escape(name)}: {escape(MARK_WORDS.get(mark, mark))}</title>"
+                    "</circle>"
                 )
     parts.append("</svg>")
     return mark_safe("".join(parts))
+
+
+def unit_words(skipbo: bool) -> str:
+    """What the estimate measures, in words."""
+    return _("win chance") if skipbo else _("expected round points")

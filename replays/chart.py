@@ -15,9 +15,14 @@ from dataclasses import dataclass
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 #: Colour-blind-friendly (Okabe-Ito), one per seat; repeats past eight.
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
+
+#: The x axis in words.
+AXIS_WORDS = {"round": gettext_lazy("round"), "turn": gettext_lazy("turn")}
 
 
 @dataclass(frozen=True)
@@ -71,13 +76,16 @@ class Chart:
             return top + plot_h * (high - v) / (high - low)
 
         self.x = x
+        axis = AXIS_WORDS.get(x_label, x_label)
         head = [
             f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
             f'aria-labelledby="chart-title" preserveAspectRatio="xMidYMid meet" '
             f'xmlns="http://www.w3.org/2000/svg">',
-            '<title id="chart-title">Game totals after each round</title>'
-            if x_label == "round"
-            else '<title id="chart-title">Cards left in each stock pile, turn by turn</title>',
+            '<title id="chart-title">{}</title>'.format(
+                escape(_("Game totals after each round"))
+                if x_label == "round"
+                else escape(_("Cards left in each stock pile, turn by turn"))
+            ),
         ]
         step = _nice_step(high - low)
         tick = (low // step + 1) * step
@@ -96,7 +104,7 @@ class Chart:
             )
         head.append(
             f'<text class="axis" x="{left + plot_w / 2:.1f}" y="{height - 2}" '
-            f'text-anchor="middle">{escape(x_label)}</text>'
+            f'text-anchor="middle">{escape(axis)}</text>'
         )
         tail = []
         if threshold is not None:
@@ -115,9 +123,13 @@ class Chart:
             )
             if dots:
                 for r, v in enumerate(s.values):
+                    title = escape(
+                        _("%(name)s: %(value)s after %(axis)s %(n)s")
+                        % {"name": s.name, "value": v, "axis": axis, "n": r}
+                    )
                     tail.append(
                         f'<circle cx="{x(r):.1f}" cy="{y(v):.1f}" r="3" fill="{s.colour}">'
-                        f"<title>{escape(s.name)}: {v} after {escape(x_label)} {r}</title>"
+                        f"<title>{title}</title>"
                         "</circle>"
                     )
             ends.append((y(s.values[-1]), s))

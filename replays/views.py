@@ -13,12 +13,13 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import rules, selectors, services
 from games.api.throttling import check_analysis, too_many_response
 from tabletop.advice import MARK_WORDS, advice
-from tabletop.layouts import layout
+from tabletop.layouts import layout, local_name
 
 from . import analysis_chart, chart
 from .frames import frame
@@ -48,7 +49,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
         rows.append(
             {
                 "game": game,
-                "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
+                "ruleset_name": local_name(RULESET_NAMES.get(game.ruleset, game.ruleset)),
                 "players": [
                     {"name": names.get(s, f"Seat {s}"), "winner": s in winners}
                     for s in range(game.seats)
@@ -125,7 +126,9 @@ def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
         series, threshold=layout(replay.ruleset).threshold, x_label=replay.chart_axis
     )
     svg = chart_.svg(step.chart_x)
-    perspectives = [{"label": "All cards", "url": url(number, None), "active": perspective is None}]
+    perspectives = [
+        {"label": _("All cards"), "url": url(number, None), "active": perspective is None}
+    ]
     perspectives += [
         {"label": name, "url": url(number, s), "active": perspective == s, "seat": s}
         for s, name in enumerate(replay.names)
@@ -133,7 +136,7 @@ def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
     context = {
         "game": game,
         "replay": replay,
-        "ruleset_name": RULESET_NAMES.get(replay.ruleset, replay.ruleset),
+        "ruleset_name": local_name(RULESET_NAMES.get(replay.ruleset, replay.ruleset)),
         "step": step,
         "number": number,
         "last": replay.last,
@@ -192,7 +195,9 @@ def _analysis(game, replay, step) -> dict:
         {
             **p,
             "name": replay.names[p["seat"]],
-            "loss_text": f"{p['loss'] * 100:.0f} %" if skipbo else f"{p['loss']:.0f} points",
+            "loss_text": f"{p['loss'] * 100:.0f} %"
+            if skipbo
+            else _("%(n)s points") % {"n": f"{p['loss']:.0f}"},
         }
         for p in data["players"]
     ]
@@ -208,7 +213,7 @@ def _analysis(game, replay, step) -> dict:
         "analysis_players": players,
         "analysis_marked": marked,
         "analysis_chart": analysis_chart.svg(decisions, replay.names, skipbo=skipbo),
-        "analysis_unit": "win chance" if skipbo else "expected round points",
+        "analysis_unit": analysis_chart.unit_words(skipbo),
     }
 
 

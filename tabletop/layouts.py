@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
+
 #: The boards the table and the viewer can lay out (a template of each per page).
 BOARDS = ("family", "skipbo")
 #: The families of card codes ``tabletop.cards`` can draw.
@@ -41,11 +43,15 @@ class Layout:
 
 
 LAYOUTS: dict[str, Layout] = {
-    "pablo": Layout("french", "family", "round", (100, "game ends at 100"), "Pablo"),
-    "pablo-50": Layout("french", "family", "round", (50, "game ends above 50"), "Pablo"),
-    "tamalou": Layout("french", "family", "round", (100, "game ends at 100"), "Tamalou"),
-    "cabo": Layout("cabo", "family", "round", (100, "game ends above 100"), "Cabo"),
-    "skipbo": Layout("skipbo", "skipbo", "turn", (0, "an empty stock wins")),
+    "pablo": Layout("french", "family", "round", (100, gettext_lazy("game ends at 100")), "Pablo"),
+    "pablo-50": Layout(
+        "french", "family", "round", (50, gettext_lazy("game ends above 50")), "Pablo"
+    ),
+    "tamalou": Layout(
+        "french", "family", "round", (100, gettext_lazy("game ends at 100")), "Tamalou"
+    ),
+    "cabo": Layout("cabo", "family", "round", (100, gettext_lazy("game ends above 100")), "Cabo"),
+    "skipbo": Layout("skipbo", "skipbo", "turn", (0, gettext_lazy("an empty stock wins"))),
 }
 
 
@@ -62,3 +68,19 @@ def layout(ruleset: str) -> Layout:
 def kind_of(ruleset: str) -> str:
     """The family of card codes of ``ruleset`` (``tabletop.cards`` draws them)."""
     return layout(ruleset).kind
+
+
+#: The rules' names of the rulesets, for the catalogues: each language says them
+#: its own way (Tamalou stays Tamalou everywhere).
+RULESET_NAMES = (
+    gettext_noop("Pablo"),
+    gettext_noop("Pablo (50)"),
+    gettext_noop("Tamalou"),
+    gettext_noop("Cabo"),
+    gettext_noop("Skip-Bo"),
+)
+
+
+def local_name(name: str) -> str:
+    """A ruleset's name (the rules' ``name``) as the current language says it."""
+    return gettext(name)

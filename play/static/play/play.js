@@ -99,7 +99,8 @@
       action.expected_version = version();
       body = JSON.stringify(action);
     }
-    var headers = { "Content-Type": "application/json", "X-CSRFToken": csrf(), "Accept": "application/json" };
+    var headers = { "Content-Type": "application/json", "X-CSRFToken": csrf(), "Accept": "application/json",
+                    "Accept-Language": document.documentElement.lang };
     if (keyInput) headers["Idempotency-Key"] = keyInput.value;
     table().querySelectorAll("button[data-action]").forEach(function (b) { b.disabled = true; });
     fetch(url, { method: "POST", credentials: "same-origin", headers: headers, body: body })
@@ -107,10 +108,10 @@
         return r.json().catch(function () { return {}; }).then(function (data) {
           if (r.ok && then) { say(""); return then(data); }
           if (r.ok) { say(""); return; }
-          say(data.detail || ("The server refused (" + r.status + ")."));
+          say(data.detail || interpolate(gettext("The server refused (%s)."), [r.status]));
         });
       })
-      .catch(function () { say("The server could not be reached; try again."); })
+      .catch(function () { say(gettext("The server could not be reached; try again.")); })
       .then(function () { return refresh(""); })
       .catch(function () {})
       .then(function () { busy = false; });
@@ -184,12 +185,12 @@
     var h = Math.floor(m / 60); m = m % 60;
     if (h < 48) return h + " h " + m + " min";
     var d = Math.floor(h / 24); h = h % 24;
-    return d + " days " + h + " h";
+    return interpolate(ngettext("%s day", "%s days", d), [d]) + " " + h + " h";
   }
   function tick() {
     table().querySelectorAll("[data-deadline]").forEach(function (el) {
       var left = Math.max(0, Math.round((Date.parse(el.dataset.deadline) - Date.now()) / 1000));
-      el.textContent = fmt(left) + " left";
+      el.textContent = interpolate(gettext("%s left"), [fmt(left)]);
     });
   }
   setInterval(tick, 1000);
