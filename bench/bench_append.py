@@ -15,7 +15,8 @@ dropped). Needs PostgreSQL; the library peer needs the ``bench`` extra
    A real client plays two-player ``pablo`` games with legal actions, mostly
    from its own answers (draw and discard); a GET is made only when it cannot
    tell (counted, not timed apart).
-2. **Service**: ``services.game_act`` on games at history ~20, against the
+2. **Service**: ``services.game_act`` on games at history ~20 (and the same
+   without the log's ordering lock, to show what it costs), against the
    ``eventsourcing`` library (``Application`` + ``Aggregate`` on its PostgreSQL
    recorder, default settings) doing one command on aggregates of 20 events:
    commands/s each, interleaved, median of three.
@@ -29,6 +30,7 @@ Exits non-zero when a goal is missed.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import multiprocessing
@@ -41,6 +43,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -145,6 +148,21 @@ def service_rate(games: list[Game], users: list, rounds: int) -> float:
             game.version += 1  # close enough for choosing; refreshed below
             game.refresh_from_db()
     return done / spent
+
+
+@contextlib.contextmanager
+def without_ordering_lock() -> Iterator[None]:
+    """The append's statement without the log's ordering lock: what the lock costs."""
+    from games.store import sql
+
+    original = sql._CTE
+    sql._CTE = "\n".join(line for line in original.splitlines() if "pg_advisory" not in line)
+    sql._cte_sql.cache_clear()
+    try:
+        yield
+    finally:
+        sql._CTE = original
+        sql._cte_sql.cache_clear()
 
 
 def library_app():  # type: ignore[no-untyped-def]
@@ -569,7 +587,11 @@ def main() -> int:
                     table.act(card=n)
                 app.save(table)
                 ids.append(table.id)
+        unordered = []
         for _ in range(rounds):
+            games = [advance(new_game(users), users, 20) for _ in range(20)]
+            with without_ordering_lock():
+                unordered.append(service_rate(games, users, 1))
             games = [advance(new_game(users), users, 20) for _ in range(20)]
             ours = service_rate(games, users, 1)
             rates.append(ours)
@@ -585,6 +607,12 @@ def main() -> int:
                 f"ratio {out['service']:.2f} (rounds {', '.join(f'{x:.2f}' for x in ratios)})"
             )
         print(line, flush=True)
+        cost = 1 - statistics.median(rates) / statistics.median(unordered)
+        print(
+            f"  the same without the log's ordering lock: {statistics.median(unordered):6.0f}"
+            f" actions/s (the lock costs {cost:.1%})",
+            flush=True,
+        )
 
         # 3. cold and deep
         deep = long_active_game(users, args.deep)

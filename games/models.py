@@ -109,8 +109,31 @@ class Seat(models.Model):
         return f"{self.game_id} seat {self.seat}: {self.user_id}"
 
 
+class NextPosition(models.Expression):
+    """``Event.position``'s column default: the log's sequence on PostgreSQL; NULL on
+    SQLite, where a trigger numbers the row as it is inserted (migration 0010)."""
+
+    output_field = models.BigIntegerField()
+    allowed_default = True
+
+    def as_sql(self, compiler, connection, **extra):
+        return "NULL", []
+
+    def as_postgresql(self, compiler, connection, **extra):
+        return f"nextval('{POSITION_SEQUENCE}')", []
+
+
+POSITION_SEQUENCE = "games_event_position_seq"
+
+
 class Event(models.Model):
-    """One immutable fact of a game's stream; ``seq`` starts at 1."""
+    """One immutable fact of a game's stream; ``seq`` starts at 1.
+
+    ``position`` is the event's place in the global log (every game), given by
+    the database as the row is inserted, in commit order (``games.store.sql``
+    takes the log's ordering lock first): what the followers
+    (``games.followers``) read in order.
+    """
 
     id = models.BigAutoField(primary_key=True)
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
@@ -119,6 +142,9 @@ class Event(models.Model):
     seat = models.SmallIntegerField(null=True, blank=True)
     data = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
+    position = models.BigIntegerField(
+        unique=True, null=True, editable=False, db_default=NextPosition()
+    )
 
     class Meta:
         ordering = ["game", "seq"]
@@ -338,6 +364,26 @@ class AccountName(models.Model):
 
     def __str__(self) -> str:
         return self.digest
+
+
+# --------------------------------------------------------------------------- followers
+# (owned by games/followers/)
+
+
+class FollowerPosition(models.Model):
+    """How far a follower of the log (``games.followers``) has handled it: every
+    event with ``position`` up to this one. Saved in the transaction of the
+    follower's own writes; its row lock makes one reader at a time."""
+
+    name = models.CharField(max_length=60, primary_key=True)
+    position = models.BigIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.name} @ {self.position}"
+
+
+# --------------------------------------------------------------------------- languages
 
 
 class AccountLanguage(models.Model):

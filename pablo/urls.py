@@ -7,6 +7,7 @@ from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from games.api.throttling import throttle_web_auth
+from games.followers.health import ready
 from pablo.exceptions import not_found_view
 from play.accounts import AdminLoginForm
 
@@ -22,6 +23,7 @@ urlpatterns = [
     path("api/", include("games.api.urls")),
     path("api/me/", include("games.notifications.urls")),
     path("replays/", include("replays.urls")),
+    path("health/ready", ready, name="health-ready"),
     # play.js's sentences in the page's language (docs/table.md "Languages")
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["play"]), name="javascript-catalog"),
     # Any other /api/ path ending in "/" is a JSON 404 (API.md error shape).

@@ -5,8 +5,8 @@ class ReplaysConfig(AppConfig):
     name = "replays"
 
     def ready(self) -> None:
-        from games.store.signals import events_appended
+        from games.followers import register
 
-        from .signals import prepare_replay
+        from .followers import PrepareReplays
 
-        events_appended.connect(prepare_replay, dispatch_uid="replays.prepare_replay")
+        register(PrepareReplays())

@@ -53,6 +53,15 @@ def _fresh_state_cache():
 
 
 @pytest.fixture
+def followers_inline(monkeypatch):
+    """The log's followers run in this process at each append's commit (their hint
+    catches them up at once instead of enqueueing ``games.follow``)."""
+    from games import followers
+
+    monkeypatch.setattr(followers, "wake", followers.follow_all)
+
+
+@pytest.fixture
 def require_postgres():
     if connection.vendor != "postgresql":
         missing("PostgreSQL (set DATABASE_URL=postgres://…)")

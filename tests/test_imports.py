@@ -347,8 +347,8 @@ QUERYSET_WRITES = frozenset(
 )  # fmt: skip
 INSTANCE_WRITES = frozenset({"save", "set_password", "set_unusable_password"})
 #: Where writes are: the services (and the notification room's, docs/design.md "One
-#: writer"), the stream they write through, the migrations.
-WRITERS = ("games.services", "games.notifications.services", "games.store")
+#: writer"), the stream they write through, the followers' positions, the migrations.
+WRITERS = ("games.services", "games.notifications.services", "games.store", "games.followers")
 
 
 def _on_a_manager(node: ast.expr) -> bool:

@@ -1,14 +1,11 @@
 """Notifications: "your turn", "80 % of your time has passed", "the game ended".
 
-The jobs: the receiver of committed appends (``receivers``)
-hands a ``notify_game`` job here (``notify_later``), enqueued only if anyone
-in the game listens; the deadline sweep collects its batch's jobs
-(``batched``) and looks their listeners up at once.
+The ``notifications`` follower of the log (``followers``) calls ``notify_game``
+for each game whose newest turn or end it reads and where anyone listens.
 
-The ``notify_game`` task (a Celery worker, never the web request) checks the
-turn is still current, remembers the reminder due at 80 % of the turn in a
-``TurnReminder`` row (sent by the reminder sweep, beat; written by this
-room's ``services``), and fans out one
+``notify_game`` checks the turn is still current, remembers the reminder due at
+80 % of the turn in a ``TurnReminder`` row (sent by the reminder sweep, beat;
+written by this room's ``services``), and fans out one
 delivery task per channel and user: an e-mail (Django's e-mail framework) and
 a webhook (an HTTP POST of a JSON body signed with HMAC-SHA256 under the
 user's secret, header ``X-Pablo-Signature: sha256=<hex>``). Deliveries are
@@ -21,9 +18,6 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from datetime import timedelta
 from typing import Any
 
@@ -58,65 +52,13 @@ def _setting(name: str, default: Any) -> Any:
     return getattr(settings, name, default)
 
 
-# --------------------------------------------------------------------------- jobs
+# --------------------------------------------------------------------------- fan-out
 
 
-def notify_later(job: dict[str, Any], *, listening: bool | None = None) -> None:
-    """Enqueue a ``notify_game`` job if anyone in the game listens (inside ``batched``:
-    collect it; the listeners of the whole batch are looked up at once)."""
-    bucket = _bucket.get()
-    if bucket is not None:
-        bucket.append(job)
-        return
-    if listening is None:
-        listening = anyone_listens(job["game_id"])
-    if listening:
-        _enqueue(job)
-
-
-def _enqueue(job: dict[str, Any]) -> None:
-    try:
-        # outbox (#13): a broker that is away delays the message, never loses it;
-        # claimed, so the task is done exactly once.
-        outbox.send("games.notify_game", kwargs=job, claim=True)
-    except Exception:
-        log.warning("notification for game %s v%s not enqueued", job["game_id"], job["version"])
-
-
-#: Set by ``batched()``: notifications collected instead of sent one by one.
-_bucket: ContextVar[list[dict[str, Any]] | None] = ContextVar("notifications", default=None)
-
-
-@contextmanager
-def batched() -> Iterator[None]:
-    """Collect the notifications of many appends and look up their listeners at once.
-
-    The deadline sweep wraps each batch in it: one query per batch instead of
-    one per game.
-    """
-    bucket: list[dict[str, Any]] = []
-    token = _bucket.set(bucket)
-    try:
-        yield
-    finally:
-        _bucket.reset(token)
-        if bucket:
-            try:
-                games = {job["game_id"] for job in bucket}
-                seats = Seat.objects.filter(game_id__in=games).listening()
-                listening = {str(g) for g in seats.values_list("game_id", flat=True)}
-                for job in bucket:
-                    if job["game_id"] in listening:
-                        _enqueue(job)
-            except Exception:
-                log.exception("notifications of a batch of %s appends failed", len(bucket))
-
-
-def anyone_listens(game_id: Any) -> bool:
-    return Seat.objects.filter(game_id=game_id).listening().exists()
-
-
-# --------------------------------------------------------------------------- fan-out (worker)
+def listening(game_ids: list[Any]) -> set[Any]:
+    """The games among ``game_ids`` where any player has a notification channel on."""
+    seats = Seat.objects.filter(game_id__in=game_ids).listening()
+    return set(seats.values_list("game_id", flat=True))
 
 
 def notify_game(

@@ -4,13 +4,11 @@
 task                               what
 =================================  ===========================================
 ``games.send_due_reminders``       beat: the 80 % reminders that are due
-``games.notify_game``              fan a game's notification out to its players
 ``games.deliver_webhook``          one signed POST, retried with backoff
 ``games.deliver_email``            one e-mail, retried with backoff
 =================================  ===========================================
 
-Every task may run twice (acks late, redelivery): a notification checks that
-its turn is still current, and a webhook body carries a ``delivery`` id a
+Every task may run twice (acks late, redelivery): a webhook body carries a ``delivery`` id a
 receiver can deduplicate on.
 """
 
@@ -22,8 +20,6 @@ from typing import Any
 
 from celery import shared_task
 from django.conf import settings
-
-from games import outbox
 
 from . import fanout, mail, webhooks
 
@@ -40,14 +36,6 @@ def _backoff(retries: int) -> float:
 @shared_task(name="games.send_due_reminders", ignore_result=True)
 def send_due_reminders() -> int:
     return fanout.send_due_reminders()
-
-
-@shared_task(name="games.notify_game", ignore_result=True)
-def notify_game(outbox_id: int | None = None, **kwargs: Any) -> int:
-    # Exactly once: the work commits together with the claim of its message; a task
-    # killed midway is republished by the outbox flush.
-    with outbox.claimed(outbox_id) as mine:
-        return fanout.notify_game(**kwargs) if mine else 0
 
 
 @shared_task(

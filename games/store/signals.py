@@ -7,16 +7,15 @@ Sent on ``transaction.on_commit`` (a rolled-back write never sends it), with:
 * ``version``: the game's version after the append (the last event's ``seq``);
 * ``events``: the new ``games.models.Event`` rows, in ``seq`` order;
 * ``state``: the game's state after them -- shared with the store's cache: read
-  it, never change it -- so a receiver decides without reading the game;
-* ``listening``: True / False when the writer knows whether any player of the
-  game has a notification channel on (read by the append itself on PostgreSQL,
-  when the events hold one that is notified: a new turn, the game's end), else
-  None.
+  it, never change it -- so a receiver decides without reading the game.
 
 Receivers run after the commit and are isolated (``send_robust``): a failing
 receiver is logged and never undoes or fails the write. With no transaction
 open they run inside the writer's request: they must cost nothing when there is
 nothing for them to do (no query).
+
+It is a hint, for latency: what must follow every event durably is a follower
+of the log (``games.followers``), which this signal only wakes.
 """
 
 from django.dispatch import Signal

@@ -3,7 +3,8 @@
 PostgreSQL gets hand-written statements, bound on the server and prepared once
 per connection (``execute_prepared``): the append is one CTE (update the
 projection only where the row is still at the expected version, insert the
-events from that update's ``RETURNING``), a load reads the snapshot and the
+events from that update's ``RETURNING``, after the log's ordering lock
+``ORDER_LOCK``), a load reads the snapshot and the
 events after it in one statement (the rows as one ``json_agg`` string, one
 ``json.loads``). SQLite (the embedded default) gets the ORM or plain SQL doing
 the same in two steps. Both store the same values: in particular the events'
@@ -24,7 +25,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from games import rules
-from games.models import Event, Game, Seat, Snapshot
+from games.models import Event, Game, Snapshot
 
 #: The projection's columns that the append writes.
 PROJECTED = ("status", "version", "turn_key", "deadline", "result", "finished_at", "updated_at")
@@ -126,45 +127,34 @@ WITH bumped AS (
     SET version = %s, status = %s, turn_key = %s, deadline = %s, result = %s::jsonb,
         finished_at = %s, updated_at = %s
     WHERE id = %s AND version = %s
-    RETURNING id, {listening} AS listening
+    RETURNING id
 )
 INSERT INTO games_event (game_id, seq, type, seat, data, created_at)
 SELECT bumped.id, v.seq, v.type, v.seat, v.data, %s
-FROM bumped, (VALUES {values}) AS v(seq, type, seat, data)
-RETURNING (SELECT listening FROM bumped)
+FROM bumped
+CROSS JOIN LATERAL (SELECT pg_advisory_xact_lock({lock}) WHERE bumped.id IS NOT NULL) AS ordered
+CROSS JOIN (VALUES {values}) AS v(seq, type, seat, data)
+ORDER BY v.seq
+RETURNING 1
 """
 
-_MARK = uuid.UUID(int=0)
+#: The log's ordering lock (PostgreSQL): a transaction-level advisory lock taken
+#: right before events are inserted and held until the commit, so that positions
+#: (the sequence, ``games.models.NextPosition``) are handed out in commit order
+#: (docs/design.md "The log and its followers").
+ORDER_LOCK = int.from_bytes(b"pablolog", "big")
 
 
 @functools.cache
-def _listening() -> tuple[str, tuple[Any, ...], int]:
-    """``SeatQuerySet.listening`` of one game in SQL: text, parameters, and where the
-    game's id goes among them (the query of models.py, compiled once)."""
-    query = Seat.objects.filter(game_id=_MARK).listening().values("pk")
-    sql, params = query.query.sql_with_params()
-    return sql, tuple(params), next(i for i, p in enumerate(params) if p == _MARK)
-
-
-@functools.cache
-def _cte_sql(count: int, ask: bool) -> str:
+def _cte_sql(count: int) -> str:
     values = ", ".join(["(%s::integer, %s::varchar, %s::smallint, %s::jsonb)"] * count)
-    listening = f"EXISTS ({_listening()[0]})" if ask else "NULL::boolean"
-    return _CTE.format(values=values, listening=listening)
+    return _CTE.format(values=values, lock=ORDER_LOCK)
 
 
-def store(
-    game: Game, expected: int, rows: Sequence[Event], *, ask: bool = True
-) -> tuple[int, bool | None]:
+def store(game: Game, expected: int, rows: Sequence[Event]) -> int:
     """Bump the row from ``expected`` to ``game``'s projection and insert ``rows``, or
-    nothing: the number of rows stored (0: the row was not at ``expected``) and, on
-    PostgreSQL when ``ask``, whether any player listens to notifications (else None)."""
+    nothing: the number of rows stored (0: the row was not at ``expected``)."""
     if postgres() and rows:
-        listening: list[Any] = []
-        if ask:
-            _, listening_params, mark = _listening()
-            listening = list(listening_params)
-            listening[mark] = game.id
         params: list[Any] = [
             game.version,
             game.status,
@@ -175,25 +165,24 @@ def store(
             game.updated_at,
             game.id,
             expected,
-            *listening,
             game.updated_at,
         ]
         for row in rows:
             params += [row.seq, row.type, row.seat, json.dumps(row.data)]
-        returned = execute_prepared(_cte_sql(len(rows), ask), params)
-        return len(returned), (bool(returned[0][0]) if returned and ask else None)
+        return len(execute_prepared(_cte_sql(len(rows)), params))
     # No savepoint: a clash ends the whole transaction anyway.
     with transaction.atomic(savepoint=False):
         fields = {name: getattr(game, name) for name in PROJECTED}
         bumped = Game.objects.filter(pk=game.pk, version=expected).update(**fields)
-        return (insert_events(rows) if bumped else 0), None
+        return insert_events(rows) if bumped else 0
 
 
 _COLUMNS = ("game", "seq", "type", "seat", "data", "created_at")
 
 
 def insert_events(rows: Sequence[Event]) -> int:
-    """INSERT ``rows`` as they are. Not ``bulk_create``: its ``auto_now_add`` would
+    """INSERT ``rows`` as they are, after taking the log's ordering lock (their
+    positions are the column's default). Not ``bulk_create``: its ``auto_now_add`` would
     replace the ``created_at`` the writer set (the time PostgreSQL's CTE stores)."""
     if not rows:
         return 0
@@ -204,6 +193,8 @@ def insert_events(rows: Sequence[Event]) -> int:
     for row in rows:
         params += [f.get_db_prep_save(getattr(row, f.attname), connection) for f in fields]
     with connection.cursor() as cursor:
+        if postgres():
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [ORDER_LOCK])
         cursor.execute(f"INSERT INTO games_event ({columns}) VALUES {values}", params)
     return len(rows)
 

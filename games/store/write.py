@@ -37,9 +37,6 @@ logger = logging.getLogger(__name__)
 JSON = dict[str, Any]
 
 TERMINAL_EVENTS = ("game_finished", "game_aborted")
-#: The events someone is notified of: only an append holding one asks whether anyone
-#: in the game listens (games.notifications.receivers).
-NOTIFIED = ("deadline_set", *TERMINAL_EVENTS)
 
 
 @dataclass
@@ -89,10 +86,9 @@ def append(
     project(game, folded, now if any(r.type in TERMINAL_EVENTS for r in rows) else None)
     game.updated_at = now
     try:
-        ask = any(r.type in NOTIFIED for r in rows)
-        stored, listening = sql.store(game, version, rows, ask=ask)
+        stored = sql.store(game, version, rows)
     except IntegrityError:
-        stored, listening = -1, None
+        stored = -1
     if stored == 0 and not stream.locked:
         raise Stale
     if stored != len(rows):
@@ -105,7 +101,7 @@ def append(
         sync_seats(game, folded)
     # Appended.state is read-only from here on (it is the cached one).
     cache.remember(game.id, folded, copy=False, row=game)
-    announce(game.id, folded, rows, listening=listening)
+    announce(game.id, folded, rows)
     return Appended(folded, rows, [event_data(r, d) for r, d in zip(rows, seen, strict=False)])
 
 
@@ -142,32 +138,17 @@ def sync_seats(game: Game, folded: rules.State) -> None:
     )
 
 
-def announce(
-    game_id: uuid.UUID,
-    state: rules.State,
-    rows: list[Event],
-    *,
-    listening: bool | None = None,
-) -> None:
+def announce(game_id: uuid.UUID, state: rules.State, rows: list[Event]) -> None:
     """Send ``events_appended`` once the transaction commits (never if it rolls back).
 
-    ``state``: the new state (shared, read-only), so receivers need not read the
-    game; ``listening``: whether any player of the game has a notification channel
-    on, when the writer knows (read with the append), so receivers need not ask.
+    ``state``: the new state (shared, read-only), so receivers need not read the game.
     """
-    transaction.on_commit(lambda: _send(game_id, state, rows, listening))
+    transaction.on_commit(lambda: _send(game_id, state, rows))
 
 
-def _send(
-    game_id: uuid.UUID, state: rules.State, rows: list[Event], listening: bool | None
-) -> None:
+def _send(game_id: uuid.UUID, state: rules.State, rows: list[Event]) -> None:
     answers = events_appended.send_robust(
-        sender=Game,
-        game_id=game_id,
-        version=state.version,
-        events=rows,
-        state=state,
-        listening=listening,
+        sender=Game, game_id=game_id, version=state.version, events=rows, state=state
     )
     for receiver, answer in answers:
         if isinstance(answer, Exception):

@@ -1,2 +1,2 @@
-"""What moves a game along besides its players: deadlines, bot turns, their receivers
-and Celery tasks (``deadlines``, ``bots``, ``receivers``, ``tasks``)."""
+"""What moves a game along besides its players: deadlines, bot turns, their followers
+of the log and Celery tasks (``deadlines``, ``bots``, ``followers``, ``tasks``)."""

@@ -12,24 +12,25 @@ catches up on lost ones.
   game. A bot's user is ``"<level> bot <seat>"`` -- no person can register a
   name with spaces, so the name alone says it is a bot
   (``games.bots.bot_level``), and the seat makes it unique within the game.
-* **Turns.** After every committed append (``events_appended``, which carries
-  the new state: no query) ``games.turns.receivers`` asks ``bots_due`` of that
+* **Turns.** The ``bots`` follower of the log (``games.turns.followers``,
+  docs/design.md "The log and its followers") reads every stored event; for
+  each game with bots whose newest event it reads, it asks ``bots_due`` of that
   state: each bot seat with a legal action, and each absent player whose game
   has ``stand_in`` = a bot level and who must act, gets a task
-  ``games.bot_act(game_id, seat, version)`` with a countdown of
-  ``PABLO_BOT_DELAY`` seconds. The task (``services.game_bot_act``) locks the
-  game, and acts only if the game is still at ``version``: a duplicate, a redelivered or a
-  stale task stores nothing. So a bot acts at least ``PABLO_BOT_DELAY`` after
-  the state it reacts to -- in particular it never throws sooner than that
-  after the card it matches appeared -- its move is an ordinary event stored
-  under the row lock and version check, and it never runs inside a person's
-  request (the request only enqueues, after its commit).
-* **A killed worker.** Tasks are acknowledged late and re-queued when a
-  worker is lost (settings); and beat runs ``games.bots_catch_up`` every
-  ``PABLO_SWEEP_SECONDS``: every active game that waits for a bot (or a
-  stand-in) and has not moved for ``3 x PABLO_BOT_DELAY`` (at least 5 s) gets
-  its tasks again. A task that finds the game moved on stores nothing, so a
-  second one costs one read. The turn deadline stays the last resort.
+  ``games.bot_act(game_id, seat, version)``, due ``PABLO_BOT_DELAY`` seconds
+  after the event was stored. The task (``services.game_bot_act``) locks the
+  game, and acts only if the game is still at ``version``: a duplicate, a
+  redelivered or a stale task stores nothing. So a bot acts at least
+  ``PABLO_BOT_DELAY`` after the state it reacts to -- in particular it never
+  throws sooner than that after the card it matches appeared -- its move is an
+  ordinary event stored under the row lock and version check, and it never runs
+  inside a person's request.
+* **A killed worker.** The follower resumes from its stored position: events
+  it had not committed as handled are handled again (a task enqueued twice
+  stores nothing the second time). A task is acknowledged late and re-queued
+  when the worker running it is lost (settings); one the broker itself loses
+  after the follower moved on is covered by the turn's deadline, the last
+  resort.
 * **Stand-ins.** With option ``stand_in`` = a bot level, an absent player's
   turns are not played at once by the automatic timeout action but by that bot,
   through ``rules.act_in_place(..., stand_in=True)``: no ``player_returned``, the
@@ -38,21 +39,17 @@ catches up on lost ones.
 
 from __future__ import annotations
 
-import logging
 import random
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.utils import timezone
+from django.db.models import Q
 
 from games import outbox, rules, selectors, services
 from games.bots import LEVELS, bot_name
 from games.bots.driver import bots_move, drive, has_off_turn_actions
 from games.bots.play import chooser
 from games.models import Game
-
-log = logging.getLogger(__name__)
 
 JSON = dict[str, Any]
 
@@ -66,44 +63,31 @@ def has_bots(state: rules.State) -> bool:
     return bool(selectors.bot_seats(state)) or state.options.get("stand_in", "rules") != "rules"
 
 
-def schedule(game_id: Any, version: int, seats: list[int]) -> None:
+def schedule(game_id: Any, version: int, seats: list[int], *, countdown: float) -> None:
+    """Enqueue the seats' moves; raises when the broker refuses (the follower retries)."""
     for seat in seats:
-        try:
-            outbox.publish("games.bot_act", (str(game_id), seat, version), countdown=delay())
-        except Exception:
-            log.warning("bot task for game %s seat %s not enqueued; catch-up will", game_id, seat)
+        outbox.publish("games.bot_act", (str(game_id), seat, version), countdown=countdown)
 
 
-def on_append(game_id: Any, state: rules.State) -> None:
-    """After a committed append: enqueue the bots that may act in ``state``."""
+def on_append(game_id: Any, state: rules.State, *, countdown: float | None = None) -> None:
+    """After a stored append: enqueue the bots that may act in ``state``, in
+    ``countdown`` seconds (default ``PABLO_BOT_DELAY``)."""
     if state.status != "active" or not has_bots(state):
         return
     seats = selectors.bots_due(state)
     if seats:
-        schedule(game_id, state.version, seats)
+        due = delay() if countdown is None else countdown
+        schedule(game_id, state.version, seats, countdown=due)
 
 
-def catch_up(*, limit: int = 200) -> int:
-    """Re-enqueue the bots that active games wait for, if nothing moved for a while."""
-    quiet = timezone.now() - timedelta(seconds=max(5.0, 3 * delay()))
+def games_with_bots(ids: list[Any]) -> list[Game]:
+    """The active games among ``ids`` where a bot may play: a bot's seat, or a stand-in."""
     names = [bot_name(level, seat) for level in LEVELS for seat in range(1, 13)]
-    with_bots = Game.objects.filter(
-        status=Game.Status.ACTIVE, updated_at__lte=quiet, seat_set__user__username__in=names
+    active = Game.objects.filter(id__in=ids, status=Game.Status.ACTIVE)
+    query = active.filter(
+        Q(seat_set__user__username__in=names) | Q(options__stand_in__in=list(LEVELS))
     )
-    with_stand_ins = Game.objects.filter(
-        status=Game.Status.ACTIVE, updated_at__lte=quiet, options__stand_in__in=list(LEVELS)
-    )
-    ids = list(dict.fromkeys([*with_bots.values_list("id", flat=True)[:limit]]))
-    ids += [g for g in with_stand_ins.values_list("id", flat=True)[:limit] if g not in ids]
-    enqueued = 0
-    for game_id in ids:
-        game = Game.objects.get(pk=game_id)
-        state = selectors.game_state(game=game)
-        seats = selectors.bots_due(state, waited_only=True)
-        if seats:
-            schedule(game_id, state.version, seats)
-            enqueued += len(seats)
-    return enqueued
+    return list(query.distinct())
 
 
 # --------------------------------------------------------------------------- whole games

@@ -43,7 +43,6 @@ from django.utils import timezone
 
 from games import services
 from games.models import Game
-from games.notifications.fanout import batched
 from games.outbox import publish
 from games.store import parse_deadline
 
@@ -128,7 +127,7 @@ def sweep(*, batch: int | None = None, budget: float | None = None) -> int:
     enforced = 0
     skip: set[Any] = set()  # games that failed or stored nothing in this run
     while True:
-        with batched(), transaction.atomic():
+        with transaction.atomic():
             due = _due_batch(batch, skip)
             stored = _enforce_batch(due) if due else {}
         enforced += len(stored)

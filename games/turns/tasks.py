@@ -7,7 +7,6 @@ task                               what
 ``games.sweep_deadlines``          beat, every ``PABLO_SWEEP_SECONDS``: enforce overdue games
 ``games.enforce_deadline``         fast path: ETA task for one near deadline
 ``games.bot_act``                  one bot's move at the version it was enqueued for
-``games.bots_catch_up``            beat: re-enqueue bots that games wait for
 ``pablo.flush_outbox``             beat: publish the messages the broker refused
 =================================  ===========================================
 
@@ -23,7 +22,7 @@ from celery import shared_task
 
 from games import outbox, services
 
-from . import bots, deadlines
+from . import deadlines
 
 
 @shared_task(name="games.sweep_deadlines", ignore_result=True)
@@ -39,11 +38,6 @@ def enforce_deadline(game_id: str, turn_key: str) -> int:
 @shared_task(name="games.bot_act", ignore_result=True)
 def bot_act(game_id: str, seat: int, version: int) -> int:
     return services.game_bot_act(game_id=game_id, seat=seat, version=version)
-
-
-@shared_task(name="games.bots_catch_up", ignore_result=True)
-def bots_catch_up() -> int:
-    return bots.catch_up()
 
 
 @shared_task(name="pablo.flush_outbox", ignore_result=True)

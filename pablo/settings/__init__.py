@@ -330,12 +330,6 @@ CELERY_BEAT_SCHEDULE = {
         # A sweep queued while the workers were down is worthless later.
         "options": {"expires": max(5.0, 5 * PABLO_SWEEP_SECONDS)},
     },
-    # bots (issue #11): re-enqueue bots that games wait for (a killed worker)
-    "bots-catch-up": {
-        "task": "games.bots_catch_up",
-        "schedule": PABLO_SWEEP_SECONDS,
-        "options": {"expires": max(5.0, 5 * PABLO_SWEEP_SECONDS)},
-    },
     "send-due-reminders": {
         "task": "games.send_due_reminders",
         "schedule": PABLO_SWEEP_SECONDS,
@@ -353,6 +347,16 @@ CELERY_BEAT_SCHEDULE["flush-outbox"] = {
     "task": "pablo.flush_outbox",
     "schedule": PABLO_OUTBOX_SECONDS,
     "options": {"expires": max(10.0, 5 * PABLO_OUTBOX_SECONDS)},
+}
+# The followers of the log (games/followers/): beat runs them every
+# PABLO_FOLLOW_SECONDS besides the hint after each append; /health/ready answers
+# 503 while one of them is more than PABLO_FOLLOWER_MAX_LAG seconds behind.
+PABLO_FOLLOW_SECONDS = env.float("PABLO_FOLLOW_SECONDS", default=1.0)
+PABLO_FOLLOWER_MAX_LAG = env.float("PABLO_FOLLOWER_MAX_LAG", default=60.0)
+CELERY_BEAT_SCHEDULE["follow"] = {
+    "task": "games.follow",
+    "schedule": PABLO_FOLLOW_SECONDS,
+    "options": {"expires": max(5.0, 5 * PABLO_FOLLOW_SECONDS)},
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Redis: kombu's transport with one fix (pablo/broker.py) -- without it a worker

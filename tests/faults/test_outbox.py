@@ -7,7 +7,7 @@ from kombu.exceptions import OperationalError
 
 from games import outbox
 from games.models import OutboxMessage
-from games.notifications.tasks import notify_game
+from games.notifications.tasks import deliver_email
 
 pytestmark = pytest.mark.django_db
 
@@ -23,8 +23,8 @@ def test_a_refused_message_is_kept_and_flushed_once_the_broker_is_back(monkeypat
 
     monkeypatch.setattr(outbox, "_publish", publish)
     job = {"game_id": "g", "version": 3, "kind": "your_turn"}
-    assert outbox.send(notify_game, kwargs=job) is False  # no exception for the caller
-    assert outbox.send(notify_game, kwargs={**job, "version": 4}) is False
+    assert outbox.send(deliver_email, kwargs=job) is False  # no exception for the caller
+    assert outbox.send(deliver_email, kwargs={**job, "version": 4}) is False
     assert OutboxMessage.objects.count() == 2 and sent == []
     assert outbox.flush() == 0  # still away: kept, attempt counted
     assert OutboxMessage.objects.count() == 2
@@ -34,7 +34,7 @@ def test_a_refused_message_is_kept_and_flushed_once_the_broker_is_back(monkeypat
     assert [s[2]["version"] for s in sent] == [3, 4]  # in order
     assert OutboxMessage.objects.count() == 0
     assert outbox.flush() == 0 and len(sent) == 2  # once
-    assert outbox.send(notify_game, kwargs=job) is True  # the usual path: straight through
+    assert outbox.send(deliver_email, kwargs=job) is True  # the usual path: straight through
     assert OutboxMessage.objects.count() == 0 and len(sent) == 3
 
 
@@ -42,7 +42,7 @@ def test_a_claimed_message_is_done_once_and_republished_while_unclaimed(monkeypa
     sent = []
     monkeypatch.setattr(outbox, "_publish", lambda task, a, kw, o: sent.append(kw))
     job = {"game_id": "g", "version": 3, "kind": "your_turn"}
-    assert outbox.send(notify_game, kwargs=job, claim=True) is True
+    assert outbox.send(deliver_email, kwargs=job, claim=True) is True
     row = OutboxMessage.objects.get()
     assert sent == [{**job, "outbox_id": row.pk}] and row.published_at is not None
     settings.PABLO_OUTBOX_GRACE = 3600
@@ -61,7 +61,7 @@ def test_a_claimed_message_is_done_once_and_republished_while_unclaimed(monkeypa
 
 def test_a_task_that_fails_inside_its_claim_leaves_the_message(monkeypatch):
     monkeypatch.setattr(outbox, "_publish", lambda *a: None)
-    outbox.send(notify_game, kwargs={"game_id": "g"}, claim=True)
+    outbox.send(deliver_email, kwargs={"game_id": "g"}, claim=True)
     row = OutboxMessage.objects.get()
     with pytest.raises(RuntimeError), outbox.claimed(row.pk):
         raise RuntimeError("killed")

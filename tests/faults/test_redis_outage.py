@@ -156,8 +156,8 @@ def test_redis_restarted_under_a_busy_worker_and_beat(stack):
         return game
 
     due = new_game(10)  # its first deadline falls after the restart
-    # a notification task is running (its message unacknowledged) ...
-    wait_for(lambda: "games.notify_game" in service.log(worker), 30)
+    # the followers (the notification among them) are running ...
+    wait_for(lambda: "games.follow" in service.log(worker), 30)
     redis.restart()  # ... when Redis restarts
     time.sleep(8)  # the task finishes, its acknowledgement meets a new Redis
     assert worker.poll() is None, service.log(worker)[-5000:]

@@ -26,7 +26,7 @@ from tests.tasks.helpers import Receiver, clock, skipbo_game, user
 
 
 @pytest.fixture
-def eager(settings):
+def eager(settings, followers_inline):
     settings.PABLO_FAST_PATH_SECONDS = 0
     app.conf.task_always_eager = True
     yield
@@ -163,7 +163,7 @@ def test_channels_turned_off_send_nothing(eager, receiver, django_capture_on_com
         {"email_enabled": False, "webhook_enabled": False},
         format="json",
     )
-    assert not notifications.anyone_listens(skipbo_game(user("x"), user("y")).id)
+    assert not notifications.listening([skipbo_game(user("x"), user("y")).id])
     with django_capture_on_commit_callbacks(execute=True):
         skipbo_game(ann, bob, turn_timeout=3600)
     assert mail.outbox == [] and receiver.requests == []
@@ -206,13 +206,13 @@ def test_unreachable_receiver_gives_up(eager, settings, django_capture_on_commit
 
 @pytest.mark.django_db
 def test_broker_down_never_fails_the_action(monkeypatch, django_capture_on_commit_callbacks):
-    from games.notifications import tasks as notification_tasks
+    from games.followers import tasks as follower_tasks
     from games.turns import tasks
 
     def down(*args, **kwargs):
         raise ConnectionError("broker down")
 
-    monkeypatch.setattr(notification_tasks.notify_game, "apply_async", down)
+    monkeypatch.setattr(follower_tasks.follow, "apply_async", down)
     monkeypatch.setattr(tasks.enforce_deadline, "apply_async", down)
     ann, bob = user("ann", "ann@example.org"), user("bob")
     with django_capture_on_commit_callbacks(execute=True):
@@ -221,7 +221,9 @@ def test_broker_down_never_fails_the_action(monkeypatch, django_capture_on_commi
 
 
 @pytest.mark.django_db
-def test_fast_path_only_for_near_deadlines(monkeypatch, django_capture_on_commit_callbacks):
+def test_fast_path_only_for_near_deadlines(
+    monkeypatch, followers_inline, django_capture_on_commit_callbacks
+):
     from games.turns import tasks
 
     sent = []

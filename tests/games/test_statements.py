@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import rules, selectors, services, store
+from games import followers, rules, selectors, services, store
 from games.models import Game
 from games.store import write as store_write
 from tests.games.conftest import SKIPBO_QUICK
@@ -92,17 +92,20 @@ def test_the_bots_receiver_reads_nothing_in_a_game_without_bots(require_postgres
     assert not any("games_game" in q and q.lstrip().upper().startswith("SELECT") for q in ran)
 
 
-def test_a_listener_costs_the_notification_and_nothing_else(require_postgres, monkeypatch):
+def test_a_listener_costs_the_action_nothing(require_postgres, monkeypatch):
     ann, ann_client = _player("ann")
     bob, _ = _player("bob", email="bob@example.org")
     game = _game(ann, bob)
     _warm(ann_client, game)
     sent = []
     monkeypatch.setattr("games.outbox.send", lambda *a, **k: sent.append((a, k)))
-    # Ending the turn sets bob's deadline: "your turn" for bob, who has an address.
+    # Ending the turn sets bob's deadline: "your turn" for bob, who has an address; the
+    # log's notifications follower sends it, out of the request.
     ran = _post(ann_client, game, {"type": "end", "card": "7", "discard_pile": 0})
-    assert len(ran) == 1, ran  # whether anyone listens came back with the append
-    assert [a[0] for a, _ in sent] == ["games.notify_game"]
+    assert len(ran) == 1, ran
+    assert sent == []
+    followers.follow(next(f for f in followers.registered() if f.name == "notifications"))
+    assert [a[0] for a, _ in sent] == ["games.deliver_email"]
 
 
 def test_a_bots_move_is_evolved_by_the_rules_alone(monkeypatch):

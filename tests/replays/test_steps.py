@@ -153,8 +153,10 @@ def test_the_viewer_works_without_a_cache(client, stored, settings):
     assert client.get(f"/replays/{game.id}/?step=4").status_code == 200
 
 
-def test_a_game_that_ends_has_its_replay_built_at_once(db, django_capture_on_commit_callbacks):
-    """The action that finishes a game builds its replay (replays.signals), so the
+def test_a_game_that_ends_has_its_replay_built_at_once(
+    db, followers_inline, django_capture_on_commit_callbacks
+):
+    """The end of a game has its replay built (the log's ``replays`` follower), so the
     replay's first page is served from the cache, not folded on the request."""
     from unittest import mock
 
@@ -191,7 +193,7 @@ def test_a_game_that_ends_has_its_replay_built_at_once(db, django_capture_on_com
                 )
         game.refresh_from_db()
         assert game.status == "finished"
-        assert built == [str(game.id)]  # built once, by the action that ended the game
+        assert built == [str(game.id)]  # built once, when the game ended
         replay_selectors.game_replay(game)
         assert built == [str(game.id)]  # the first page is served from the cache
 

@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('auth', '0012_alter_user_first_name_max_length'),
-        ('games', '0009_account_names'),
+        ('games', '0010_event_position_followers'),
     ]
 
     operations = [
