@@ -30,11 +30,14 @@ JSON = dict[str, Any]
 
 def recent_words(
     events: list[JSON], names: list[str], kind: str, you: int | None, ruleset: str
-) -> list[str]:
-    out: list[str] = []
+) -> list[JSON]:
+    """The sentences of ``events`` (as the seat saw them), each with its event's ``seq``:
+    the script announces the ones newer than the page it replaces."""
+    out: list[JSON] = []
     for e in events:
         event = rules.Event(type=e["type"], data=e["data"] or {}, seat=e["seat"])
-        out += describe(event, e["data"] or {}, names, kind, viewer=you, ruleset=ruleset)
+        said = describe(event, e["data"] or {}, names, kind, viewer=you, ruleset=ruleset)
+        out += [{"seq": e["seq"], "text": text} for text in said]
     return out
 
 

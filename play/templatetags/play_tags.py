@@ -28,9 +28,11 @@ def card_link(pick: Pick | None, html: SafeString) -> SafeString:
     if pick is None:
         return html
     return format_html(
-        '<a class="pick{}" href="?sel={}" data-sel="{}" aria-label="{}" aria-pressed="{}">{}</a>',
+        '<a class="pick{}" href="?sel={}" data-sel="{}" data-ref="{}" role="button" '
+        'aria-label="{}" aria-pressed="{}">{}</a>',
         " picked" if pick.selected else (" quiet" if pick.quiet else ""),
         pick.sel,
+        pick.ref,
         pick.sel,
         pick.label,
         "true" if pick.selected else "false",

@@ -58,12 +58,58 @@
         holder.innerHTML = html;
         var fresh = holder.querySelector("#table");
         if (!fresh) return;
-        table().replaceWith(fresh);
+        var old = table();
+        var focus = focusKey(old);
+        var seen = lastSeq(old);
+        old.replaceWith(fresh);
+        announce(fresh, seen);
+        if (focus) refocus(fresh, focus);
         wanted = fresh.dataset.sel || "";
         var clean = "/play/" + gameId + "/" + (fresh.dataset.sel ? "?sel=" + fresh.dataset.sel : "");
         if (location.pathname + location.search !== clean) history.replaceState(null, "", clean);
         tick();
       });
+  }
+
+  // Keyboard and screen reader: the focus stays on the same card or button across a
+  // redraw (else it goes to the first action, else the table's heading), and the
+  // sentences of "Last moves" newer than the replaced table are said politely.
+  function focusKey(el) {
+    var a = document.activeElement;
+    if (!a || !el.contains(a)) return null;
+    if (a.dataset.ref) return "[data-ref='" + a.dataset.ref + "']";
+    if (a.dataset.action) return "button[data-action='" + a.dataset.action + "']";
+    return "#table .actions button";
+  }
+  function refocus(el, key) {
+    var target = el.querySelector(key) || el.querySelector(".actions button, a.pick") ||
+      el.querySelector("h1");
+    if (!target) return;
+    if (!target.matches("a, button")) target.setAttribute("tabindex", "-1");
+    target.focus();
+  }
+  function lastSeq(el) {
+    var first = el.querySelector(".log li[data-seq]");
+    return first ? parseInt(first.dataset.seq, 10) : 0;
+  }
+  function spoken(li) {  // the suits' signs are images: said by their names
+    var copy = li.cloneNode(true);
+    copy.querySelectorAll("svg[aria-label]").forEach(function (s) {
+      s.replaceWith(" " + s.getAttribute("aria-label"));
+    });
+    return copy.textContent.replace(/\s+/g, " ").trim();
+  }
+  function announce(el, seen) {
+    var said = [];
+    el.querySelectorAll(".log li[data-seq]").forEach(function (li) {
+      if (parseInt(li.dataset.seq, 10) > seen) said.unshift(spoken(li));
+    });
+    if (!said.length || !seen) return;
+    var region = document.getElementById("announce");
+    var p = document.createElement("p");
+    p.textContent = said.join(" ");
+    region.appendChild(p);
+    while (region.childNodes.length > 8) region.removeChild(region.firstChild);
   }
 
   function send(button) {
@@ -143,6 +189,12 @@
       if (busy) return;
       refresh(link.dataset.sel).catch(function () { location.href = link.href; });
     }
+  });
+  // a card is a link that acts as a button: Space picks it too
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key !== " ") return;
+    var link = ev.target instanceof Element && ev.target.closest("#table a[data-sel]");
+    if (link) { ev.preventDefault(); link.click(); }
   });
   // a form submitted by the keyboard (Enter) goes the same way
   document.addEventListener("submit", function (ev) {
