@@ -190,8 +190,14 @@
       refresh(link.dataset.sel).catch(function () { location.href = link.href; });
     }
   });
-  // a card is a link that acts as a button: Space picks it too
+  // a card is a link that acts as a button: Space picks it too; Escape puts every
+  // picked card back
   document.addEventListener("keydown", function (ev) {
+    if (ev.key === "Escape" && wanted && !busy) {
+      ev.preventDefault();
+      refresh("").catch(function () { location.href = "/play/" + gameId + "/"; });
+      return;
+    }
     if (ev.key !== " ") return;
     var link = ev.target instanceof Element && ev.target.closest("#table a[data-sel]");
     if (link) { ev.preventDefault(); link.click(); }
