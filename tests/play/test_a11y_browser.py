@@ -109,6 +109,8 @@ def test_no_serious_violation_on_any_page(live_server, chromium, artifacts, sett
     signed_out = ["/", "/accounts/signup/", "/accounts/login/"]
     signed_in = ["/", "/history/", "/replays/", f"/replays/{finished.id}/?step=40"]
     signed_in += [f"/play/{t.id}/" for t in tables] + [f"/play/{skipbo.id}/?sel=st"]
+    # what a person looks at in French and German at 390 px (test-artifacts/)
+    shots = {"/": "lobby", f"/play/{tables[0].id}/": "table", signed_in[3]: "viewer"}
     found = {}
     for lang, viewport in (("en", DESKTOP), ("en", PHONE), ("fr", PHONE), ("de", PHONE)):
         for login, paths in ((None, signed_out), ("ann", signed_in)):
@@ -123,6 +125,11 @@ def test_no_serious_violation_on_any_page(live_server, chromium, artifacts, sett
                     bad = violations(page)
                     if bad:
                         found[(lang, viewport["width"], path)] = bad
+                    shot = shots.get(path)
+                    if shot and lang != "en":
+                        page.screenshot(
+                            path=str(artifacts / f"{shot}-{lang}-phone.png"), full_page=True
+                        )
             finally:
                 context.close()
     assert not found, summary(found)
