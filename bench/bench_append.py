@@ -15,7 +15,7 @@ dropped). Needs PostgreSQL; the library peer needs the ``bench`` extra
    A real client plays two-player ``pablo`` games with legal actions, mostly
    from its own answers (draw and discard); a GET is made only when it cannot
    tell (counted, not timed apart).
-2. **Service**: ``services.game_act`` on games at history ~20 (and the same
+2. **Service**: ``services.games.game_act`` on games at history ~20 (and the same
    without the log's ordering lock, to show what it costs), against the
    ``eventsourcing`` library (``Application`` + ``Aggregate`` on its PostgreSQL
    recorder, default settings) doing one command on aggregates of 20 events:
@@ -64,18 +64,11 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
-from games import selectors, services  # noqa: E402
-
-try:  # (so that the same bench measures the code before games/store/)
-    from games import store as streams
-except ImportError:
-    try:
-        from games import streams  # type: ignore[no-redef]
-    except ImportError:
-        streams = None  # type: ignore[assignment]
-from games import rules  # noqa: E402
+from games import rules, store  # noqa: E402
 from games.bots.common import concrete  # noqa: E402
 from games.models import Game  # noqa: E402
+from games.selectors import games as game_selectors  # noqa: E402
+from games.services import games as game_services  # noqa: E402
 
 GOALS = {
     "http4": 0.7,
@@ -100,20 +93,20 @@ def choose(actions: list[dict]) -> dict | None:
 
 
 def new_game(users: list) -> Game:
-    game = services.game_create(
+    game = game_services.game_create(
         user=users[0], ruleset="pablo", seats=2, turn_timeout=86400, options={"start_seat": 0}
     )
-    services.game_join(game_id=game.id, user=users[1])
+    game_services.game_join(game_id=game.id, user=users[1])
     return Game.objects.get(pk=game.id)
 
 
 def act_once(game: Game, users: list) -> None:
     """One legal action of whoever can act (views from the cache)."""
     for user in users:
-        data = selectors.game_data(game=game, user=user)
+        data = game_selectors.game_data(game=game, user=user)
         action = choose(data["state"]["legal_actions"])
         if action is not None:
-            services.game_act(game_id=game.id, user=user, command=action)
+            game_services.game_act(game_id=game.id, user=user, command=action)
             game.refresh_from_db()
             return
     raise RuntimeError("nobody can act")
@@ -129,20 +122,20 @@ def advance(game: Game, users: list, version: int) -> Game:
 
 
 def service_rate(games: list[Game], users: list, rounds: int) -> float:
-    """Commands/s of services.game_act, one action per game per round (the caller's time
+    """Commands/s of services.games.game_act, one action per game per round (the caller's time
     to pick the action is not counted)."""
     spent, done = 0.0, 0
     for _ in range(rounds):
         for game in games:
             for user in users:
-                data = selectors.game_data(game=game, user=user)
+                data = game_selectors.game_data(game=game, user=user)
                 action = choose(data["state"]["legal_actions"])
                 if action is not None:
                     break
             else:
                 continue
             started = time.perf_counter()
-            services.game_act(game_id=game.id, user=user, command=action)
+            game_services.game_act(game_id=game.id, user=user, command=action)
             spent += time.perf_counter() - started
             done += 1
             game.version += 1  # close enough for choosing; refreshed below
@@ -226,7 +219,7 @@ def long_active_game(users: list, target: int) -> Game:
         for i, e in enumerate(events, start=1)
     )
     Game.objects.filter(pk=game.pk).update(version=len(events))
-    services.game_rebuild_projection(game_id=game.id)
+    game_services.game_rebuild_projection(game_id=game.id)
     return Game.objects.get(pk=game.pk)
 
 
@@ -261,8 +254,8 @@ def _play_cabo(users: list, target: int, rng: random.Random) -> tuple[list, rule
 
 
 def timed_action(game: Game, users: list, rng: random.Random, *, cold: bool) -> float:
-    """Seconds of one services.game_act (legal, random), optionally with the cache cleared."""
-    state = selectors.game_state(game=game)
+    """Seconds of one services.games.game_act (legal, random), optionally with the cache cleared."""
+    state = game_selectors.game_state(game=game)
     options = []
     for seat in range(2):
         for action in rules.view(state, seat).get("legal_actions") or []:
@@ -270,10 +263,9 @@ def timed_action(game: Game, users: list, rng: random.Random, *, cold: bool) -> 
                 options.append((seat, action))
     seat, action = rng.choice(options)
     if cold:
-        clear = getattr(streams, "clear_cache", None) if streams else None
-        (clear or selectors.clear_state_cache)()
+        store.clear_cache()
     started = time.perf_counter()
-    services.game_act(game_id=game.id, user=users[seat], command=concrete(action, rng))
+    game_services.game_act(game_id=game.id, user=users[seat], command=concrete(action, rng))
     spent = time.perf_counter() - started
     game.refresh_from_db()
     return spent
@@ -599,7 +591,7 @@ def main() -> int:
                 theirs = library_rate(app, ids, 1)
                 peer.append(theirs)
                 ratios.append(ours / theirs)
-        line = f"services.game_act at history ~20: {statistics.median(rates):6.0f} actions/s"
+        line = f"services.games.game_act at history ~20: {statistics.median(rates):6.0f} actions/s"
         if ratios:
             out["service"] = statistics.median(ratios)
             line += (

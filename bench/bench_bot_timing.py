@@ -14,10 +14,14 @@ database of its own:
   (default 2) on ``PABLO_BENCH_REDIS`` (default ``redis://127.0.0.1:6379``).
 
 Then this process plays seat 0 of 3-player Cabo games against two ``basic`` bots
-(through ``services.game_act``, at once whenever the game waits for it) until the
+(through ``services.games.game_act``, at once whenever the game waits for it) until the
 bots have made ``--moves`` turn moves. A bot's lag is the time from the event that
 made the game wait for it to its own first event, both from the event store
 (``Event.created_at``). Goal: p95 <= ``PABLO_BOT_DELAY`` + 1 s (the delay is 1 s).
+The actions that finish a bot's turn follow about a third of the delay apart
+(``follow`` below: from a bot's event to its next one in the same turn). And the
+person's wait -- from their action that ends their turn to the moment the game
+waits for them again, two bots' turns later -- has the goal p95 <= 2 x (delay + 1 s).
 Exits 1 when a goal is missed.
 """
 
@@ -40,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 DELAY = 1.0
 GOAL = DELAY + 1.0
+WAIT_GOAL = 2 * (DELAY + 1.0)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -141,19 +146,23 @@ def measure(broker: str, moves: int) -> None:
     django.setup()
     from django.contrib.auth import get_user_model
 
-    from games import rules, selectors, services
+    from games import rules
     from games.bots import decide, waits_for
     from games.bots.play import bot_view
     from games.models import Event, Game
+    from games.selectors import games as game_selectors
+    from games.services import games as game_services
 
     person, _ = get_user_model().objects.get_or_create(username="bencher")
     rng = random.Random(5)
     lags: list[float] = []
+    follow: list[float] = []
+    waits: list[float] = []
     timed_out = 0
     games = 0
     deadline = time.monotonic() + moves * 6 + 60
     while len(lags) < moves and time.monotonic() < deadline:
-        game = services.game_create(
+        game = game_services.game_create(
             user=person,
             ruleset="cabo",
             seats=3,
@@ -162,25 +171,36 @@ def measure(broker: str, moves: int) -> None:
             bots=[{"seat": 1, "level": "basic"}, {"seat": 2, "level": "basic"}],
         )
         games += 1
+        since = None  # when the person's last action ended their turn
         while time.monotonic() < deadline:
             game.refresh_from_db()
             if game.status != Game.Status.ACTIVE:
                 break
-            state = selectors.game_state(game=game)
+            state = game_selectors.game_state(game=game)
             legal = rules.get_ruleset("cabo").legal_actions(state, 0)
             if state.version % 20 == 0 and len(lags) + _bot_turns(game) >= moves:
                 break  # enough bot turns: stop this game here
             if legal and waits_for(legal):
+                if since is not None:
+                    waits.append(time.monotonic() - since)
+                    since = None
                 body = decide("basic", "cabo", bot_view(state, 0), 0, rng)
-                services.game_act(game_id=game.id, user=person, command=body)
+                game_services.game_act(game_id=game.id, user=person, command=body)
+                game.refresh_from_db()
+                after = game_selectors.game_state(game=game)
+                if 0 not in rules.get_ruleset("cabo").actors(after):
+                    since = time.monotonic()  # the turn is over: the bots' turns begin
                 continue
             time.sleep(0.02)
         rows = list(Event.objects.filter(game=game).order_by("seq"))
         timed_out += sum(1 for r in rows if r.type == "turn_timed_out")
         for before, row in itertools.pairwise(rows):
             # a bot's turn: its first event after the one that began the turn
+            gap = (row.created_at - before.created_at).total_seconds()
             if row.seat in (1, 2) and row.type in ("drawn", "called"):
-                lags.append((row.created_at - before.created_at).total_seconds())
+                lags.append(gap)
+            elif row.seat in (1, 2) and before.seat == row.seat and before.seq + 1 == row.seq:
+                follow.append(gap)  # the same bot's next action in its turn
     print(
         json.dumps(
             {
@@ -190,6 +210,9 @@ def measure(broker: str, moves: int) -> None:
                 "p95": percentile(lags, 95) if lags else float("nan"),
                 "max": max(lags) if lags else float("nan"),
                 "timed_out": timed_out,
+                "follow_p50": statistics.median(follow) if follow else float("nan"),
+                "wait_p50": statistics.median(waits) if waits else float("nan"),
+                "wait_p95": percentile(waits, 95) if waits else float("nan"),
             }
         )
     )
@@ -215,11 +238,14 @@ def main() -> None:
     for broker in brokers:
         f = run_broker(broker, args.moves)
         ok = f["p95"] <= GOAL and f["moves"] >= args.moves and not f["timed_out"]
+        ok = ok and f["wait_p95"] <= WAIT_GOAL
         missed |= not ok
         print(
             f"{broker:5}  bot moves {int(f['moves'])} in {int(f['games'])} games: "
             f"lag p50 {f['p50']:.2f} s, p95 {f['p95']:.2f} s, max {f['max']:.2f} s "
-            f"(goal p95 <= {GOAL:.1f} s); timeouts {int(f['timed_out'])}; "
+            f"(goal p95 <= {GOAL:.1f} s); the turn's next actions p50 {f['follow_p50']:.2f} s "
+            f"apart; the person waits p50 {f['wait_p50']:.2f} s, p95 {f['wait_p95']:.2f} s "
+            f"(goal p95 <= {WAIT_GOAL:.1f} s); timeouts {int(f['timed_out'])}; "
             f"messages left in the queue {int(f['queued_at_end'])}  {'ok' if ok else 'MISSED'}"
         )
     sys.exit(1 if missed else 0)

@@ -69,7 +69,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
-from games import services  # noqa: E402
+from games.services import games as game_services  # noqa: E402
 
 WAIT = 30
 DEBUG = bool(os.environ.get("PABLO_BENCH_DEBUG"))
@@ -116,7 +116,7 @@ def make_games(n: int, owners: list[Any], seats: int = 2) -> list[str]:
     """``n`` waiting games (nobody plays them: the idle clients' games)."""
     out = []
     for i in range(n):
-        game = services.game_create(
+        game = game_services.game_create(
             user=owners[i % len(owners)], ruleset="pablo", seats=seats, turn_timeout=86400,
             options={"start_seat": 0},
         )  # fmt: skip
@@ -130,10 +130,10 @@ def make_driven(players: list[tuple[Any, str]]) -> list[dict]:
         (a, ta), (b, tb) = players[2 * c], players[2 * c + 1]
         ids = []
         for _ in range(6):
-            game = services.game_create(
+            game = game_services.game_create(
                 user=a, ruleset="pablo", seats=2, turn_timeout=86400, options={"start_seat": 0}
             )
-            services.game_join(game_id=game.id, user=b)
+            game_services.game_join(game_id=game.id, user=b)
             ids.append(str(game.id))
         jobs.append({"id": ids[0], "spares": ids[1:], "tokens": [ta, tb], "body": None, "seat": 0})
     return jobs

@@ -51,8 +51,10 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 
-from games import selectors, services  # noqa: E402
 from games import store as game_store  # noqa: E402
+from games.selectors import games as game_selectors  # noqa: E402
+from games.services import accounts as account_services  # noqa: E402
+from games.services import games as game_services  # noqa: E402
 from replays.autoplay import play  # noqa: E402
 from tests.replays.games import store  # noqa: E402
 from tests.rules.table import Table  # noqa: E402
@@ -141,12 +143,14 @@ async (label) => {
 def browser_side(db_name: str, rounds: int) -> bool:
     from playwright.sync_api import sync_playwright
 
-    ann = services.user_register(username="clicker", password="bench-secret-1")[0]
-    ben = services.user_register(username="other", password="bench-secret-1")[0]
-    game = services.game_create(user=ann, ruleset="cabo", seats=2, options={"start_seat": 0})
-    services.game_join(game_id=game.id, user=ben)
+    ann = account_services.user_register(username="clicker", password="bench-secret-1")[0]
+    ben = account_services.user_register(username="other", password="bench-secret-1")[0]
+    game = game_services.game_create(user=ann, ruleset="cabo", seats=2, options={"start_seat": 0})
+    game_services.game_join(game_id=game.id, user=ben)
     for user in (ann, ben):
-        services.game_act(game_id=game.id, user=user, command={"type": "look", "positions": [0, 1]})
+        game_services.game_act(
+            game_id=game.id, user=user, command={"type": "look", "positions": [0, 1]}
+        )
     env = {
         **os.environ,
         "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{db_name}",
@@ -202,11 +206,11 @@ def browser_side(db_name: str, rounds: int) -> bool:
                 if game.status != "active":
                     break
                 for command in ({"type": "draw", "source": "deck"}, {"type": "discard"}):
-                    services.game_act(game_id=game.id, user=ben, command=command)
+                    game_services.game_act(game_id=game.id, user=ben, command=command)
                 game.refresh_from_db()
-                legal = selectors.game_data(game=game, user=ben)["state"]["legal_actions"]
+                legal = game_selectors.game_data(game=game, user=ben)["state"]["legal_actions"]
                 if any(a["type"] == "skip" for a in legal):
-                    services.game_act(game_id=game.id, user=ben, command={"type": "skip"})
+                    game_services.game_act(game_id=game.id, user=ben, command={"type": "skip"})
                 game.refresh_from_db()
             browser.close()
     finally:

@@ -24,7 +24,7 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
-from games import services  # noqa: E402
+from games.services import games as game_services  # noqa: E402
 
 RULESETS = ["pablo", "pablo-50", "tamalou", "cabo", "skipbo"]
 
@@ -36,10 +36,10 @@ def main(players: int, out: str) -> None:
         for seat in range(2):
             user = get_user_model().objects.create(username=f"crowd-{number}-{seat}")
             users.append((user, Token.objects.create(user=user).key))
-        game = services.game_create(
+        game = game_services.game_create(
             user=users[0][0], ruleset=RULESETS[number % len(RULESETS)], seats=2
         )
-        services.game_join(game_id=game.id, user=users[1][0])
+        game_services.game_join(game_id=game.id, user=users[1][0])
         tables.append({"tokens": [users[0][1], users[1][1]], "game": str(game.id), "games": 1})
     Path(out).write_text(json.dumps(tables))
 

@@ -18,8 +18,9 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from games import selectors, services
 from games.models import Event, Game, Seat
+from games.selectors import accounts as account_selectors
+from games.services import games as game_services
 
 # --------------------------------------------------------------------------- accounts
 # The admin names accounts by the API's rules (docs/api.md "Registration"): the
@@ -29,7 +30,7 @@ from games.models import Event, Game, Seat
 class AccountCreationForm(AdminUserCreationForm):
     def clean_username(self) -> str | None:
         name = super().clean_username()  # None when Django's own check refused it
-        refusal = name and selectors.username_refusal(name)
+        refusal = name and account_selectors.username_refusal(name)
         if refusal:
             raise ValidationError(refusal, code="invalid_username")
         return name
@@ -38,7 +39,7 @@ class AccountCreationForm(AdminUserCreationForm):
 class AccountChangeForm(UserChangeForm):
     def clean_username(self) -> str:
         name = self.cleaned_data["username"]
-        refusal = selectors.username_refusal(name, exclude=self.instance.pk)
+        refusal = account_selectors.username_refusal(name, exclude=self.instance.pk)
         if refusal:
             raise ValidationError(refusal, code="invalid_username")
         return name
@@ -87,7 +88,7 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
     @admin.action(description="Rebuild the projection from the events")
     def rebuild_projection(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         for game in queryset:
-            services.game_rebuild_projection(game_id=game.id)
+            game_services.game_rebuild_projection(game_id=game.id)
         self.message_user(request, f"Rebuilt {queryset.count()} game(s).", messages.SUCCESS)
 
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:

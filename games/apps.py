@@ -11,15 +11,15 @@ class GamesConfig(AppConfig):
         # the work modules, which enqueue them by name (games.outbox).
         import games.feed.publish  # noqa: F401
 
-        # (.api.auth) The token cache's receivers write the shared marks (a deleted token, a saved
+        # (.tokens) The token cache's receivers write the shared marks (a deleted token, a saved
         # or deleted user) that every process's token cache and the feed's fast path
         # check: connected in *every* process (a `manage.py shell`, a command, the
         # Celery worker), not only in one that happened to import the API's views.
         from . import (
             accounts,  # noqa: F401  (every account's name key)
             followers,
+            tokens,  # noqa: F401
         )
-        from .api import auth  # noqa: F401
         from .followers import tasks as follower_tasks  # noqa: F401
         from .notifications import tasks  # noqa: F401
         from .notifications.followers import Notifications

@@ -5,7 +5,9 @@ friends"). What is stored where:
 
 * ``Game.private`` and ``Game.invite`` (a secret token) are metadata of the game,
   written at creation, never part of an event: the public feed holds no secret.
-  A private game is listed to its players only (``visible``); its players see
+  A private game is listed to its players only (``visible``) and seen (its
+  state, feed, replay, analysis, table and viewer) only by them and by whoever
+  presents its invite (``may_see``: else the unknown game's 404); its players see
   the invite (``game_fields``); joining it needs the invite (``check_invite``),
   else the answer is the very one an unknown id gets.
 * Cancelling is an ordinary fact of the game's stream: ``game_aborted`` with
@@ -52,6 +54,19 @@ def visible(games: QuerySet[Game], user: Any) -> QuerySet[Game]:
         return games.filter(private=False)
     seated = Seat.objects.filter(game=OuterRef("pk"), user=user)
     return games.filter(Q(private=False) | Exists(seated))
+
+
+def may_see(game: Game, user: Any, invite: Any = None) -> bool:
+    """Whether ``user`` may see ``game`` at all (API.md "Games among friends"): a public
+    game, or a private one to its players and to whoever presents its invite."""
+    if not game.private:
+        return True
+    given = invite if isinstance(invite, str) else ""
+    if game.invite and hmac.compare_digest(given.encode(), game.invite.encode()):
+        return True
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return Seat.objects.filter(game=game, user_id=user.pk).exists()
 
 
 def check_invite(game_id: Any, invite: Any, user: Any = None) -> None:

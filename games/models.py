@@ -5,7 +5,7 @@ database trigger (migration 0002) refuses UPDATE and DELETE of them. ``Game``
 is the stream header plus a projection of the folded state (status, version,
 deadline, ...) that services keep in step with the events inside the same
 transaction; everything on it can be rebuilt from the events
-(``services.game_rebuild_projection``).
+(``services.games.game_rebuild_projection``).
 """
 
 from __future__ import annotations
@@ -279,8 +279,7 @@ class FairDraw(models.Model):
 
 
 class OutboxMessage(models.Model):
-    """A Celery message kept in the database (``games.outbox``): refused by the broker,
-    or a claimed message not yet claimed by its task.
+    """A Celery message kept in the database (``games.outbox``): refused by the broker.
 
     Its table keeps the name it had when the model lived in the ``pablo`` app
     (moved by migrations games 0006 / pablo 0002, state only).
@@ -292,10 +291,6 @@ class OutboxMessage(models.Model):
     options = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     attempts = models.PositiveIntegerField(default=0)
-    # A claimed message stays until its task claims (deletes) it in the task's own
-    # transaction; the flush publishes it again while it is unclaimed.
-    claim = models.BooleanField(default=False)
-    published_at = models.DateTimeField(null=True, blank=True)
     last_error = models.CharField(max_length=300, blank=True, default="")
 
     class Meta:
@@ -349,7 +344,7 @@ class AccountName(models.Model):
 
     The database's own guarantee that no two accounts share a name under
     another spelling (``ann``, ``ANN``, fullwidth ``ann``): the check before the insert
-    (``selectors.username_taken``) gives the friendly answer, this row refuses
+    (``selectors.accounts.username_taken``) gives the friendly answer, this row refuses
     the second of two sign-ups that passed it at the same instant. The key is
     stored as its SHA-256 (hex): NFKC can make a 150-character name much longer.
     """

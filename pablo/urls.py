@@ -6,6 +6,7 @@ from django.urls import include, path, re_path
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from games.api.notifications import NotificationSettingsApi, WebhookApi
 from games.api.throttling import throttle_web_auth
 from games.followers.health import ready
 from pablo.exceptions import not_found_view
@@ -21,7 +22,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),
     path("api/", include("games.api.urls")),
-    path("api/me/", include("games.notifications.urls")),
+    path("api/me/notifications/", NotificationSettingsApi.as_view(), name="me-notifications"),
+    path("api/me/webhook/", WebhookApi.as_view(), name="me-webhook"),
     path("replays/", include("replays.urls")),
     path("health/ready", ready, name="health-ready"),
     # play.js's sentences in the page's language (docs/table.md "Languages")

@@ -4,7 +4,7 @@
   does. Django's own form NFKC-normalises it first, so a fullwidth ``victim`` logged in
   as ``victim``; here a lookalike spelling is a wrong name (and its failure
   counts against ``victim``'s key, ``games.usernames.username_key``).
-* Sign-up: the name goes through ``services.user_register``, which refuses what
+* Sign-up: the name goes through ``services.accounts.user_register``, which refuses what
   the API refuses (taken under another spelling, mixed scripts, invisible
   characters).
 """

@@ -1,13 +1,13 @@
 """The lobby's "start a game" form, in players' words.
 
-One Django form per ruleset, built from ``selectors.ruleset_list()`` (the data
+One Django form per ruleset, built from ``selectors.games.ruleset_list()`` (the data
 of ``GET /api/rulesets/``): only the options that apply to the ruleset, each
 with a sentence a player understands and its default named in words. The form
 checks only what a field can hold (a whole number, one of the offered choices,
 JSON for the stacked decks); every rule about the values -- the ruleset's
 seat range, option bounds, the turn time's range, bot seats -- stays the API's:
 the form's body goes through the API's input serializer and
-``services.game_create``, and a refusal's sentence ("options.stock_size: must be
+``services.games.game_create``, and a refusal's sentence ("options.stock_size: must be
 at least 5.") is shown beside the field it names, with the form still filled in.
 """
 
@@ -32,12 +32,24 @@ MORE = ("start_seat", "memory", "max_timeouts", "stand_in")
 #: Options a ruleset takes but that change nothing a player would notice in it:
 #: Skip-Bo has no face-down field cards to remember.
 NOT_SHOWN = {"skipbo": {"memory"}}
-#: Who may take a seat: a person (who joins), or a bot of a level.
-SEAT_CHOICES = [
-    ("", gettext_lazy("a person (who joins)")),
-    ("basic", gettext_lazy("a basic bot")),
-    ("random", gettext_lazy("a random bot")),
-]
+#: Each bot level in words (the seats' and the stand-in's choices); a level the rules
+#: add later and that is not named here is "a <level> bot".
+BOT_WORDS = {
+    "random": gettext_lazy("a random bot (any legal move)"),
+    "basic": gettext_lazy("a basic bot"),
+    "expert": gettext_lazy("an expert bot (the strongest)"),
+}
+
+
+def bot_words(level: str) -> str:
+    return BOT_WORDS.get(level) or gettext("a %(level)s bot") % {"level": level}
+
+
+def seat_choices(levels: list[str]) -> list[tuple[str, str]]:
+    """Who may take a seat: a person (who joins), or a bot of each level the ruleset lists."""
+    person = gettext("a person (who joins)")
+    return [("", person)] + [(level, bot_words(level)) for level in levels]
+
 
 #: name -> (label, sentence, {value: words}, default in words). Options the
 #: rules add later and that are not named here fall back to the API's text.
@@ -92,10 +104,13 @@ WORDS: dict[str, tuple[str, str, dict[Any, str], str]] = {
     ),
     "memory": (
         gettext_lazy("Memory help"),
-        gettext_lazy("Whether the table keeps showing the cards you have seen."),
+        gettext_lazy(
+            "Whether the table keeps showing cards you have seen, or shows each once and you "
+            "remember it."
+        ),
         {
-            "assisted": gettext_lazy("the table keeps showing cards you have seen"),
-            "strict": gettext_lazy("remember them yourself (each is shown once)"),
+            "assisted": gettext_lazy("shown by the table"),
+            "strict": gettext_lazy("remembered by you"),
         },
         "",
     ),
@@ -111,12 +126,7 @@ WORDS: dict[str, tuple[str, str, dict[Any, str], str]] = {
     "stand_in": (
         gettext_lazy("Who plays for an absent player"),
         gettext_lazy("What happens on an absent player's turns."),
-        {
-            "rules": gettext_lazy("the simplest move the rules allow"),
-            "random": gettext_lazy("a random bot"),
-            "basic": gettext_lazy("a basic bot"),
-            "expert": gettext_lazy("an expert bot"),
-        },
+        {"rules": gettext_lazy("the simplest move the rules allow"), **BOT_WORDS},
         "",
     ),
 }
@@ -189,7 +199,7 @@ class CreateForm(forms.Form):
             self.bot_names.append(key)
             f[key] = forms.ChoiceField(
                 label=gettext("Seat %(seat)s") % {"seat": seat},
-                choices=SEAT_CHOICES,
+                choices=seat_choices(list(spec.get("bot_levels") or ["basic", "random"])),
                 required=False,
                 initial="",
             )
@@ -218,7 +228,10 @@ class CreateForm(forms.Form):
             ]
             field = forms.ChoiceField(label=label, choices=choices, required=False, initial="")
         elif "enum" in opt:
-            choices = [(json.dumps(v), words.get(v, str(v))) for v in opt["enum"]]
+            choices = [
+                (json.dumps(v), words.get(v) or (bot_words(v) if name == "stand_in" else str(v)))
+                for v in opt["enum"]
+            ]
             # not required: a form without it (an older page) takes the default
             field = forms.ChoiceField(
                 label=label, choices=choices, initial=json.dumps(default), required=False
@@ -238,7 +251,8 @@ class CreateForm(forms.Form):
             _field_errors(field)
         else:
             field = forms.CharField(label=label, required=False, max_length=200)
-        if default_words:
+        if default_words and isinstance(field, forms.IntegerField) and field.initial is None:
+            # only under a box shown empty (a select says its default among its choices)
             sentence = gettext("%(sentence)s Left empty: %(default)s.") % {
                 "sentence": sentence,
                 "default": default_words,

@@ -1,7 +1,9 @@
-"""A player's own history: their finished games with result, rank and score, per ruleset.
+"""A player's own history: their finished games with place and points, per ruleset.
 
-The same reads as ``GET /api/me/history/`` (``selectors.history_*``), newest first,
-one page at a time; every row links to the game's replay.
+The same reads as ``GET /api/me/history/`` (``games.selectors.friends``), newest first,
+one page at a time; every row links to the game's replay. A game is "won" by its
+winners and "lost" only by the players the rules made lose (Pablo's 42); anyone
+else simply has a place ("2nd of 3"): in Cabo nobody loses.
 """
 
 from __future__ import annotations
@@ -10,48 +12,93 @@ from datetime import datetime
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
-from games import selectors
+from games.selectors import friends as friend_selectors
 
 from .lobby import ruleset_name
 
 PAGE = 20
 
 
-def _row(row: dict[str, Any]) -> dict[str, Any]:
+def _row(row: dict[str, Any], losers: list[int]) -> dict[str, Any]:
     won = row["result"] == "won"
     when = row.get("finished_at")
     return {
         **row,
         "ruleset_name": ruleset_name(row["ruleset"]),
         "won": won,
+        "lost": not won and row["you"] in losers,
         "when": datetime.fromisoformat(when.replace("Z", "+00:00")) if when else None,
         "names": [p["username"] for p in row["players"]],
         "rank_words": rank_words(row["rank"], len(row["players"])),
-        "score_words": gettext("cards left in stock")
-        if row["ruleset"] == "skipbo"
-        else gettext("points"),
+        "score_words": _points(row["ruleset"], row["score"]),
     }
 
 
+def _points(ruleset: str, score: float) -> str:
+    words = {"n": f"{score:g}"}
+    if ruleset == "skipbo":
+        return (
+            ngettext("%(n)s card left in stock", "%(n)s cards left in stock", round(score)) % words
+        )
+    return ngettext("%(n)s point", "%(n)s points", round(abs(score))) % words
+
+
+def _rows(games: Any, user: Any) -> list[dict[str, Any]]:
+    out = []
+    for g in games:
+        losers = (g.result or {}).get("losers") or []
+        out.append(_row(friend_selectors.history_row(game=g, user=user), losers))
+    return out
+
+
+def summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per ruleset: games played, won, lost (by the rules only), the places and the
+    average points (Skip-Bo: cards left in stock)."""
+    by: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        by.setdefault(r["ruleset"], []).append(r)
+    out = []
+    for ruleset in sorted(by):
+        mine = by[ruleset]
+        places: dict[int, int] = {}
+        for r in mine:
+            places[r["rank"]] = places.get(r["rank"], 0) + 1
+        average = sum(r["score"] for r in mine) / len(mine)
+        out.append(
+            {
+                "name": ruleset_name(ruleset),
+                "played": len(mine),
+                "won": sum(r["won"] for r in mine),
+                "lost": sum(r["lost"] for r in mine),
+                "places": ", ".join(f"{ordinal(p)} \u00d7{n}" for p, n in sorted(places.items())),
+                "average": _points(ruleset, round(average, 1)),
+            }
+        )
+    return out
+
+
 def context(user: Any, page_number: Any = 1) -> dict[str, Any]:
-    pages = Paginator(selectors.history_games(user=user), PAGE)
+    games = friend_selectors.history_games(user=user)
+    pages = Paginator(games, PAGE)
     page = pages.get_page(page_number)
-    rows = [_row(selectors.history_row(game=g, user=user)) for g in page.object_list]
-    per_ruleset = [
-        {**s, "name": ruleset_name(s["ruleset"])} for s in selectors.history_summary(user=user)
-    ]
+    rows = _rows(page.object_list, user)
+    per_ruleset = summary(rows if not page.has_other_pages() else _rows(games, user))
     return {"rows": rows, "page": page, "per_ruleset": per_ruleset, "nav": "history"}
 
 
+def ordinal(n: int) -> str:
+    """A place in words: "1st", "2nd" (each language writes its own ordinals)."""
+    if 10 <= n % 100 <= 20 or n % 10 not in (1, 2, 3):
+        return gettext("%(n)sth") % {"n": n}
+    if n % 10 == 1:
+        return gettext("%(n)sst") % {"n": n}
+    if n % 10 == 2:
+        return gettext("%(n)snd") % {"n": n}
+    return gettext("%(n)srd") % {"n": n}
+
+
 def rank_words(rank: int, players: int) -> str:
-    """A rank among players in words: "1st of 3" (each language writes its own ordinals)."""
-    words = {"rank": rank, "count": players}
-    if 10 <= rank % 100 <= 20 or rank % 10 not in (1, 2, 3):
-        return gettext("%(rank)sth of %(count)s") % words
-    if rank % 10 == 1:
-        return gettext("%(rank)sst of %(count)s") % words
-    if rank % 10 == 2:
-        return gettext("%(rank)snd of %(count)s") % words
-    return gettext("%(rank)srd of %(count)s") % words
+    """A rank among players in words: "1st of 3"."""
+    return gettext("%(rank)s of %(count)s") % {"rank": ordinal(rank), "count": players}

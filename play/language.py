@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 
-from games import selectors
+from games.selectors import accounts as account_selectors
 
 SESSION_KEY = "account_language"
 
@@ -39,7 +39,7 @@ def account_language(request: HttpRequest) -> str | None:
     if user is None or not user.is_authenticated:
         return None
     if SESSION_KEY not in request.session:
-        request.session[SESSION_KEY] = selectors.account_language(user=user) or ""
+        request.session[SESSION_KEY] = account_selectors.account_language(user=user) or ""
     return request.session[SESSION_KEY] or None
 
 

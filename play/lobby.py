@@ -1,6 +1,6 @@
 """The lobby: your games (your move first), open games, and the form to start one.
 
-The form (``play.forms.CreateForm``) is built from ``selectors.ruleset_list()``
+The form (``play.forms.CreateForm``) is built from ``selectors.games.ruleset_list()``
 (the same data as ``GET /api/rulesets/``): one per ruleset, so that each shows
 its own options and seat range and works without JavaScript. Its fields become
 the API's create body, which the API's own serializer and service check.
@@ -13,8 +13,8 @@ from typing import Any
 from django.http import QueryDict
 from django.utils.translation import gettext, ngettext
 
-from games import selectors
 from games.errors import ApplicationError
+from games.selectors import games as game_selectors
 from tabletop.layouts import local_name
 
 from .durations import time_left
@@ -37,7 +37,7 @@ _RULESETS: list[dict[str, Any]] = []
 
 def _rulesets() -> list[dict[str, Any]]:
     if not _RULESETS:
-        _RULESETS.extend(selectors.ruleset_list())
+        _RULESETS.extend(game_selectors.ruleset_list())
     return _RULESETS
 
 
@@ -64,15 +64,17 @@ def context(user: Any, bound: CreateForm | None = None) -> dict[str, Any]:
 
 def lists(user: Any) -> dict[str, Any]:
     """The lobby's lists of games (the part the script refreshes)."""
-    live = selectors.game_list(user=user, mine=True).exclude(status__in=["finished", "aborted"])
+    live = game_selectors.game_list(user=user, mine=True).exclude(
+        status__in=["finished", "aborted"]
+    )
     mine = list(live[:LIST_LIMIT])
     your_move, running, waiting = [], [], []
     for game in mine:
         if game.status == "waiting":
-            summary = selectors.game_summary(game=game, user=user)
+            summary = game_selectors.game_summary(game=game, user=user)
             waiting.append(_row(summary, game))
             continue
-        data = selectors.game_data(game=game, user=user)
+        data = game_selectors.game_data(game=game, user=user)
         state = data.get("state") or {}
         turn = state.get("turn") or {}
         row = _row(data, game)
@@ -86,26 +88,26 @@ def lists(user: Any) -> dict[str, Any]:
         else:
             running.append(row)
     open_games = []
-    for game in selectors.game_list(user=user, status="waiting").exclude(seat_set__user=user)[
+    for game in game_selectors.game_list(user=user, status="waiting").exclude(seat_set__user=user)[
         :LIST_LIMIT
     ]:
-        open_games.append(_row(selectors.game_summary(game=game, user=user), game))
-    finished_games = selectors.game_list(user=user, mine=True, status="finished")
+        open_games.append(_row(game_selectors.game_summary(game=game, user=user), game))
+    finished_games = game_selectors.game_list(user=user, mine=True, status="finished")
     finished = finished_games.count()
     # rematches offered: a finished game of yours whose rematch you have no seat in
     rematches = []
     for game in finished_games[:REMATCH_LOOKBACK]:
-        summary = selectors.game_summary(game=game, user=user)
+        summary = game_selectors.game_summary(game=game, user=user)
         new_id = summary.get("rematch")
         if not new_id:
             continue
         try:
-            new = selectors.game_get(new_id)
+            new = game_selectors.game_get(new_id)
         except ApplicationError:
             continue
-        if new.status != "waiting" or selectors.seat_of(game=new, user=user) is not None:
+        if new.status != "waiting" or game_selectors.seat_of(game=new, user=user) is not None:
             continue
-        new_summary = selectors.game_summary(game=new, user=user)
+        new_summary = game_selectors.game_summary(game=new, user=user)
         row = _row(new_summary, new)
         row["old_id"] = summary["id"]
         row["by"] = (new_summary["players"] or [{"username": ""}])[0]["username"]

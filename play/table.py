@@ -1,6 +1,6 @@
 """What the table page shows: one seat's view turned into cards, choices and buttons.
 
-Everything here reads the game object of ``games.selectors.game_data`` -- the
+Everything here reads the game object of ``games.selectors.games.game_data`` -- the
 same redacted view the API answers with -- and nothing else about the cards, so
 the page can never show more than ``GET /api/games/{id}/`` shows the same user.
 
@@ -36,9 +36,25 @@ def recent_words(
     out: list[JSON] = []
     for e in events:
         event = rules.Event(type=e["type"], data=e["data"] or {}, seat=e["seat"])
-        said = describe(event, e["data"] or {}, names, kind, viewer=you, ruleset=ruleset)
+        said = describe(
+            event, e["data"] or {}, names, kind, viewer=you, ruleset=ruleset, reader=you
+        )
         out += [{"seq": e["seq"], "text": text} for text in said]
     return out
+
+
+def raced(
+    events: list[JSON], since: int, names: list[str], kind: str, you: int | None, ruleset: str
+) -> str:
+    """What a player's refused click says when others moved first (a version conflict):
+    the other players' moves after version ``since``, in the table's words."""
+    theirs = [e for e in events if e["seq"] > since and e["seat"] not in (None, you)]
+    words = recent_words(theirs, names, kind, you, ruleset)
+    if not words:
+        return _("The game moved on before your move arrived, so it was not made. Choose again.")
+    return _("%(moves)s That came first, so your move was not made. Choose again.") % {
+        "moves": " ".join(w["text"] for w in words)
+    }
 
 
 def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
@@ -88,7 +104,8 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
         "selection": selection.refs,
         "sel": ",".join(selection.refs),
         "hint": hint(legal, selection, kind),
-        "words": list(reversed(recent_words(events, names, kind, you, ruleset)))[:8],
+        # in the order they happened, numbered as they read: the newest last
+        "words": recent_words(events, names, kind, you, ruleset)[-8:],
         "result": result,
         "rounds": rounds,
         "call_word": drawn.call_word,

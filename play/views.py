@@ -30,12 +30,17 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 from rest_framework.exceptions import ValidationError
 
-from games import selectors, services
 from games.api.exceptions import exception_handler, status_of
 from games.api.serializers import GameCreateInputSerializer, parse_action
 from games.api.throttling import ActionLimit, check_web_auth, game_created
 from games.errors import ApplicationError, not_a_player
+from games.friends import CANCELLED
 from games.rules import RulesError
+from games.selectors import accounts as account_selectors
+from games.selectors import games as game_selectors
+from games.services import accounts as account_services
+from games.services import friends as friend_services
+from games.services import games as game_services
 
 from . import history, language, lobby, reveal, table
 from .action_form import ActionForm
@@ -65,9 +70,12 @@ def _table_url(game_id: Any, sel: str = "") -> str:
     return f"{url}?sel={sel}" if sel else url
 
 
-def _game_or_404(game_id: Any) -> Any:
+def _game_or_404(request: HttpRequest, game_id: Any) -> Any:
+    """The game, or the unknown game's 404 -- also for a private game the visitor may not
+    see (not a player, no ``invite`` of it in the address or the form)."""
+    invite = (request.GET.get("invite") or request.POST.get("invite") or "")[:100]
     try:
-        return selectors.game_get(game_id)
+        return game_selectors.game_seen(game_id, request.user, invite)
     except ApplicationError:
         raise Http404("No game with this id.") from None
 
@@ -125,7 +133,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            user, _token = services.user_register(
+            user, _token = account_services.user_register(
                 username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
             )
         except ApplicationError as exc:
@@ -133,7 +141,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         else:
             login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
             # The language the new player signed up in is the one their mails speak.
-            services.account_language_set(user=user, code=translation.get_language())
+            account_services.account_language_set(user=user, code=translation.get_language())
             return HttpResponseRedirect(_safe_next(request) or reverse("play:lobby"))
     return render(request, "registration/signup.html", {"form": form})
 
@@ -147,7 +155,7 @@ def language_view(request: HttpRequest) -> HttpResponse:
     if code not in dict(settings.LANGUAGES):
         return response
     if request.user.is_authenticated:
-        services.account_language_set(user=request.user, code=code)
+        account_services.account_language_set(user=request.user, code=code)
         language.remember(request, code)
     response.set_cookie(
         settings.LANGUAGE_COOKIE_NAME,
@@ -177,16 +185,16 @@ def api_token(request: HttpRequest) -> HttpResponse:
     """The user's API token (the same one ``POST /api/auth/token/`` gives).
 
     POST shows it (made on first use); POST with ``rotate`` replaces it, the
-    old one dead at once (``services.user_token_rotate``). Never cached.
+    old one dead at once (``services.accounts.user_token_rotate``). Never cached.
     """
     rotated = False
     if request.method == "POST" and request.POST.get("rotate"):
-        services.user_token_rotate(user=request.user)
+        account_services.user_token_rotate(user=request.user)
         rotated = True
     if request.method == "POST":
-        token = services.user_token_issue(user=request.user)
+        token = account_services.user_token_issue(user=request.user)
     else:
-        token = selectors.user_api_token(user=request.user)
+        token = account_selectors.user_api_token(user=request.user)
     response = render(request, "play/token.html", {"token": token, "rotated": rotated})
     response["Cache-Control"] = "no-store"
     return response
@@ -199,7 +207,7 @@ def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
     account's only when the page's button is pressed.
     """
     try:
-        user, email = services.email_confirm(token=token, apply=request.method == "POST")
+        user, email = account_services.email_confirm(token=token, apply=request.method == "POST")
     except ApplicationError as exc:
         return render(request, "play/refused.html", {"detail": exc.detail}, status=400)
     response = render(
@@ -257,7 +265,7 @@ def create(request: HttpRequest) -> HttpResponse:
         try:
             data = GameCreateInputSerializer(data=form.body())
             data.is_valid(raise_exception=True)
-            game = services.game_create(user=request.user, **data.validated_data)
+            game = game_services.game_create(user=request.user, **data.validated_data)
         except (RulesError, ApplicationError, ValidationError) as exc:
             form.refused(refusal(exc) or gettext("The game could not be created."))
         else:
@@ -271,7 +279,7 @@ def create(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def table_view(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     ctx = table_context(request, game, request.GET.get("sel", "")[:200])
     if request.GET.get("partial"):
         response = render(request, "play/_table.html", ctx)
@@ -282,10 +290,15 @@ def table_view(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 
 
 def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
-    data = selectors.game_data(game=game, user=request.user)
+    data = game_selectors.game_data(game=game, user=request.user)
     invite = request.GET.get("invite", "")[:100]
     events = recent_events(game=game, seat=data["you"], count=RECENT_EVENTS)
     ctx = table.build(data, sel, events)
+    since = request.GET.get("since", "")
+    if since.isascii() and since.isdigit() and len(since) < 10:  # the script's refused click
+        ctx["raced"] = table.raced(
+            events, int(since), ctx["names"], ctx["kind"], data["you"], data["ruleset"]
+        )
     ctx.update(
         game=data,
         game_id=data["id"],
@@ -310,6 +323,8 @@ def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
         ruleset_name=lobby.ruleset_name(data["ruleset"]),
         waiting_for=data["seats"] - len(data["players"]),
     )
+    if data["status"] == "aborted":
+        ctx.update(_stopped(events, ctx["names"], data["you"]))
     if ctx["kind"] != "skipbo" and data["status"] in ("active", "finished"):
         # the rules' reveal of the last round, until this player acts in the next one
         shown = (data.get("state") or {}).get("reveal")
@@ -329,18 +344,37 @@ def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
     return ctx
 
 
+def _stopped(events: list[dict[str, Any]], names: list[str], you: int | None) -> dict[str, Any]:
+    """An aborted game in words: cancelled by its creator (seat 0) before it started, or
+    stopped because every player was absent."""
+    aborted = next((e for e in reversed(events) if e["type"] == "game_aborted"), None)
+    reason = ((aborted or {}).get("data") or {}).get("reason")
+    if reason == CANCELLED:
+        if you == 0:
+            stopped = gettext("You cancelled this game before it started.")
+        else:
+            stopped = gettext("%(name)s cancelled this game before it started.") % {
+                "name": names[0]
+            }
+        return {"cancelled": True, "stopped": stopped}
+    return {
+        "cancelled": False,
+        "stopped": gettext("The game was stopped: every player was absent."),
+    }
+
+
 def _rematch(new_id: Any, user: Any) -> dict[str, Any] | None:
     """A finished game's rematch as its player sees it: where, and whether seated."""
     if not new_id:
         return None
     try:
-        new = selectors.game_get(new_id)
+        new = game_selectors.game_get(new_id)
     except ApplicationError:
         return None
     return {
         "id": str(new.id),
         "link": _table_url(new.id),
-        "seated": selectors.seat_of(game=new, user=user) is not None,
+        "seated": game_selectors.seat_of(game=new, user=user) is not None,
     }
 
 
@@ -353,7 +387,7 @@ def _back(request: HttpRequest, game_id: Any, detail: str | None = None) -> Http
 @require_POST
 def act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """One action from a form: the same checks and service as ``POST .../actions/``."""
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     if not request.user.is_authenticated:
         return _back(request, game.id, gettext("Log in to play: you are not signed in."))
     form = ActionForm(request.POST)
@@ -374,11 +408,11 @@ def act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
         body["expected_version"] = form.cleaned_data["version"]
     key = form.cleaned_data["key"]
     try:
-        seat = selectors.seat_of(game=game, user=request.user)
+        seat = game_selectors.seat_of(game=game, user=request.user)
         if seat is None:
             raise not_a_player()
         action = parse_action(body, key)
-        services.game_act(
+        game_services.game_act(
             game_id=game.id,
             user=request.user,
             command=action.command,
@@ -386,22 +420,34 @@ def act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
             idempotency_key=action.idempotency_key,
         )
     except (RulesError, ApplicationError, ValidationError) as exc:
+        if getattr(exc, "code", None) == "version_conflict":
+            since = form.cleaned_data["version"] or 0
+            return _back(request, game.id, _raced(game, request.user, since))
         return _back(request, game.id, refusal(exc))
     return _back(request, game.id)
+
+
+def _raced(game: Any, user: Any, since: int) -> str:
+    """Others moved after version ``since``: what they did, in the table's words."""
+    game.refresh_from_db()
+    data = game_selectors.game_data(game=game, user=user)
+    events = recent_events(game=game, seat=data["you"], count=RECENT_EVENTS)
+    ctx = table.build(data, "", events)
+    return table.raced(events, since, ctx["names"], ctx["kind"], data["you"], data["ruleset"])
 
 
 @require_POST
 def join(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Join a waiting game; a private one needs its invite (the form carries it from the
     invite link); without it, or with a wrong one, the answer is the API's 404."""
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     invite = request.POST.get("invite", "")[:100]
     back = _table_url(game.id) + (f"?invite={quote(invite)}" if invite else "")
     if not request.user.is_authenticated:
         return HttpResponseRedirect(f"{settings.LOGIN_URL}?next={quote(back, safe='/?=')}")
     try:
         extra = {"invite": invite} if invite else {}
-        services.game_join(game_id=game.id, user=request.user, **extra)
+        game_services.game_join(game_id=game.id, user=request.user, **extra)
     except (RulesError, ApplicationError) as exc:
         if status_of(exc) == 404:
             raise Http404("No game with this id.") from None
@@ -414,14 +460,14 @@ def join(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 @login_required
 def cancel(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """The creator cancels their waiting game (the API's ``cancel``); back to the lobby."""
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     try:
-        services.game_cancel(game_id=game.id, user=request.user)
+        friend_services.game_cancel(game_id=game.id, user=request.user)
     except (RulesError, ApplicationError) as exc:
         if status_of(exc) == 404:  # a stranger on a private game: as an unknown id
             raise Http404("No game with this id.") from None
         return _back(request, game.id, refusal(exc))
-    messages.info(request, gettext("The game is cancelled."))
+    messages.info(request, gettext("You cancelled your game: nobody can join it any more."))
     return HttpResponseRedirect(reverse("play:lobby"))
 
 
@@ -429,7 +475,7 @@ def cancel(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 @login_required
 def rematch(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Start (or find) the rematch of a finished game: to the new table, seated."""
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     wait = game_created(request)  # PABLO_THROTTLE_GAMES: a rematch creates a game too
     if wait is not None:
         return _back(
@@ -438,15 +484,15 @@ def rematch(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
             _too_many_games(wait),
         )
     try:
-        new, _created = services.game_rematch(game_id=game.id, user=request.user)
+        new, _created = friend_services.game_rematch(game_id=game.id, user=request.user)
     except (RulesError, ApplicationError) as exc:
         if status_of(exc) == 404:  # a stranger on a private game: as an unknown id
             raise Http404("No game with this id.") from None
         return _back(request, game.id, refusal(exc))
-    if selectors.seat_of(game=new, user=request.user) is None:
+    if game_selectors.seat_of(game=new, user=request.user) is None:
         # the rematch exists (another player started it): join it with its invite
         try:
-            services.game_join(game_id=new.id, user=request.user, invite=new.invite)
+            game_services.game_join(game_id=new.id, user=request.user, invite=new.invite)
         except (RulesError, ApplicationError) as exc:
             return _back(request, new.id, refusal(exc))
     return HttpResponseRedirect(_table_url(new.id))
@@ -454,11 +500,11 @@ def rematch(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 
 @require_POST
 def come_back(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     if not request.user.is_authenticated:
         return _back(request, game.id, gettext("Log in to play: you are not signed in."))
     try:
-        services.game_come_back(game_id=game.id, user=request.user)
+        game_services.game_come_back(game_id=game.id, user=request.user)
     except (RulesError, ApplicationError) as exc:
         return _back(request, game.id, refusal(exc))
     return _back(request, game.id)
@@ -467,7 +513,7 @@ def come_back(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 @require_POST
 def close_reveal(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """Close the round's reveal on this browser's table (remembered in the session)."""
-    game = _game_or_404(game_id)
+    game = _game_or_404(request, game_id)
     number = request.POST.get("round", "")
     if number.isascii() and number.isdigit() and len(number) < 6:
         request.session[reveal.session_key(game.id)] = int(number)
@@ -485,7 +531,7 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     )
     if len(parts) >= 2 and parts[0] == "play":
         try:
-            game = selectors.game_get(parts[1])
+            game = game_selectors.game_get(parts[1])
         except ApplicationError:
             game = None
         if game is not None:

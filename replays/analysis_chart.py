@@ -17,12 +17,15 @@ from django.utils.translation import gettext as _
 
 from tabletop.advice import MARK_WORDS
 
+from . import chart
 from .chart import PALETTE
 
-WIDTH, HEIGHT, PAD = 640, 180, 28
+WIDTH, HEIGHT, PAD, LEFT = 640, 200, 14, 56
 
 
 def svg(decisions: Sequence[dict[str, Any]], names: Sequence[str], *, skipbo: bool) -> SafeString:
+    """The lines and the scale's two ends; what the axes mean and whose line is whose
+    are said in HTML around it (``legend``, the template), readable at any width."""
     if not decisions:
         return mark_safe("")
     values = [float(d.get("estimate") or 0.0) for d in decisions]
@@ -32,23 +35,29 @@ def svg(decisions: Sequence[dict[str, Any]], names: Sequence[str], *, skipbo: bo
     n = len(decisions)
 
     def x(i: int) -> float:
-        return PAD + (WIDTH - 2 * PAD) * (i / max(1, n - 1))
+        return LEFT + (WIDTH - LEFT - PAD) * (i / max(1, n - 1))
 
     def y(v: float) -> float:
         return HEIGHT - PAD - (HEIGHT - 2 * PAD) * ((v - low) / (high - low))
 
+    def said(v: float) -> str:
+        return f"{v * 100:.0f} %" if skipbo else f"{v:.0f}"
+
+    label = _("The estimate of each decision over the game, from %(low)s to %(high)s") % {
+        "low": said(low),
+        "high": said(high),
+    }
     parts = [
         f'<svg class="analysis-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'aria-label="{escape(_("The estimate of each decision over the game"))}" '
-        f'preserveAspectRatio="none" width="100%">',
-        f'<line x1="{PAD}" y1="{HEIGHT - PAD}" x2="{WIDTH - PAD}" y2="{HEIGHT - PAD}" '
+        f'aria-label="{escape(label)}" xmlns="http://www.w3.org/2000/svg">',
+        f'<line x1="{LEFT}" y1="{HEIGHT - PAD}" x2="{WIDTH - PAD}" y2="{HEIGHT - PAD}" '
         'stroke="#999" stroke-width="1"/>',
+        f'<line x1="{LEFT}" y1="{PAD}" x2="{LEFT}" y2="{HEIGHT - PAD}" stroke="#999" '
+        'stroke-width="1"/>',
+        f'<text class="tick" x="{LEFT - 6}" y="{PAD + 6}" text-anchor="end">{said(high)}</text>',
+        f'<text class="tick" x="{LEFT - 6}" y="{HEIGHT - PAD}" text-anchor="end">'
+        f"{said(low)}</text>",
     ]
-    unit = unit_words(skipbo)
-    top = f"{high * 100:.0f} %" if skipbo else f"{high:.0f}"
-    bottom = f"{low * 100:.0f} %" if skipbo else f"{low:.0f}"
-    parts.append(f'<text x="2" y="{PAD - 8}" font-size="11">{escape(unit)}: {top}</text>')
-    parts.append(f'<text x="2" y="{HEIGHT - 6}" font-size="11">{bottom}</text>')
     for seat, name in enumerate(names):
         points = [(i, values[i]) for i, d in enumerate(decisions) if d["seat"] == seat]
         if not points:
@@ -56,21 +65,21 @@ def svg(decisions: Sequence[dict[str, Any]], names: Sequence[str], *, skipbo: bo
         colour = PALETTE[seat % len(PALETTE)]
         path = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in points)
         parts.append(
-            f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" points="{path}">'
+            f'<polyline fill="none" stroke="{colour}" stroke-width="2.5" points="{path}">'
             f"<title>{escape(name)}</title></polyline>"
         )
         for i, v in points:
             mark = decisions[i].get("mark")
             if mark:
                 parts.append(
-                    f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3.5" fill="{colour}">'
-                    f"<title>{escape(name)}: {escape(MARK_WORDS.get(mark, mark))}</title>"
-                    "</circle>"
+                    f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="5" fill="{colour}">'
+                    f"<title>{escape(name)}: {escape(MARK_WORDS.get(mark, mark))}</title></circle>"
                 )
     parts.append("</svg>")
     return mark_safe("".join(parts))
 
 
-def unit_words(skipbo: bool) -> str:
-    """What the estimate measures, in words."""
-    return _("win chance") if skipbo else _("expected round points")
+def legend(decisions: Sequence[dict[str, Any]], names: Sequence[str]) -> SafeString:
+    """Whose line is whose: the players who decided, in seat order."""
+    seats = sorted({d["seat"] for d in decisions})
+    return chart.legend([(names[s], PALETTE[s % len(PALETTE)], None) for s in seats])

@@ -65,7 +65,7 @@ class Chart:
         span = high - low or 1
         low -= max(1, span // 20)
         high += max(1, span // 20)
-        left, right, top, bottom = 44, 96, 14, 30
+        left, right, top, bottom = 44, 44, 14, 30
         plot_w, plot_h = width - left - right, height - top - bottom
         self.top, self.plot_h = top, plot_h
 
@@ -133,7 +133,8 @@ class Chart:
                         "</circle>"
                     )
             ends.append((y(s.values[-1]), s))
-        # end labels, nudged apart so that equal totals stay readable
+        # each line's last value at its end, nudged apart so that equal totals stay
+        # readable; the names are in the legend under the chart, whole (``legend``)
         ends.sort(key=lambda e: e[0])
         last = -1e9
         for pos, s in ends:
@@ -141,7 +142,7 @@ class Chart:
             last = pos
             tail.append(
                 f'<text class="end-label" x="{left + plot_w + 6}" y="{pos + 4:.1f}" '
-                f'fill="{s.colour}">{escape(_short(s.name))}: {s.values[-1]}</text>'
+                f'fill="{s.colour}">{s.values[-1]}</text>'
             )
         tail.append("</svg>")
         self.head = "".join(head)
@@ -169,11 +170,17 @@ def score_chart(
     return Chart(series, threshold=threshold, x_label=x_label).svg(current_round)
 
 
-def _short(name: str, most: int = 10) -> str:
-    """A player's name for an end label: whole, or cut with an ellipsis (never a
-    cut name running into its value, as "basic bot  3" did)."""
-    name = name.strip()
-    return name if len(name) <= most else name[: most - 1].rstrip() + "\u2026"
+def legend(entries: list[tuple[str, str, object]]) -> SafeString:
+    """A chart's legend as HTML under it (readable at any width, names whole): a
+    swatch of the line's colour and the name, with a value when there is one."""
+    items = []
+    for name, colour, value in entries:
+        said = escape(name) if value is None else f"{escape(name)}: {escape(str(value))}"
+        items.append(
+            f'<li><svg class="swatch" viewBox="0 0 18 6" aria-hidden="true"><rect width="18" '
+            f'height="6" rx="3" fill="{colour}"/></svg>{said}</li>'
+        )
+    return mark_safe(f'<ul class="chart-legend">{"".join(items)}</ul>')
 
 
 def _nice_step(span: float) -> int:

@@ -14,8 +14,8 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from games import selectors
 from games.followers import Follower
+from games.selectors import replays as replay_selectors
 
 from . import steps
 
@@ -33,7 +33,7 @@ class PrepareReplays(Follower):
     def handle(self, events: Sequence[Any]) -> None:
         for event in events:
             try:
-                game = selectors.replay_game(event.game_id)
+                game = replay_selectors.replay_game(event.game_id)
                 if game is not None:
                     steps.game_replay(game)
             except Exception:

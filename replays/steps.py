@@ -9,7 +9,7 @@ A *step* is a moment of the game the viewer can show (docs/viewer.md):
   ending with its discard).
 
 A ``Replay`` is built once per ``(game id, version)`` -- a finished game never
-changes -- by one fold over the stream (``games.selectors.game_events``): the
+changes -- by one fold over the stream (``games.selectors.games.game_events``): the
 steps, and a checkpoint every ``CHECKPOINT`` events. It is kept in Django's
 default cache (``settings.CACHES``, shared by the worker processes), so a step
 costs one small cache read, a checkpoint or two unpickled, fewer than
@@ -40,8 +40,9 @@ from django.core.cache import cache
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games import rules, selectors
+from games import rules
 from games.rules import Event, State
+from games.selectors import games as game_selectors
 from tabletop import describe as words
 from tabletop.layouts import layout
 
@@ -167,7 +168,7 @@ def game_replay(game: Any) -> Replay:
     if isinstance(replay, Replay):
         return replay
     with _collector_paused():
-        replay = build_replay(str(game.id), game.version, selectors.game_events(game))
+        replay = build_replay(str(game.id), game.version, game_selectors.game_events(game))
     try:
         cache.set(key, replay, timeout=CACHE_SECONDS)
     except Exception:  # the cache is an optimisation, never a reason to fail a page
@@ -195,8 +196,8 @@ def _collector_paused() -> Iterator[None]:
 @functools.cache
 def code_version() -> str:
     """A fingerprint of the code a replay depends on: the rules (the stream's own
-    fingerprint, ``selectors.rules_version``), the viewer and the words it says."""
-    digest = hashlib.blake2b(selectors.rules_version().encode(), digest_size=8)
+    fingerprint, ``selectors.games.rules_version``), the viewer and the words it says."""
+    digest = hashlib.blake2b(game_selectors.rules_version().encode(), digest_size=8)
     paths = [*Path(__file__).parent.glob("*.py"), *Path(words.__file__).parent.glob("*.py")]
     for path in sorted(paths):
         digest.update(path.read_bytes())

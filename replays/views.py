@@ -7,6 +7,7 @@ aborted games can be viewed: any other id is a 404 that says nothing more.
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
@@ -16,8 +17,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import rules, selectors, services
+from games import review, rules
 from games.api.throttling import check_analysis, too_many_response
+from games.selectors import replays as replay_selectors
+from games.services import analysis as analysis_services
 from tabletop.advice import MARK_WORDS, advice
 from tabletop.layouts import layout, local_name
 
@@ -38,7 +41,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
     if ruleset not in RULESET_NAMES:
         ruleset = ""
     player = request.GET.get("player", "").strip()[:150]
-    games = selectors.replay_list(ruleset=ruleset, player=player, user=request.user)
+    games = replay_selectors.replay_list(ruleset=ruleset, player=player, user=request.user)
     page = Paginator(games, PAGE_SIZE).get_page(request.GET.get("page"))
     rows = []
     for game in page.object_list:
@@ -68,7 +71,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
             "rulesets": RULESET_NAMES,
             "ruleset": ruleset,
             "player": player,
-            "players": selectors.replay_players(request.user),
+            "players": replay_selectors.replay_players(request.user),
             "query": urlencode(keep),
         },
     )
@@ -81,11 +84,22 @@ def _int(value: str | None) -> int | None:
         return None
 
 
-@require_GET
-def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
-    game = selectors.replay_game(game_id)
+def _viewable(request: HttpRequest, game_id) -> Any:
+    """The finished or aborted game, or the unknown game's 404 -- also for a private game
+    the visitor may not see (not a player, no ``?invite=`` of it: ``friends.may_see``)."""
+    game = replay_selectors.replay_game(game_id, request.user, _invite(request))
     if game is None:
         raise Http404("No finished game with this id.")
+    return game
+
+
+def _invite(request: HttpRequest) -> str:
+    return (request.GET.get("invite") or request.POST.get("invite") or "")[:100]
+
+
+@require_GET
+def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
+    game = _viewable(request, game_id)
     replay = game_replay(game)
     number = _int(request.GET.get("step")) or 0
     number = min(max(number, 0), replay.last)
@@ -93,11 +107,14 @@ def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
     if perspective is not None and not 0 <= perspective < len(replay.names):
         perspective = None
     step = replay.steps[number]
+    invite = _invite(request)
 
     def url(n: int, as_: int | None = perspective) -> str:
-        params = {"step": n}
+        params: dict[str, Any] = {"step": n}
         if as_ is not None:
             params["as"] = as_
+        if invite:
+            params["invite"] = invite
         return f"?{urlencode(params)}"
 
     table = frame(replay, step, perspective)
@@ -135,6 +152,7 @@ def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
     ]
     context = {
         "game": game,
+        "invite": invite,
         "replay": replay,
         "ruleset_name": local_name(RULESET_NAMES.get(replay.ruleset, replay.ruleset)),
         "step": step,
@@ -154,6 +172,7 @@ def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
         "next_url": url(min(replay.last, number + 1)),
         "last_url": url(replay.last),
         "chart": svg,
+        "chart_legend": chart.legend([(s.name, s.colour, s.values[-1]) for s in series]),
         "chart_rows": [{"name": s.name, "values": s.values[1:], "colour": s.colour} for s in series]
         if replay.chart_axis == "round"
         else [],
@@ -161,17 +180,17 @@ def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
         "winners": [replay.names[s] for s in replay.result.get("winners") or []],
         "losers": [replay.names[s] for s in replay.result.get("losers") or []],
         "kind": replay.kind,
-        **_analysis(game, replay, step),
+        **_analysis(game, replay, step, url),
     }
     return render(request, "replays/replay.html", context)
 
 
-def _analysis(game, replay, step) -> dict:
+def _analysis(game, replay, step, url) -> dict:
     """The analysis part of the page: the button, the progress, or the marks."""
-    row = selectors.analysis_get(game=game)
+    row = review.analysis_get(game=game)
     if row is None:
         return {"analysis": None}
-    data = selectors.analysis_data(row)
+    data = review.analysis_data(row)
     if data["status"] != "done":
         return {"analysis": data, "analysis_percent": round(100 * data["progress"])}
     skipbo = replay.ruleset == "skipbo"
@@ -186,7 +205,7 @@ def _analysis(game, replay, step) -> dict:
             "mark": d["mark"],
             "label": MARK_WORDS[d["mark"]],
             "name": replay.names[d["seat"]],
-            "url": f"?step={step_of.get(d['step'])}",
+            "url": url(step_of[d["step"]]),  # the same "Seen by" and invite
         }
         for d in decisions
         if d["mark"] and d["step"] in step_of
@@ -213,24 +232,25 @@ def _analysis(game, replay, step) -> dict:
         "analysis_players": players,
         "analysis_marked": marked,
         "analysis_chart": analysis_chart.svg(decisions, replay.names, skipbo=skipbo),
-        "analysis_unit": analysis_chart.unit_words(skipbo),
+        "analysis_legend": analysis_chart.legend(decisions, replay.names),
+        "analysis_unit": _("chance to win (higher is better)")
+        if skipbo
+        else _("expected round points (lower is better)"),
     }
 
 
 @require_POST
 def game_analyse(request: HttpRequest, game_id) -> HttpResponse:
     """The viewer's "Analyse this game" form: start it, then back to the page."""
-    game = selectors.replay_game(game_id)
-    if game is None:
-        raise Http404("No finished game with this id.")
+    game = _viewable(request, game_id)
     back = reverse("replays:replay", args=[game_id])
-    step = _int(request.POST.get("step"))
-    if step is not None:
-        back += f"?step={step}"
+    kept = {k: request.POST[k] for k in ("step", "as", "invite") if request.POST.get(k)}
+    if _int(kept.get("step")) is not None and _int(kept.get("as", "0")) is not None:
+        back += f"?{urlencode(kept)}"  # the same step, "Seen by" and invite
     if not request.user.is_authenticated:
         return HttpResponseRedirect(f"{reverse('login')}?{urlencode({'next': back})}")
     wait = check_analysis(request)
     if wait is not None:
         return too_many_response(wait)
-    services.analysis_request(game=game, user=request.user)
+    analysis_services.analysis_request(game=game, user=request.user)
     return HttpResponseRedirect(back)

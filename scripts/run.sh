@@ -8,7 +8,8 @@
 # PORT (default 8000) or BIND (host:port) say where the web server listens (DJANGO_DEBUG=1
 # shows Django's debug pages, and only on a loopback address). CELERY_LOGLEVEL
 # (default WARNING; INFO logs the deadline sweep's two tasks every second) for var/*.log.
-# Ctrl-C (or SIGTERM to this script) stops all three processes.
+# Ctrl-C (or SIGTERM to this script, or SIGINT / SIGTERM to `make run`'s own pid) stops
+# all three processes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DJANGO_SETTINGS_MODULE=pablo.settings
@@ -80,6 +81,7 @@ stop() {
     # and make passes its own on; a second SIGTERM must not cut this function short.
     trap '' INT TERM
     trap - EXIT
+    [ -n "$watcher" ] && kill "$watcher" 2>/dev/null || true
     local all=() p
     for p in "${pids[@]}"; do all+=("$p" $(descendants "$p")); done
     kill -TERM "${pids[@]}" 2>/dev/null || true
@@ -95,6 +97,19 @@ stop() {
 }
 trap 'echo " stopping ..."; stop 0' INT TERM
 trap 'stop 1' EXIT
+# `kill -INT <make's pid>` (an IDE's or a script's stop button): GNU make passes on
+# SIGTERM to its recipe but not SIGINT -- it waits for the recipe to end, which never
+# comes. What it does do on SIGINT is give up catching it (its SigCgt mask loses bit
+# 2) before it waits: a watcher sees that and stops this script as Ctrl-C would.
+watcher=
+if [ "$(ps -o comm= -p "$PPID" 2>/dev/null)" = make ]; then
+    make_pid=$PPID
+    catching_int() { local m; m=$(awk '/^SigCgt:/ {print $2}' "/proc/$make_pid/status" 2>/dev/null) && (( 0x$m & 2 )); }
+    if catching_int; then
+        (while sleep 0.3; do catching_int || { kill -INT $$; exit 0; }; done) &
+        watcher=$!
+    fi
+fi
 # Each process in a process group of its own (job control): Ctrl-C reaches this
 # script alone, which stops the three in order and exits 0 -- instead of all of them
 # dying at once and this script taking that for a crash.

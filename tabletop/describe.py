@@ -58,8 +58,10 @@ class Words:
         kind: str,
         viewer: int | None,
         ruleset: str,
+        reader: int | None = None,
     ) -> None:
         self.ruleset = ruleset
+        self.reader = reader
         self.event = event
         self.data = data or {}
         self.names = names
@@ -115,12 +117,14 @@ def describe(
     *,
     viewer: int | None = None,
     ruleset: str,
+    reader: int | None = None,
 ) -> list[str]:
     """The sentences of one event (usually one); ``[]`` merges it into the step before.
 
-    ``ruleset`` names the game's words (the call's "Pablo" or "Cabo", its layout).
+    ``ruleset`` names the game's words (the call's "Pablo" or "Cabo", its layout);
+    ``reader``: the seat of the player reading at their table, told "your turn".
     """
-    w = Words(event, data, names, kind, viewer, ruleset)
+    w = Words(event, data, names, kind, viewer, ruleset, reader)
     fn = DESCRIBE.get(event.type)
     if fn is None:
         return [_sentence(fallback(w))]
@@ -256,6 +260,9 @@ SOURCE_WORDS = {
 
 @describes("turn_started")
 def _turn_started(w: Words) -> str:
+    seat = w.event.seat if w.event.seat is not None else w.data.get("seat")
+    if w.reader is not None and seat == w.reader:
+        return _("Now it is your turn.")
     return _("Now it is %(name)s's turn.") % {"name": w.actor}
 
 

@@ -17,8 +17,9 @@ from django.db import connection
 
 from tests.needs import missing
 
-#: The browser fixtures (``chromium``, ``page``, ``artifacts``), for every directory.
-pytest_plugins = ["tests.browser"]
+#: Fixtures for every directory: the browser (``chromium``, ``page``, ``artifacts``), the
+#: services' users and games (``users``, ``skipbo_game``), Celery processes (``celery``).
+pytest_plugins = ["tests.browser", "tests.fixtures", "tests.processes"]
 
 
 def redis_url() -> str:
@@ -42,14 +43,13 @@ def _reachable(url: str, default_port: int) -> bool:
 def _fresh_state_cache():
     """The per-process fold cache (games.store) starts empty for every test:
     a state cached by one test's game must never serve another's database."""
-    from games import store
-    from games.api import auth
+    from games import store, tokens
 
     store.clear_cache()
-    auth.forget_all()
+    tokens.forget_all()
     yield
     store.clear_cache()
-    auth.forget_all()
+    tokens.forget_all()
 
 
 @pytest.fixture

@@ -6,6 +6,10 @@ without importing anything, this fails on:
 
 * a circle: a module that imports (directly or through others) a module that
   imports it back;
+* a circle between rooms: a folder of games/ (``games.services``, ``games.feed``,
+  ``games.notifications``...; a module directly in games/ is a room of its own)
+  or a top-level package that imports, through any of its modules, a room that
+  imports it back -- each room is a layer above the ones it uses;
 * an import inside a function, the usual way to hide a circle -- except in
   ``AppConfig.ready``, where Django wants receivers and tasks registered once
   the models are loaded;
@@ -256,7 +260,7 @@ def test_the_plan_reads_the_project():
     plan = _plan()
     for package in ("games", "pablo", "replays", "play"):
         assert package in PACKAGES and package in MODULES
-    assert "games.rules" in plan.graph["games.selectors"]
+    assert "games.rules" in plan.graph["games.selectors.games"]
     assert "games.rules.lifecycle" in plan.graph["games.rules"]
     assert "games.rules.registry" in plan.graph["games.rules.family"]
 
@@ -287,6 +291,43 @@ def f():
 
 def test_no_import_circle():
     assert _cycles(_plan().graph) == []
+
+
+def room(module: str) -> str:
+    """The room a module lies in: ``games.<child>`` in games/, else its top-level package."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if parts[0] == "games" and len(parts) > 1 else parts[0]
+
+
+def _rooms() -> dict[str, set[str]]:
+    """room -> the other rooms its modules import."""
+    graph: dict[str, set[str]] = {}
+    for a, targets in _plan().graph.items():
+        graph.setdefault(room(a), set()).update(room(b) for b in targets if room(b) != room(a))
+    return graph
+
+
+def _room_loops() -> list[str]:
+    """Every import between two rooms of one circle (``a -> b``), for the message."""
+    loops = _cycles(_rooms())
+    return sorted(
+        f"{a} -> {b}"
+        for a, targets in _plan().graph.items()
+        for b in targets
+        for loop in loops
+        if room(a) in loop and room(b) in loop and room(a) != room(b)
+    )
+
+
+def test_no_import_circle_between_rooms():
+    assert _room_loops() == []
+
+
+def test_the_checker_finds_a_circle_between_rooms():
+    assert room("games.services.games") == "games.services"
+    assert room("games.outbox") == "games.outbox"
+    assert room("play.views") == "play"
+    assert _cycles({"games.a": {"games.b"}, "games.b": {"games.a"}}) == [["games.a", "games.b"]]
 
 
 def test_no_function_level_import():
@@ -346,9 +387,16 @@ QUERYSET_WRITES = frozenset(
      "update_or_create", "create_user", "create_superuser"}
 )  # fmt: skip
 INSTANCE_WRITES = frozenset({"save", "set_password", "set_unusable_password"})
-#: Where writes are: the services (and the notification room's, docs/design.md "One
-#: writer"), the stream they write through, the followers' positions, the migrations.
-WRITERS = ("games.services", "games.notifications.services", "games.store", "games.followers")
+#: Where writes are: the services (and the notification room's and the outbox's own,
+#: docs/design.md "One writer"), the stream they write through, the followers'
+#: positions, the migrations.
+WRITERS = (
+    "games.services",
+    "games.notifications.services",
+    "games.outbox.services",
+    "games.store",
+    "games.followers",
+)
 
 
 def _on_a_manager(node: ast.expr) -> bool:

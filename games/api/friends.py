@@ -18,7 +18,9 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import friends, rules, selectors, services
+from games import friends, rules
+from games.selectors import games as game_selectors
+from games.services import friends as friend_services
 
 from .schema import GameSerializer
 from .serializers import StrictCharField
@@ -110,8 +112,8 @@ class GameCancelApi(JsonApiView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         friends.check_invite(game_id, None, request.user)  # a private game: its players only
-        game = services.game_cancel(game_id=game_id, user=request.user)
-        return Response(selectors.game_data(game=game, user=request.user))
+        game = friend_services.game_cancel(game_id=game_id, user=request.user)
+        return Response(game_selectors.game_data(game=game, user=request.user))
 
 
 class GameRematchApi(JsonApiView):
@@ -136,10 +138,10 @@ class GameRematchApi(JsonApiView):
         friends.check_invite(game_id, None, request.user)  # a private game: its players only
         body = RematchInputSerializer(data=request.data if request.data else {})
         body.is_valid(raise_exception=True)
-        game, created = services.game_rematch(
+        game, created = friend_services.game_rematch(
             game_id=game_id, user=request.user, **body.validated_data
         )
-        data = selectors.game_data(game=game, user=request.user)
+        data = game_selectors.game_data(game=game, user=request.user)
         data["invite"] = game.invite
         return Response(data, status=201 if created else 200)
 

@@ -18,7 +18,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games import rules, selectors
+from games import rules
 from games.bots import LEVELS as BOT_LEVELS
 from games.commands import (
     DEFAULT_TURN_TIMEOUT,
@@ -34,6 +34,7 @@ from games.rules.skipbo import (
     card_code,
     card_order,
 )
+from games.selectors import accounts as account_selectors
 from games.usernames import clean_username, username_problem
 
 MAX_INT = 2**31 - 1
@@ -97,7 +98,7 @@ class CardCodeField(serializers.Field):
 
 class TurnTimeoutField(StrictIntegerField):
     """Seconds per turn. The bounds are documented here (the schema) and checked once, by
-    ``games.commands.check_turn_timeout``, for every caller of ``services.game_create``."""
+    ``games.commands.check_turn_timeout``, for every caller of ``services.games.game_create``."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(min_value=MIN_TURN_TIMEOUT, **kwargs)
@@ -124,7 +125,7 @@ class RegisterInputSerializer(serializers.Serializer):
         problem = username_problem(value)
         if problem:
             raise serializers.ValidationError(problem, code="invalid_username")
-        if selectors.username_taken(value):
+        if account_selectors.username_taken(value):
             raise serializers.ValidationError(
                 "A user with that username already exists.", code="username_taken"
             )

@@ -27,11 +27,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import friends, review, selectors, services
+from games import friends, review
 from games.errors import ApplicationError
 from games.feed import waiting
+from games.selectors import games as game_selectors
+from games.services import accounts as account_services
+from games.services import analysis as analysis_services
+from games.services import games as game_services
+from games.tokens import CachedTokenAuthentication
 
-from .auth import CachedTokenAuthentication
 from .schema import (
     ActionAnswerSerializer,
     AnalysisProgressSerializer,
@@ -76,7 +80,7 @@ GAME_ID = OpenApiParameter(
 
 class JsonApiView(APIView):
     """Bodies are JSON only (the project's default parser): anything else is a 400.
-    Tokens are looked up through a short cache (``games.api.auth``)."""
+    Tokens are looked up through a short cache (``games.tokens``)."""
 
     # The web table's script calls the API with the browser's session (CSRF enforced).
     authentication_classes: list[Any] = [CachedTokenAuthentication, SessionAuthentication]
@@ -103,7 +107,7 @@ class RegisterApi(PublicApiView):
     def post(self, request: Request) -> Response:
         data = RegisterInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        user, token = services.user_register(**data.validated_data)
+        user, token = account_services.user_register(**data.validated_data)
         return Response({"username": user.username, "token": token}, status=201)
 
 
@@ -119,7 +123,7 @@ class TokenApi(PublicApiView):
         data = TokenInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            token = services.user_token(request=request, **data.validated_data)
+            token = account_services.user_token(request=request, **data.validated_data)
         except ApplicationError:
             # The authentication backend refused the name without checking the
             # password (too many failed log-ins, counted atomically): 429.
@@ -140,7 +144,9 @@ class TokenRotateApi(JsonApiView):
     )
     def post(self, request: Request) -> Response:
         current = getattr(request.auth, "key", None)  # the token this request came with
-        return Response({"token": services.user_token_rotate(user=request.user, current=current)})
+        return Response(
+            {"token": account_services.user_token_rotate(user=request.user, current=current)}
+        )
 
 
 # --------------------------------------------------------------------------- rulesets
@@ -154,7 +160,7 @@ class RulesetListApi(PublicApiView):
         summary="The rulesets and their options.",
     )
     def get(self, request: Request) -> Response:
-        return Response(selectors.ruleset_list())
+        return Response(game_selectors.ruleset_list())
 
 
 # --------------------------------------------------------------------------- games
@@ -175,7 +181,7 @@ class GameListCreateApi(JsonApiView):
     def get(self, request: Request) -> Response:
         query = GameListQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        games = selectors.game_list(
+        games = game_selectors.game_list(
             user=request.user,
             status=query.validated_data.get("status"),
             mine=query.validated_data["mine"],
@@ -183,7 +189,7 @@ class GameListCreateApi(JsonApiView):
         paginator = GamePagination()
         page = paginator.paginate_queryset(games, request, view=self) or []
         return paginator.get_paginated_response(
-            [selectors.game_summary(game=game, user=request.user) for game in page]
+            [game_selectors.game_summary(game=game, user=request.user) for game in page]
         )
 
     @extend_schema(
@@ -195,8 +201,14 @@ class GameListCreateApi(JsonApiView):
     def post(self, request: Request) -> Response:
         data = GameCreateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        game = services.game_create(user=request.user, **data.validated_data)
-        return Response(selectors.game_data(game=game, user=request.user), status=201)
+        game = game_services.game_create(user=request.user, **data.validated_data)
+        return Response(game_selectors.game_data(game=game, user=request.user), status=201)
+
+
+def _seen(request: Request, game_id: str) -> Any:
+    """The game, or the unknown game's 404 for a private game the caller may not see
+    (not a player, no ``?invite=`` of it)."""
+    return game_selectors.game_seen(game_id, request.user, request.query_params.get("invite"))
 
 
 class GameDetailApi(JsonApiView):
@@ -207,8 +219,8 @@ class GameDetailApi(JsonApiView):
         summary="A game, with its state as you see it.",
     )
     def get(self, request: Request, game_id: str) -> Response:
-        game = selectors.game_get(game_id)
-        return Response(selectors.game_data(game=game, user=request.user))
+        game = _seen(request, game_id)
+        return Response(game_selectors.game_data(game=game, user=request.user))
 
 
 class GameJoinApi(JsonApiView):
@@ -229,8 +241,8 @@ class GameJoinApi(JsonApiView):
             raw = request.data.get("invite") if isinstance(request.data, dict) else None
             friends.check_invite(game_id, raw, request.user)
             body.is_valid(raise_exception=True)
-        game = services.game_join(game_id=game_id, user=request.user, **body.validated_data)
-        return Response(selectors.game_data(game=game, user=request.user))
+        game = game_services.game_join(game_id=game_id, user=request.user, **body.validated_data)
+        return Response(game_selectors.game_data(game=game, user=request.user))
 
 
 class GameComeBackApi(JsonApiView):
@@ -246,8 +258,8 @@ class GameComeBackApi(JsonApiView):
         "turn). 409 `not_absent` when the caller is not marked absent.",
     )
     def post(self, request: Request, game_id: str) -> Response:
-        game = services.game_come_back(game_id=game_id, user=request.user)
-        return Response(selectors.game_data(game=game, user=request.user))
+        game = game_services.game_come_back(game_id=game_id, user=request.user)
+        return Response(game_selectors.game_data(game=game, user=request.user))
 
 
 ACTION_REQUEST = PolymorphicProxySerializer(
@@ -280,9 +292,9 @@ class GameActionApi(JsonApiView):
         except (ApplicationError, ValidationError):
             # A malformed body is 400 only for a player of an existing game: 404 and 403
             # first (read here, on the error path alone, so an action reads its game once).
-            selectors.game_seat(game_id=game_id, user=request.user)
+            game_selectors.game_seat(game_id=game_id, user=request.user)
             raise
-        answer = services.game_act(
+        answer = game_services.game_act(
             game_id=game_id,
             user=request.user,
             command=action.command,
@@ -302,7 +314,7 @@ class GameEventsApi(JsonApiView):
     )
     def get(self, request: Request, game_id: str) -> Response:
         query = EventFeedQuerySerializer(data=request.query_params)
-        game = selectors.game_get(game_id)
+        game = _seen(request, game_id)
         query.is_valid(raise_exception=True)
         # (the wait, on gunicorn's thread or parked on the ASGI hub: games.feed.waiting)
         return waiting.answer(
@@ -321,8 +333,8 @@ class GameReplayApi(JsonApiView):
         summary="Every event, unredacted, once the game is finished or aborted.",
     )
     def get(self, request: Request, game_id: str) -> Response:
-        game = selectors.game_get(game_id)
-        return Response(selectors.game_replay(game=game, user=request.user))
+        game = _seen(request, game_id)
+        return Response(game_selectors.game_replay(game=game, user=request.user))
 
 
 class GameAnalysisApi(JsonApiView):
@@ -341,8 +353,8 @@ class GameAnalysisApi(JsonApiView):
         summary="Start analysing a finished or aborted game (202 while it runs, 200 when done).",
     )
     def post(self, request: Request, game_id: str) -> Response:
-        game = selectors.game_get(game_id)
-        row = services.analysis_request(game=game, user=request.user)
+        game = _seen(request, game_id)
+        row = analysis_services.analysis_request(game=game, user=request.user)
         data = review.analysis_data(row)
         return Response(data, status=200 if data["status"] == "done" else 202)
 
@@ -360,7 +372,7 @@ class GameAnalysisApi(JsonApiView):
         summary="The game's analysis: its progress while it runs, every decision when done.",
     )
     def get(self, request: Request, game_id: str) -> Response:
-        game = selectors.game_get(game_id)
+        game = _seen(request, game_id)
         row = review.analysis_get(game=game)
         if row is None:
             raise review.not_started()

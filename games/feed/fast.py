@@ -26,8 +26,8 @@ gives the usual answers: 400, 401, 404, 429, the events):
   message lost by its publisher. The embedded default (no Redis) never has
   one: its polls all go to Django;
 * ``after`` >= that version (nothing new);
-* **the token is known** (``games.api.auth.fast_user``: accepted by the
-  Django path of this process within ``auth.FAST_TTL``), and in **one Redis
+* **the token is known** (``games.tokens.fast_user``: accepted by the
+  Django path of this process within ``tokens.FAST_TTL``), and in **one Redis
   round trip** (one script) neither the token's revocation mark nor a newer
   change mark of its user exists -- then the user's wait counter
   (``PABLO_FEED_WAITS``, the same key and script as ``games.feed.limits``) is
@@ -61,7 +61,7 @@ from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from rest_framework.renderers import JSONRenderer
 
-from games.api import auth
+from games import tokens
 from games.feed import limits
 from games.feed.hub import Hub
 
@@ -103,7 +103,7 @@ POOL = 16
 _renderer = JSONRenderer()
 
 #: One round trip: refuse (-1) when the token is revoked or its user changed since
-#: the read that vouched for it (``games.api.auth``), else take a wait slot -- unless
+#: the read that vouched for it (``games.tokens``), else take a wait slot -- unless
 #: that passes the limit (``ARGV[3]``): then nothing is counted and the expiry is left
 #: alone (``games.feed.limits``), and the count above the limit is returned.
 _TAKE = """
@@ -265,12 +265,12 @@ async def _take(token: str, user_id: Any, read_wall: int) -> str | None:
             None, _take_sync, token, user_id, read_wall
         )
     default, throttle = caches["default"], caches[limits.CACHE]
-    marks = [default.make_key(k) for k in auth.marks(token, user_id)]
-    since = read_wall - int(auth.MARGIN * 1000)
+    marks = [default.make_key(k) for k in tokens.marks(token, user_id)]
+    since = read_wall - int(tokens.MARGIN * 1000)
     keys = [*marks, throttle.make_key(key)]
     count = int(await counter.take(keys=keys, args=[since, limits.TTL, most]))
     if count < 0:
-        auth.forget(key=token)
+        tokens.forget(key=token)
         return None
     if most > 0 and count > most:  # (not counted)
         return None
@@ -278,9 +278,9 @@ async def _take(token: str, user_id: Any, read_wall: int) -> str | None:
 
 
 def _take_sync(token: str, user_id: Any, read_wall: int) -> str | None:
-    values = caches["default"].get_many(auth.marks(token, user_id))
-    if auth.refused([values.get(k) for k in auth.marks(token, user_id)], read_wall):
-        auth.forget(key=token)
+    values = caches["default"].get_many(tokens.marks(token, user_id))
+    if tokens.refused([values.get(k) for k in tokens.marks(token, user_id)], read_wall):
+        tokens.forget(key=token)
         return None
     key = limits.key_for(user_id)
     most = limits.limit()
@@ -329,7 +329,7 @@ async def serve(
     known = hub.exact(game_id)
     if known is None or request.after < known:
         return receive
-    who = auth.fast_user(request.token)
+    who = tokens.fast_user(request.token)
     if who is None:
         return receive
     started = time.monotonic()

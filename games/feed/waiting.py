@@ -4,12 +4,12 @@
 authenticated the caller and the view has found the game and parsed the
 query: the same selectors, the same redaction, on both paths.
 
-* ``wait`` = 0: the events after ``after`` at once (``selectors.event_feed``).
+* ``wait`` = 0: the events after ``after`` at once (``selectors.games.event_feed``).
 * ``wait`` > 0: first a slot of the user's ``PABLO_FEED_WAITS`` (else 429
   ``throttled`` with ``Retry-After``). Then
 
-  - served by gunicorn (no hub): ``selectors.event_feed(wait=...)`` polls on
-    this thread, as before;
+  - served by gunicorn (no hub): ``sleep_until_news`` polls the database on
+    this thread, then the feed is read;
   - served by the ASGI application (``games.feed.asgi``, which set
     ``current_hold``): the feed is read once; if it has news it is the answer,
     otherwise the answer so far (no events, the current version) is returned
@@ -25,15 +25,19 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import DatabaseError, close_old_connections
+from django.db import DatabaseError, close_old_connections, connection
 from rest_framework.exceptions import Throttled
 from rest_framework.response import Response
 
-from games import selectors
 from games.feed import limits
 from games.models import Game
+from games.selectors import games as game_selectors
 
 log = logging.getLogger(__name__)
+
+#: Long polling on a thread: how often the feed looks for news, and the longest wait.
+POLL_INTERVAL = 0.2
+MAX_WAIT = 30
 
 TOO_MANY = (
     "You are waiting on {n} feeds at once already; wait for one of them to answer "
@@ -71,10 +75,53 @@ current_hold: contextvars.ContextVar[Hold | None] = contextvars.ContextVar(
 )
 
 
+def _current_version(game: Game) -> int:
+    return Game.objects.filter(pk=game.pk).values_list("version", flat=True).get()
+
+
+def _poll_version(game: Game) -> int:
+    """The game's version, asked by a long poll between two of its sleeps.
+
+    The connection was used a moment ago, so it is not health-checked before each
+    poll: Django's check (``CONN_HEALTH_CHECKS``) is a query of its own, and with
+    many clients waiting it doubled the queries of the poll loop (found profiling
+    the crowd, bench/README.md). If the connection broke meanwhile (PostgreSQL
+    restarted), it is closed and the poll asked once more on a new one; a second
+    failure is the request's (503).
+    """
+    try:
+        return _current_version(game)
+    except DatabaseError:
+        if connection.in_atomic_block:
+            raise
+        close_old_connections()
+        return _current_version(game)
+
+
+def sleep_until_news(game: Game, after: int, wait: float) -> None:
+    """The thread path's wait: while ``game`` has nothing after ``after``, poll the
+    database every ``POLL_INTERVAL`` seconds for at most ``wait`` (and ``MAX_WAIT``)
+    seconds; ``game`` is refreshed if it moved.
+
+    Outside a transaction each check sees the latest commit; a connection that broke
+    while waiting is replaced once (``_poll_version``). No transaction and no lock is
+    held while it sleeps.
+    """
+    version = game.version
+    if version > after or wait <= 0:
+        return
+    give_up = time.monotonic() + min(wait, MAX_WAIT)
+    while version <= after and time.monotonic() < give_up:
+        time.sleep(min(POLL_INTERVAL, max(0.0, give_up - time.monotonic())))
+        version = _poll_version(game)
+    if version != game.version:
+        game.refresh_from_db()
+
+
 def answer(request: Any, *, game: Game, after: int, wait: float) -> Response:
     user = request.user
     if wait <= 0:
-        return Response(selectors.event_feed(game=game, user=user, after=after))
+        return Response(game_selectors.event_feed(game=game, user=user, after=after))
     started = time.monotonic()
     slot = limits.acquire(user)
     if slot is None:
@@ -82,11 +129,12 @@ def answer(request: Any, *, game: Game, after: int, wait: float) -> Response:
     hold = current_hold.get()
     if hold is None or hold.game_id != str(game.pk):
         try:  # the thread path: wait here
-            return Response(selectors.event_feed(game=game, user=user, after=after, wait=wait))
+            sleep_until_news(game, after, wait)
+            return Response(game_selectors.event_feed(game=game, user=user, after=after))
         finally:
             slot.release()
     try:
-        data = selectors.event_feed(game=game, user=user, after=after)
+        data = game_selectors.event_feed(game=game, user=user, after=after)
     except BaseException:
         slot.release()
         raise
@@ -99,7 +147,7 @@ def answer(request: Any, *, game: Game, after: int, wait: float) -> Response:
         user=user,
         after=after,
         version=data["version"],
-        until=started + min(wait, selectors.MAX_WAIT),
+        until=started + min(wait, MAX_WAIT),
         slot=slot,
     )
     response = Response(data)
@@ -114,8 +162,8 @@ def read_again(pending: Pending) -> dict[str, Any] | None:
     """After a wake-up (in a thread): the feed after ``after`` now, or None if the
     database could not be read (the client then polls again: nothing is lost)."""
     try:
-        game = selectors.game_get(pending.game.pk)
-        return selectors.event_feed(game=game, user=pending.user, after=pending.after)
+        game = game_selectors.game_get(pending.game.pk)
+        return game_selectors.event_feed(game=game, user=pending.user, after=pending.after)
     except DatabaseError as exc:
         log.warning("feed: reading game %s after a wake-up failed: %s", pending.game.pk, exc)
         close_old_connections()  # a broken one goes; the thread's healthy one stays

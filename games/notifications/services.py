@@ -1,23 +1,17 @@
-"""The notification room's writes: the worker's bookkeeping, as services.
+"""The notification room's writes: the worker's bookkeeping (the reminder due at 80 % of
+a turn, written by ``fanout``), as services.
 
-Every other write is in ``games.services``. These are apart because
-``games.services`` calls into this room (webhook secrets; confirmation mails)
-while the modules that need these writes -- ``fanout`` (the reminder due at
-80 % of a turn) and ``games.outbox`` (the rows of refused or claimed
-messages, every one of them a notification or a delivery today) -- are called
-by it: in ``games.services`` they would close a circle. This module imports
-only the models, and nothing of the project imports it but those two.
+``games.services`` calls into this room (webhook secrets; confirmation mails), so
+the room's own writes are here, below it: in ``games.services`` they would close a
+circle (services -> fanout -> services). This module imports only the models.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from django.utils import timezone
-
-from games.models import Game, OutboxMessage, TurnReminder
+from games.models import Game, TurnReminder
 
 JSON = dict[str, Any]
 
@@ -41,49 +35,3 @@ def turn_reminder_set(
 def turn_reminder_done(*, reminder: TurnReminder) -> None:
     """Forget a reminder the sweep has handled (unless a newer turn replaced it meanwhile)."""
     TurnReminder.objects.filter(pk=reminder.pk, turn_key=reminder.turn_key).delete()
-
-
-# --------------------------------------------------------------------------- the outbox
-# The rows of ``games.outbox``: messages the broker refused, or claimed ones (exactly once).
-
-
-def outbox_message_store(
-    *,
-    task: str,
-    args: Any,
-    kwargs: Any,
-    options: JSON,
-    error: Any = "",
-    claim: bool = False,
-) -> OutboxMessage:
-    """Keep a message for ``outbox.flush`` (or for its task to claim)."""
-    return OutboxMessage.objects.create(
-        task=task,
-        args=list(args or ()),
-        kwargs=dict(kwargs or {}),
-        options=options,
-        last_error=str(error)[:300],
-        claim=claim,
-    )
-
-
-def outbox_messages_published(*, pks: Sequence[int]) -> None:
-    """Claimed messages just published: republished only if unclaimed after the grace."""
-    OutboxMessage.objects.filter(pk__in=pks).update(published_at=timezone.now())
-
-
-def outbox_message_claim(*, outbox_id: Any) -> bool:
-    """The task's claim of its message (in the task's transaction): True if it was there."""
-    return bool(OutboxMessage.objects.filter(pk=outbox_id).delete()[0] > 0)
-
-
-def outbox_message_refused(*, message: OutboxMessage, error: Any) -> None:
-    """The broker refused the message again: count it and keep the reason."""
-    OutboxMessage.objects.filter(pk=message.pk).update(
-        attempts=message.attempts + 1, last_error=str(error)[:300]
-    )
-
-
-def outbox_messages_done(*, pks: Sequence[int]) -> None:
-    """Forget messages published by ``flush`` (unclaimed ones) or dropped."""
-    OutboxMessage.objects.filter(pk__in=pks).delete()

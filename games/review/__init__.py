@@ -3,7 +3,7 @@
 The estimation itself is pure (``games.bots.analysis``). The ``GameAnalysis``
 row of a game and analyser version is rebuildable from the events at any
 time (never an event); it is written only by the services
-(``services.analysis_request``, ``services.analysis_run``: the work of the
+(``services.analysis.analysis_request``, ``services.analysis.analysis_run``: the work of the
 Celery task ``games.analyse_game``, in ``tasks``). Here: the reads.
 """
 
@@ -16,7 +16,6 @@ from games.bots import analysis
 from games.models import Game, GameAnalysis
 
 ANALYSER = analysis.ANALYSER
-TASK = "games.analyse_game"
 
 JSON = dict[str, Any]
 

@@ -1,12 +1,12 @@
-"""The analysis task: thin, idempotent (``services.analysis_run``)."""
+"""The analysis task: thin, idempotent (``services.analysis.analysis_run``)."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from games import services
+from games.services import analysis as analysis_services
 
 
-@shared_task(name="games.analyse_game", ignore_result=True)
+@shared_task(name=analysis_services.TASK, ignore_result=True)
 def analyse_game(analysis_id: int) -> int:
-    return services.analysis_run(analysis_id=analysis_id)
+    return analysis_services.analysis_run(analysis_id=analysis_id)

@@ -21,28 +21,22 @@ logger = logging.getLogger(__name__)
 def append_many(
     games: Sequence[Game], decide: Callable[[Stream], Sequence[rules.Event]]
 ) -> dict[Any, int]:
-    """For each locked game: fold its stream, ``decide(stream)`` -> new events; store all
-    in a few statements (one read of every stream, one INSERT of the events, one of the
-    fair draws, one UPDATE of the rows).
+    """For each locked game: its state (``load.state``: this process's cache, else its
+    snapshot and the events after it), ``decide(stream)`` -> new events; store all in
+    a few statements (one INSERT of the events, one of the fair draws, one UPDATE of
+    the rows).
 
     ``games`` are rows the caller's transaction has locked, as read under that
     lock. Games whose ``decide`` raises are logged and left out; the rest go
     on. Returns the number of events stored per game id (games given no
     events are left out).
     """
-    streams: dict[Any, list[rules.Event]] = {g.id: [] for g in games}
-    if streams:
-        query = Event.objects.filter(game_id__in=list(streams)).order_by("game_id", "seq")
-        for game_id, kind, seat, data in query.values_list("game_id", "type", "seat", "data"):
-            streams[game_id].append(rules.Event(kind, data, seat))
     now = timezone.now()
     done: list[tuple[Game, rules.State, list[Event]]] = []
     draws: list[FairDraw] = []
     for game in games:
         try:
-            stream = Stream(game, rules.fold(streams[game.id]))
-            if stream.version != game.version:
-                raise RuntimeError(f"stream has {stream.version} events, row says {game.version}")
+            stream = Stream(game, load.state(game))
             new = decide(stream)
         except Exception:
             logger.exception("batch append to game %s (turn %s) failed", game.id, game.turn_key)

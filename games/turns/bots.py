@@ -1,12 +1,12 @@
 """Bots in real games: when they move (the one place that schedules them).
 
 The pure policies are ``games.bots``; which seats a bot plays and which may act
-now are selectors (``selectors.bot_seats``, ``bots_due``); the move itself is
-a service (``services.game_bot_act``); this module enqueues the moves and
+now are selectors (``selectors.bots.bot_seats``, ``bots_due``); the move itself is
+a service (``services.bots.game_bot_act``); this module enqueues the moves and
 catches up on lost ones.
 
 * **Seats.** ``POST /api/games/`` may carry ``"bots": [{"seat", "level"}]``
-  (checked by the API's input serializer): ``services.game_create`` joins each
+  (checked by the API's input serializer): ``services.games.game_create`` joins each
   bot at its seat right after the creation, inside the same transaction
   (``player_joined`` with ``"bot": level``); the last seat taken starts the
   game. A bot's user is ``"<level> bot <seat>"`` -- no person can register a
@@ -18,13 +18,16 @@ catches up on lost ones.
   state: each bot seat with a legal action, and each absent player whose game
   has ``stand_in`` = a bot level and who must act, gets a task
   ``games.bot_act(game_id, seat, version)``, due ``PABLO_BOT_DELAY`` seconds
-  after the event was stored. The task (``services.game_bot_act``) locks the
-  game, and acts only if the game is still at ``version``: a duplicate, a
-  redelivered or a stale task stores nothing. So a bot acts at least
-  ``PABLO_BOT_DELAY`` after the state it reacts to -- in particular it never
-  throws sooner than that after the card it matches appeared -- its move is an
-  ordinary event stored under the row lock and version check, and it never runs
-  inside a person's request.
+  after the event was stored when the bot's turn begins, and a third of that
+  for the actions that finish a turn it already began (a discard after its
+  draw, a power, the next card of a Skip-Bo turn: ``countdown``), so that a
+  person sees each action without waiting a whole delay for each. The task
+  (``services.bots.game_bot_act``) locks the game, and acts only if the game is
+  still at ``version``: a duplicate, a redelivered or a stale task stores
+  nothing. So a bot acts at least ``PABLO_BOT_DELAY`` after another player's
+  move -- in particular it never throws sooner than that after a card another
+  player showed -- its move is an ordinary event stored under the row lock and
+  version check, and it never runs inside a person's request.
 * **A killed worker.** The follower resumes from its stored position: events
   it had not committed as handled are handled again (a task enqueued twice
   stores nothing the second time). A task is acknowledged late and re-queued
@@ -45,11 +48,16 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Q
 
-from games import outbox, rules, selectors, services
+from games import outbox, rules
 from games.bots import LEVELS, bot_name
 from games.bots.driver import bots_move, drive, has_off_turn_actions
 from games.bots.play import chooser
 from games.models import Game
+from games.selectors import bots as bot_selectors
+from games.selectors import games as game_selectors
+from games.services import accounts as account_services
+from games.services import bots as bot_services
+from games.services import games as game_services
 
 JSON = dict[str, Any]
 
@@ -60,7 +68,7 @@ def delay() -> float:
 
 def has_bots(state: rules.State) -> bool:
     """Whether a bot may ever play in this game (cheap: no legal actions asked)."""
-    return bool(selectors.bot_seats(state)) or state.options.get("stand_in", "rules") != "rules"
+    return bool(bot_selectors.bot_seats(state)) or state.options.get("stand_in", "rules") != "rules"
 
 
 def schedule(game_id: Any, version: int, seats: list[int], *, countdown: float) -> None:
@@ -69,15 +77,27 @@ def schedule(game_id: Any, version: int, seats: list[int], *, countdown: float) 
         outbox.publish("games.bot_act", (str(game_id), seat, version), countdown=countdown)
 
 
-def on_append(game_id: Any, state: rules.State, *, countdown: float | None = None) -> None:
-    """After a stored append: enqueue the bots that may act in ``state``, in
-    ``countdown`` seconds (default ``PABLO_BOT_DELAY``)."""
+def countdown(seat: int, last: Any = None) -> float:
+    """How long after ``last`` (the game's newest event) the bot of ``seat`` acts.
+
+    A third of the delay when ``last`` is that seat's own action in a turn that
+    goes on (a new turn ends its append with ``deadline_set``, which has no
+    seat); the whole delay otherwise: its turn begins, or another player moved.
+    """
+    if last is not None and last.seat == seat and last.type != "deadline_set":
+        return delay() / 3
+    return delay()
+
+
+def on_append(game_id: Any, state: rules.State, *, last: Any = None, waited: float = 0.0) -> None:
+    """After a stored append: enqueue the bots that may act in ``state``, each
+    ``countdown`` after ``last`` (the newest event), of which ``waited`` seconds
+    have passed already."""
     if state.status != "active" or not has_bots(state):
         return
-    seats = selectors.bots_due(state)
-    if seats:
-        due = delay() if countdown is None else countdown
-        schedule(game_id, state.version, seats, countdown=due)
+    for seat in bot_selectors.bots_due(state):
+        due = max(0.0, countdown(seat, last) - waited)
+        schedule(game_id, state.version, [seat], countdown=due)
 
 
 def games_with_bots(ids: list[Any]) -> list[Game]:
@@ -102,10 +122,10 @@ def play_stored_game(
     other seats are bots added at creation. Every move is an ordinary event
     (``manage.py simulate --store``). The loop is the one whole-game driver's
     (``games.bots.driver``), in the service's order; a bot seat's move goes
-    through ``services.game_bot_act`` like a worker's.
+    through ``services.bots.game_bot_act`` like a worker's.
     """
-    person = services.user_without_login(username="simulator")
-    game = services.game_create(
+    person = account_services.user_without_login(username="simulator")
+    game = game_services.game_create(
         user=person,
         ruleset=ruleset,
         seats=len(levels),
@@ -114,18 +134,18 @@ def play_stored_game(
     )
     choosers = [chooser(level, ruleset) for level in levels]
     off_turn = has_off_turn_actions(rules.get_ruleset(ruleset))
-    current = [selectors.game_state(game=game)]
+    current = [game_selectors.game_state(game=game)]
 
     def act(seat: int, body: JSON) -> None:
         state = current[0]
         if seat == 0:
-            services.game_act(game_id=game.id, user=person, command=body)
-        elif not services.game_bot_act(
+            game_services.game_act(game_id=game.id, user=person, command=body)
+        elif not bot_services.game_bot_act(
             game_id=game.id, seat=seat, version=state.version, move=body
         ):
             raise RuntimeError(f"the bot of seat {seat} in game {game.id} did not move")
         game.refresh_from_db()
-        current[0] = selectors.game_state(game=game)
+        current[0] = game_selectors.game_state(game=game)
 
     drive(
         finished=lambda: current[0].status != "active",

@@ -3,7 +3,7 @@
 A deadline is data (RULES.md §8, docs/deadlines.md): the engine writes it into
 a ``deadline_set`` event and the services project it onto ``Game.deadline`` /
 ``Game.turn_key`` (indexed). This module only *finds* overdue games and hands
-each to ``services.game_timeout(game_id=, turn_key=)``, an ordinary command to
+each to ``services.bots.game_timeout(game_id=, turn_key=)``, an ordinary command to
 the rules that carries the turn it means: when the game has moved on (a player
 acted at the last moment, another sweep or a redelivered task got there
 first) it stores nothing. So every path below may run twice, concurrently, or
@@ -12,7 +12,9 @@ after a crash, and each turn still times out exactly once.
 * **The sweep** (``sweep``), run by Celery beat every ``PABLO_SWEEP_SECONDS``:
   in short transactions it selects a batch of overdue games with
   ``SELECT ... FOR UPDATE SKIP LOCKED`` against the database's clock and
-  enforces each while holding the row lock. Two sweeps at once take disjoint
+  enforces each while holding the row lock -- but a game whose turn waits for a
+  bot, which is enforced after that transaction, so that the bot decides
+  without a lock (``services.bots``). Two sweeps at once take disjoint
   batches; a worker killed mid-batch loses its connection, its transaction
   rolls back and the next sweep takes the games again. It is the primary
   mechanism because it needs nothing but the database: no ETA message has to
@@ -41,9 +43,9 @@ from django.db import connection, transaction
 from django.db.models.functions import Now
 from django.utils import timezone
 
-from games import services
 from games.models import Game
 from games.outbox import publish
+from games.services import bots as bot_services
 from games.store import parse_deadline
 
 __all__ = ["enforce", "on_append", "parse_deadline", "schedule_fast_path", "sweep"]
@@ -78,45 +80,43 @@ def _pause() -> None:
         time.sleep(pause)
 
 
-def _enforce_locked(game_id: Any, turn_key: str) -> int:
-    """Enforce one game's deadline; the caller's transaction holds its row lock."""
-    stored = services.game_timeout(game_id=game_id, turn_key=turn_key)
-    _pause()
-    return stored
+def _enforce_one(game_id: Any, turn_key: str) -> int:
+    """Enforce one game's deadline: its bots move (each in its own transaction, no lock
+    held while they decide), then the rest times out under the row lock."""
+    moved = bot_services.game_bots_at_deadline(game_id=game_id, turn_key=turn_key)
+    with transaction.atomic():
+        stored = bot_services.game_timeout_rest(game_id=game_id, turn_key=turn_key)
+        _pause()
+    return moved + stored
 
 
-def _enforce_batch(due: list[Game]) -> dict[Any, int]:
-    """Enforce a locked batch: all at once, or game by game if that fails."""
+def _enforce_batch(due: list[Game]) -> tuple[dict[Any, int], list[tuple[Any, str]]]:
+    """Enforce a locked batch at once; the games left for after its commit (their turn
+    waits for a bot, or the batch failed: then every game, one by one)."""
     # The turns as locked: game_timeout_many updates the objects in ``due`` before
     # its last statement, so a failure there would leave them naming the new turns.
     turns = [(game.id, game.turn_key) for game in due]
     try:
-        # A savepoint: should the batch fail, the games are retried one by one.
+        # A savepoint: should the batch fail, the games are enforced one by one.
         with transaction.atomic():
-            stored = services.game_timeout_many(games=due)
+            stored, later = bot_services.game_timeout_many(games=due)
     except Exception:
         log.exception("batch of %s deadlines failed; enforcing them one by one", len(due))
-        stored = {}
-        for game_id, turn_key in turns:
-            try:
-                # game_timeout is atomic itself: a failure rolls back only its savepoint.
-                count = services.game_timeout(game_id=game_id, turn_key=turn_key)
-            except Exception:
-                log.exception("deadline of game %s (turn %s) not enforced", game_id, turn_key)
-                continue
-            if count:
-                stored[game_id] = count
+        return {}, turns
     _pause()
-    return stored
+    return stored, later
 
 
 def sweep(*, batch: int | None = None, budget: float | None = None) -> int:
     """Enforce every overdue game; returns how many games timed out.
 
     Works in transactions of ``batch`` games (``PABLO_SWEEP_BATCH``): it locks
-    them with SKIP LOCKED and hands them to ``services.game_timeout_many``
-    (one read, one insert, one update for the batch). A player whose game is
-    in a batch waits at most for that batch. Stops after ``budget`` seconds
+    them with SKIP LOCKED and hands them to ``services.bots.game_timeout_many``
+    (one read per game not in this process's cache, one insert, one update for
+    the batch). A game whose turn waits for a bot is enforced after that
+    transaction, by ``_enforce_one``: the bot decides without the batch's locks
+    (so may another sweep, which then stores nothing). A player whose game is in
+    a batch waits at most for that batch. Stops after ``budget`` seconds
     (``PABLO_SWEEP_BUDGET``) even when games are still due: beat starts
     another sweep soon, possibly on another worker. A game whose enforcement
     fails or stores nothing is logged and left for the next sweep.
@@ -129,7 +129,15 @@ def sweep(*, batch: int | None = None, budget: float | None = None) -> int:
     while True:
         with transaction.atomic():
             due = _due_batch(batch, skip)
-            stored = _enforce_batch(due) if due else {}
+            stored, later = _enforce_batch(due) if due else ({}, [])
+        for game_id, turn_key in later:
+            try:
+                count = _enforce_one(game_id, turn_key)
+            except Exception:
+                log.exception("deadline of game %s (turn %s) not enforced", game_id, turn_key)
+                continue
+            if count:
+                stored[game_id] = count
         enforced += len(stored)
         skip.update(game.id for game in due if game.id not in stored)
         if len(due) < batch or time.monotonic() - started > budget:
@@ -152,8 +160,7 @@ def enforce(*, game_id: Any, turn_key: str) -> int:
         # again at the deadline (the sweep covers us if that never happens).
         schedule_fast_path(game_id=game_id, turn_key=turn_key, deadline=deadline, force=True)
         return 0
-    with transaction.atomic():
-        return _enforce_locked(game_id, turn_key)
+    return _enforce_one(game_id, turn_key)
 
 
 def schedule_fast_path(

@@ -13,9 +13,9 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import selectors
 from games.followers import Follower
 from games.models import Event
+from games.selectors import games as game_selectors
 
 from . import bots, deadlines
 
@@ -30,8 +30,8 @@ class BotTurns(Follower):
 
     Only the newest state of each game in the batch counts, and only while it is
     still the game's: a game that moved on is handled at its later events. The
-    move is due ``PABLO_BOT_DELAY`` after the event was stored, whatever the
-    follower's own lag.
+    move is due ``bots.countdown`` (``PABLO_BOT_DELAY``, or a third of it within a
+    bot's own turn) after the event was stored, whatever the follower's own lag.
     """
 
     name = "bots"
@@ -43,9 +43,9 @@ class BotTurns(Follower):
             event = last[game.id]
             if game.version != event.seq:
                 continue
-            state = selectors.game_state(game=game)
+            state = game_selectors.game_state(game=game)
             waited = (now - event.created_at).total_seconds()
-            bots.on_append(game.id, state, countdown=max(0.0, bots.delay() - waited))
+            bots.on_append(game.id, state, last=event, waited=waited)
 
 
 class DeadlineFastPath(Follower):

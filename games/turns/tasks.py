@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games import outbox, services
+from games import outbox
+from games.services import bots as bot_services
 
 from . import deadlines
 
@@ -37,7 +38,7 @@ def enforce_deadline(game_id: str, turn_key: str) -> int:
 
 @shared_task(name="games.bot_act", ignore_result=True)
 def bot_act(game_id: str, seat: int, version: int) -> int:
-    return services.game_bot_act(game_id=game_id, seat=seat, version=version)
+    return bot_services.game_bot_act(game_id=game_id, seat=seat, version=version)
 
 
 @shared_task(name="pablo.flush_outbox", ignore_result=True)

@@ -263,6 +263,9 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# How long the worker's ETA timer may sleep between looks (Celery's default, 1 s,
+# held every bot action a third of PABLO_BOT_DELAY apart for a whole second).
+CELERY_WORKER_TIMER_PRECISION = 0.1
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
@@ -339,10 +342,6 @@ CELERY_BEAT_SCHEDULE = {
 # The outbox (pablo/outbox.py): messages the broker refused are kept in the
 # database and published by this beat task once it is back.
 PABLO_OUTBOX_SECONDS = env.float("PABLO_OUTBOX_SECONDS", default=2.0)
-# A claimed message (a notification) not claimed by its task this long after it
-# was published is published again (its worker was killed, or the message lost).
-PABLO_OUTBOX_GRACE = env.float("PABLO_OUTBOX_GRACE", default=30.0)
-PABLO_CLAIM_PAUSE = env.float("PABLO_CLAIM_PAUSE", default=0.0)  # crash tests only
 CELERY_BEAT_SCHEDULE["flush-outbox"] = {
     "task": "pablo.flush_outbox",
     "schedule": PABLO_OUTBOX_SECONDS,

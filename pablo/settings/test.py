@@ -21,7 +21,7 @@ PABLO_THROTTLE_LOGIN_FAILURES = PABLO_THROTTLE_AUTH = PABLO_THROTTLE_ACTIONS = N
 PABLO_THROTTLE_GAMES = PABLO_THROTTLE_EMAILS = None
 # Each test process keeps its derived data (built replays) to itself.
 # (The live-feed tests' servers share theirs: PABLO_TEST_KEEP_DEFAULT_CACHE, the
-# token revocation and user change marks of games/api/auth.py.)
+# token revocation and user change marks of games/tokens.py.)
 if not os.environ.get("PABLO_TEST_KEEP_DEFAULT_CACHE"):
     CACHES["default"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}  # noqa: F405
 if not os.environ.get("PABLO_TEST_KEEP_THROTTLE_CACHE"):

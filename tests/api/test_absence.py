@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from games import services
 from games.models import Event, Game
+from games.services import bots as bot_services
 
 
 def _cabo_game(ann, bob, cid) -> str:
@@ -23,7 +23,7 @@ def _cabo_game(ann, bob, cid) -> str:
 
 def _time_out_current_turn(game_id: str) -> None:
     game = Game.objects.get(pk=game_id)
-    assert services.game_timeout(game_id=game.id, turn_key=game.turn_key) > 0
+    assert bot_services.game_timeout(game_id=game.id, turn_key=game.turn_key) > 0
 
 
 def test_an_absent_player_comes_back_and_plays_again(ann, bob, cid):

@@ -1,6 +1,6 @@
 # ruff: noqa: E501  (the table of malformed bodies reads best one case per line)
 """POST /api/games/{id}/actions/: success, error order and bodies, expected_version,
-Idempotency-Key (sequential repeats; concurrent repeats are in tests/games)."""
+Idempotency-Key (sequential repeats; concurrent repeats are in tests/store)."""
 
 from __future__ import annotations
 

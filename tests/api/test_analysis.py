@@ -8,7 +8,7 @@ import pytest
 from django.core.cache import caches
 
 from games.models import GameAnalysis
-from games.services import analysis_run
+from games.services.analysis import analysis_run
 from games.turns.bots import play_stored_game
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ import psycopg
 import pytest
 from django.db import connection
 
-from games import selectors
+from games.feed import waiting
 from games.models import Game
 from tests.api.conftest import create
 
@@ -164,7 +164,7 @@ def test_a_long_poll_replaces_a_connection_that_broke_while_it_waited(ann, quick
     params = {k: v for k, v in connection.get_connection_params().items() if k != "context"}
     with psycopg.connect(**params, autocommit=True) as other:
         other.execute("SELECT pg_terminate_backend(%s)", [pid])
-    assert selectors._poll_version(game) == quick_skipbo["version"]
+    assert waiting._poll_version(game) == quick_skipbo["version"]
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
         assert cursor.fetchone()[0] != pid

@@ -2,14 +2,14 @@
 
 Every ruleset is played to its end by seeded random players: one shared
 ``random.Random`` drives both the players' choices and the server's chance
-(``games.store.stream.DeckChance`` and ``games.services.new_server_seed`` are patched
+(``games.store.stream.DeckChance`` and ``games.services.games.new_server_seed`` are patched
 to use it), so each game is the same
 on every run. After the end: the result, the totals, the replay, every seat's
 event feed and a rebuilt projection are checked against each other.
 
 Plain (rolled-back) database tests, so they run on SQLite too, whose flush of a
 transactional test would be refused by the append-only trigger; the on-commit
-paths are covered on PostgreSQL in tests/games/test_concurrency.py.
+paths are covered on PostgreSQL in tests/store/test_concurrency.py.
 """
 
 from __future__ import annotations
@@ -19,10 +19,11 @@ from typing import Any
 
 import pytest
 
-from games import rules, services
+from games import rules
 from games.bots.driver import drive
 from games.chance import DeckChance
 from games.models import Event, Game
+from games.services import games as game_services
 from games.store import stream as store_stream
 
 pytestmark = pytest.mark.django_db
@@ -120,7 +121,7 @@ def check_finished(players, gid: str, finished: JSON) -> None:
     assert state.result == result
     assert dict(enumerate(state.scores)) == totals
     before = Game.objects.filter(pk=gid).values().get()
-    services.game_rebuild_projection(game_id=gid)
+    game_services.game_rebuild_projection(game_id=gid)
     assert Game.objects.filter(pk=gid).values().get() | {"updated_at": None} == before | {
         "updated_at": None
     }
@@ -131,7 +132,7 @@ def seeded(monkeypatch):
     rng = random.Random(20261122)
     monkeypatch.setattr(store_stream, "DeckChance", lambda decks=None: DeckChance(rng, decks))
     # Fair deals (#12): games without stacked decks draw from their server seed.
-    monkeypatch.setattr(services, "new_server_seed", lambda: rng.randbytes(32))
+    monkeypatch.setattr(game_services, "new_server_seed", lambda: rng.randbytes(32))
     return rng
 
 

@@ -25,7 +25,7 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games.api import auth as authentication
+from games import tokens as authentication
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -133,12 +133,12 @@ def test_a_disallowed_host_is_a_json_400_under_api(ann):
 
 
 def test_a_server_error_keeps_the_error_shape(ann, pablo2, monkeypatch):
-    from games import selectors
+    from games.selectors import games as game_selectors
 
     def boom(**kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(selectors, "event_feed", boom)
+    monkeypatch.setattr(game_selectors, "event_feed", boom)
     ann.raise_request_exception = False
     _error(ann.get(f"/api/games/{pablo2}/events/"), 500, "server_error")
 

@@ -1,4 +1,4 @@
-"""Token lookups are cached per process (games.api.auth), never past a deletion."""
+"""Token lookups are cached per process (games.tokens), never past a deletion."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The shared marks of ``games.api.auth`` are written by *every* process of the service.
+"""The shared marks of ``games.tokens`` are written by *every* process of the service.
 
 A token deleted, or a user deactivated, from ``manage.py shell``, a management
 command or a Celery task must reach the feed's fast path (``games.feed.fast``),
@@ -30,9 +30,9 @@ User = get_user_model()
 missing = [
     name
     for name, signal, uid, sender in [
-        ("user saved", post_save, "games.api.auth.user", User),
-        ("user deleted", post_delete, "games.api.auth.gone", User),
-        ("token deleted", post_delete, "games.api.auth.token", Token),
+        ("user saved", post_save, "games.tokens.user", User),
+        ("user deleted", post_delete, "games.tokens.gone", User),
+        ("token deleted", post_delete, "games.tokens.token", Token),
     ]
     if not connected(signal, uid, sender)
 ]

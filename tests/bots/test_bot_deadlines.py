@@ -3,7 +3,7 @@
 No worker here: the bots' tasks never run, so every bot turn reaches its deadline --
 the worst case of a late or lost task. The deadline then makes the bot move by
 itself (no ``turn_timed_out`` for it); people still time out as RULES.md §8 says.
-Games are made overdue with the services' clock set back (``tests.tasks.helpers.clock``).
+Games are made overdue with the services' clock set back (``tests.helpers.clock``).
 """
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
 from games.models import Event, Game
+from games.services import bots as bot_services
+from games.services import games as game_services
 from games.turns import deadlines
-from tests.tasks.helpers import clock, user
+from tests.helpers import clock, user
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +25,7 @@ pytestmark = pytest.mark.django_db
 def bot_game(ruleset: str, turn_timeout: int, **options):
     ann = user("ann")
     with clock(timezone.now() - timedelta(seconds=turn_timeout + 1)):  # already overdue
-        game = services.game_create(
+        game = game_services.game_create(
             user=ann,
             ruleset=ruleset,
             seats=2,
@@ -50,10 +51,10 @@ def test_a_cabo_bot_with_a_two_second_turn_never_times_out(enforce):
             break
         # every deadline written from here on is already past as well
         with clock(timezone.now() - timedelta(seconds=3)):
-            if enforce == "sweep":  # the sweep: services.game_timeout_many
+            if enforce == "sweep":  # the sweep: services.bots.game_timeout_many
                 deadlines.sweep()
-            else:  # the fast path's (and a failed batch's) services.game_timeout
-                services.game_timeout(game_id=game.id, turn_key=game.turn_key)
+            else:  # the fast path's (and a failed batch's) services.bots.game_timeout
+                bot_services.game_timeout(game_id=game.id, turn_key=game.turn_key)
     events = rows(game)
     types = [(e.type, e.seat) for e in events]
     assert ("turn_timed_out", 1) not in types
@@ -86,5 +87,5 @@ def test_a_bots_own_move_at_the_deadline_replaces_its_pending_task():
     assert deadlines.sweep() == 1
     game.refresh_from_db()
     assert game.version > version
-    assert services.game_bot_act(game_id=game.id, seat=1, version=version) == 0
+    assert bot_services.game_bot_act(game_id=game.id, seat=1, version=version) == 0
     assert not Event.objects.filter(game=game, type="turn_timed_out").exists()

@@ -23,7 +23,7 @@ import pytest
 from games.bots import decide, waits_for
 from games.models import Event
 from pablo.celery import app
-from tests.tasks.conftest import Procs, _point_app_at
+from tests.processes import Procs, _point_app_at
 
 pytestmark = [
     pytest.mark.services,

@@ -6,8 +6,14 @@ import random
 
 import pytest
 
-from games import rules, selectors, services
+from games import rules
+from games.bots import decide
+from games.bots.play import bot_view
 from games.models import Event, Game
+from games.selectors import bots as bot_selectors
+from games.selectors import games as game_selectors
+from games.services import bots as bot_services
+from games.services import games as game_services
 
 pytestmark = pytest.mark.django_db
 
@@ -94,17 +100,17 @@ def test_a_bots_stale_or_duplicate_action_stores_nothing(ann):
     now = _game(game["id"]).version
     assert now == version + 1
     # a task enqueued for the old version is stale: nothing
-    assert services.game_bot_act(game_id=game["id"], seat=1, version=version) == 0
+    assert bot_services.game_bot_act(game_id=game["id"], seat=1, version=version) == 0
     assert _game(game["id"]).version == now
     # the current one acts once; its duplicate stores nothing
-    assert services.game_bot_act(game_id=game["id"], seat=1, version=now) > 0
+    assert bot_services.game_bot_act(game_id=game["id"], seat=1, version=now) > 0
     after = _game(game["id"]).version
-    assert services.game_bot_act(game_id=game["id"], seat=1, version=now) == 0
+    assert bot_services.game_bot_act(game_id=game["id"], seat=1, version=now) == 0
     assert _game(game["id"]).version == after
     look = Event.objects.get(game_id=game["id"], type="looked", seat=1)
     assert look.seq == now + 1
     # a person's seat has no bot
-    assert services.game_bot_act(game_id=game["id"], seat=0, version=after) == 0
+    assert bot_services.game_bot_act(game_id=game["id"], seat=0, version=after) == 0
 
 
 def test_stand_in_plays_an_absent_players_turns(ann, bob):
@@ -118,25 +124,25 @@ def test_stand_in_plays_an_absent_players_turns(ann, bob):
     gid = game["id"]
     bob.post(f"/api/games/{gid}/join/")
     row = _game(gid)
-    from games import services
+    from games.services import bots as bot_services
 
     # ann's turn times out once: she is absent (max_timeouts 1); the rules do not play on
-    services.game_timeout(game_id=gid, turn_key=row.turn_key)
-    state = selectors.game_state(game=_game(gid))
+    bot_services.game_timeout(game_id=gid, turn_key=row.turn_key)
+    state = game_selectors.game_state(game=_game(gid))
     assert state.absent[0]
     # bob plays his turn to its end
     for _ in range(50):
-        state = selectors.game_state(game=_game(gid))
+        state = game_selectors.game_state(game=_game(gid))
         if state.turn_seat != 1:
             break
         legal = rules.get_ruleset("skipbo").legal_actions(state, 1)
         body = next(a for a in legal if a["type"] == "end")
         bob.post(f"/api/games/{gid}/actions/", body, format="json")
-    state = selectors.game_state(game=_game(gid))
+    state = game_selectors.game_state(game=_game(gid))
     assert state.turn_seat == 0 and state.absent[0]  # waits for the stand-in, not auto-played
-    assert selectors.bots_due(state) == [0]
+    assert bot_selectors.bots_due(state) == [0]
     before = state.version
-    stored = services.game_bot_act(game_id=gid, seat=0, version=before, rng=random.Random(1))
+    stored = bot_services.game_bot_act(game_id=gid, seat=0, version=before, rng=random.Random(1))
     assert stored > 0
     rows = Event.objects.filter(game_id=gid, seq__gt=before).order_by("seq")
     assert rows[0].type in ("card_played", "card_discarded") and rows[0].seat == 0
@@ -145,6 +151,57 @@ def test_stand_in_plays_an_absent_players_turns(ann, bob):
     # ann takes her seat back as before
     back = ann.post(f"/api/games/{gid}/back/")
     assert back.status_code == 200, back.content
-    state = selectors.game_state(game=_game(gid))
+    state = game_selectors.game_state(game=_game(gid))
     assert not state.absent[0]
-    assert 0 not in selectors.bot_seats(state)
+    assert 0 not in bot_selectors.bot_seats(state)
+
+
+def test_a_bots_turn_waits_the_delay_once_and_its_other_actions_a_third(
+    ann, settings, monkeypatch, django_capture_on_commit_callbacks, followers_inline
+):
+    """API.md "Bots": the delay once per bot turn, the actions that finish it a third
+    of it apart (issue 28: every action used to wait the whole delay)."""
+    from games import outbox
+
+    settings.PABLO_BOT_DELAY = 1.5
+    queued: list[tuple[int, float]] = []
+
+    def publish(name, args, **options):
+        if name == "games.bot_act":
+            queued.append((args[1], options["countdown"]))
+
+    monkeypatch.setattr(outbox, "publish", publish)
+
+    def whole(delay):
+        return 1.2 < delay <= 1.5
+
+    def third(delay):
+        return 0.2 < delay <= 0.5
+
+    bots = [{"seat": 1, "level": "basic"}, {"seat": 2, "level": "basic"}]
+    with django_capture_on_commit_callbacks(execute=True):
+        game = create(ann, ruleset="cabo", seats=3, options={"start_seat": 1}, bots=bots).json()
+    # the setup's looks: every bot's turn begins (less the moment the follower took)
+    assert queued and all(whole(delay) for _, delay in queued), queued
+    finishing = 0
+    for _ in range(40):  # the setup, then seat 1's whole first turn
+        state = game_selectors.game_state(game=Game.objects.get(pk=game["id"]))
+        if state.turn_key not in ("r1:setup", "r1:t1"):
+            break
+        queued.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            if 0 in rules.get_ruleset("cabo").actors(state):
+                body = decide("basic", "cabo", bot_view(state, 0), 0, random.Random(1))
+                game_services.game_act(game_id=game["id"], user=ann.user, command=body)
+                continue
+            seat = bot_selectors.bots_due(state, waited_only=True)[0]
+            assert bot_services.game_bot_act(
+                game_id=game["id"], seat=seat, version=state.version, rng=random.Random(3)
+            )
+        after = game_selectors.game_state(game=Game.objects.get(pk=game["id"]))
+        if after.turn_key == "r1:t1" and seat in rules.get_ruleset("cabo").actors(after):
+            finishing += 1  # seat 1 drew: its discard (and power) come a third of the delay on
+            assert [third(delay) for s, delay in queued if s == seat] == [True], queued
+        else:
+            assert all(whole(delay) for _, delay in queued), (after.version, queued)
+    assert finishing >= 1

@@ -13,8 +13,8 @@ import random
 
 import pytest
 
-from games import services
 from games.models import Event, FairDraw, Game
+from games.services import games as game_services
 from tests.api.conftest import Player
 from tests.api.test_full_games import choose
 
@@ -141,4 +141,4 @@ def test_the_server_seed_stays_secret_until_the_end(recorded, caplog, monkeypatc
         assert form not in before
     assert secret.hex() not in caplog.text and repr(secret) not in caplog.text
     assert players[0].game(gid)["fairness"]["server_seed"] == secret.hex()
-    assert services  # the services' logger is among those captured above
+    assert game_services  # the services' logger is among those captured above

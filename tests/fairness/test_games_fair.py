@@ -24,9 +24,11 @@ from typing import Any
 import pytest
 
 import fairness_check
-from games import fairness, rules, services
+from games import fairness, rules
 from games.bots.driver import drive
 from games.models import FairDraw, Game
+from games.services import bots as bot_services
+from games.services import games as game_services
 from tests.api.test_full_games import complete, play_to_the_end
 from tests.rules.table import START
 
@@ -61,7 +63,7 @@ def play(
 ) -> JSON:
     """A finished game's replay; the players give seeds, the server seed is seeded."""
     rng = random.Random(seed)
-    monkeypatch.setattr(services, "new_server_seed", lambda: rng.randbytes(32))
+    monkeypatch.setattr(game_services, "new_server_seed", lambda: rng.randbytes(32))
     players = [make_player(f"{ruleset}-p{i}") for i in range(seats)]
     created = players[0].post(
         "/api/games/",
@@ -360,7 +362,7 @@ def test_an_aborted_game_reveals_its_seed_and_is_fair(make_player, tmp_path):
         game = Game.objects.get(pk=gid)
         if game.status != "active":
             break
-        services.game_timeout(game_id=gid, turn_key=game.turn_key)
+        bot_services.game_timeout(game_id=gid, turn_key=game.turn_key)
     assert Game.objects.get(pk=gid).status == "aborted"
     shown = ann.game(gid)["fairness"]
     assert shown["server_seed"] == bytes(Game.objects.get(pk=gid).server_seed).hex()

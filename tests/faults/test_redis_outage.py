@@ -22,7 +22,8 @@ from games.models import OutboxMessage
 from games.notifications import fanout as notifications
 from games.notifications import webhooks
 from tests.faults.servers import Redis, Service, call, database_url
-from tests.tasks.helpers import Receiver, timeouts_per_turn, wait_for
+from tests.followers.conftest import PROBE_SETTINGS, probe_table  # noqa: F401
+from tests.helpers import Receiver, timeouts_per_turn, wait_for
 
 pytestmark = [
     pytest.mark.services,
@@ -122,16 +123,18 @@ def test_redis_stopped_for_30_s(stack):
     assert not OutboxMessage.objects.exists()
 
 
+@pytest.mark.usefixtures("probe_table")
 def test_redis_restarted_under_a_busy_worker_and_beat(stack):
     """Issue 18: the worker died (``AttributeError ... 'hostname'``) when Redis restarted
     while it ran a task (pablo/broker.py). The worker here is the default one
     (prefork, gossip, mingle, heartbeat: as ``celery -A pablo worker`` runs in
-    compose); a notification task holds its message, unacknowledged, for 4 s
-    (``PABLO_CLAIM_PAUSE``) while Redis restarts. The worker stays up and keeps
-    working, and a deadline that falls due meanwhile is enforced once."""
+    compose); the followers' task holds its message, unacknowledged, for 4 s
+    (the tests' probe follower pauses in each batch, ``PROBE_PAUSE``) while Redis
+    restarts. The worker stays up and keeps working, and a deadline that falls
+    due meanwhile is enforced once."""
     redis, service, receiver = stack
     base = service.web(workers=1, threads=4)
-    worker = service.worker("busy", options=["--concurrency=2"], PABLO_CLAIM_PAUSE="4")
+    worker = service.worker("busy", options=["--concurrency=2"], PROBE_PAUSE="4", **PROBE_SETTINGS)
     service.beat()
     tokens = {}
     for name in ("ann", "bob"):

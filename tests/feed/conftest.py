@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from tests.faults.servers import free_port, wait_port
-from tests.tasks.conftest import celery, pytest_runtest_makereport  # noqa: F401  (fixtures)
-from tests.tasks.conftest import redis_broker as redis_broker
+from tests.processes import celery, pytest_runtest_makereport  # noqa: F401  (fixtures)
+from tests.processes import redis_broker as redis_broker
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent

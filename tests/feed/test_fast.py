@@ -19,8 +19,8 @@ import pytest
 import redis as redis_lib
 from django.contrib.auth import get_user_model
 
-from games import selectors
 from games.feed import fast
+from games.selectors import games as game_selectors
 from tests.feed.conftest import wait_until
 from tests.feed.test_live import (
     Waiters,
@@ -150,7 +150,9 @@ def test_an_idle_repoll_is_answered_without_django_and_without_a_query(pg_server
     game = look(game, ann)
     status, _h, body = raw_get(base, path, token)
     assert status == 200 and log.django_feed() == 2
-    assert json.loads(body) == selectors.event_feed(game=game, user=ann, after=game.version - 1)
+    assert json.loads(body) == game_selectors.event_feed(
+        game=game, user=ann, after=game.version - 1
+    )
     # a session's poll (a cookie) and an unknown token go to Django, as before
     path = feed_path(game, game.version, 0.5)
     assert raw_get(base, path, token, {"Cookie": "sessionid=nope"})[0] == 200
@@ -221,7 +223,7 @@ def test_the_ninth_wait_is_refused_when_all_would_take_the_fast_path(pg_servers)
     assert log.count("FEEDDBG fast woke") == 8
     for status, body, *_ in results:
         if status == 200:
-            assert body == selectors.event_feed(game=game, user=ann, after=game.version - 1)
+            assert body == game_selectors.event_feed(game=game, user=ann, after=game.version - 1)
     # every slot came back
     client = redis_lib.Redis.from_url(pg_servers.env["CELERY_BROKER_URL"])
     assert wait_until(lambda: int(client.get(f"pablo-throttle:1:feed-waits:{ann.pk}")) == 0, 5)
@@ -249,8 +251,8 @@ def test_an_append_elsewhere_wakes_a_fast_waiter_at_once(pg_servers):
     assert delay < 0.5
     assert log.count("FEEDDBG fast woke") == 2
     bodies = {r[4]: r[1] for r in results}
-    assert bodies[token] == selectors.event_feed(game=game, user=ann, after=before)
-    assert bodies[ben_token] == selectors.event_feed(game=game, user=ben, after=before)
+    assert bodies[token] == game_selectors.event_feed(game=game, user=ann, after=before)
+    assert bodies[ben_token] == game_selectors.event_feed(game=game, user=ben, after=before)
     assert bodies[token] != bodies[ben_token]  # redacted for each, by the usual selectors
 
 

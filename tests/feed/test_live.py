@@ -21,8 +21,9 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from rest_framework.authtoken.models import Token
 
-from games import selectors, services
 from games.models import Game
+from games.selectors import games as game_selectors
+from games.services import games as game_services
 from tests.feed.conftest import wait_until
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -55,16 +56,18 @@ def users(n: int, prefix: str = "u") -> list[tuple[Any, str]]:
 
 
 def started_game(players: list[Any]) -> Game:
-    game = services.game_create(
+    game = game_services.game_create(
         user=players[0], ruleset="cabo", seats=len(players), turn_timeout=86400, options={}
     )
     for user in players[1:]:
-        services.game_join(game_id=game.id, user=user)
+        game_services.game_join(game_id=game.id, user=user)
     return Game.objects.get(pk=game.id)
 
 
 def look(game: Game, user: Any) -> Game:
-    services.game_act(game_id=game.id, user=user, command={"type": "look", "positions": [0, 1]})
+    game_services.game_act(
+        game_id=game.id, user=user, command={"type": "look", "positions": [0, 1]}
+    )
     return Game.objects.get(pk=game.id)
 
 
@@ -136,7 +139,7 @@ def test_waiters_hold_no_connection_and_an_append_elsewhere_wakes_them(pg_server
     # each got what the sync feed gives that user: the same events, redacted the same
     by_token = {t: u for u, t in [(ann, ann_token), (ben, ben_token), *others]}
     for _status, body, _s, _d, token in results:
-        assert body == selectors.event_feed(game=game, user=by_token[token], after=after)
+        assert body == game_selectors.event_feed(game=game, user=by_token[token], after=after)
         assert [e["seq"] for e in body["events"]] == list(range(after + 1, game.version + 1))
     bodies = {t: b for _s, b, _x, _d, t in results}
     assert bodies[ann_token] != bodies[others[0][1]]  # ann saw her cards; a stranger does not
@@ -149,7 +152,7 @@ def act_any(game: Game, players: list[Any], rng: random.Random) -> bool:
         return False
     options = []
     for user in players:
-        state = selectors.game_data(game=game, user=user)["state"] or {}
+        state = game_selectors.game_data(game=game, user=user)["state"] or {}
         options += [(user, a) for a in state.get("legal_actions") or []]
     if not options:
         return False
@@ -158,7 +161,7 @@ def act_any(game: Game, players: list[Any], rng: random.Random) -> bool:
     for name, values in (action.get("choices") or {}).items():
         body[name] = rng.choice(list(values))
     try:
-        services.game_act(game_id=game.id, user=user, command=body)
+        game_services.game_act(game_id=game.id, user=user, command=body)
     except Exception as exc:  # a refusal (a stale throw) is skipped; anything else is not
         if not hasattr(exc, "code"):
             raise

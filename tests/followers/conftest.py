@@ -10,9 +10,15 @@ from django.utils import timezone
 from games.models import Event, Game
 from games.store import sql
 from tests.factories import UserFactory
-from tests.tasks.conftest import celery, redis_broker  # noqa: F401  (the worker fixtures)
+from tests.processes import celery, redis_broker  # noqa: F401  (the worker fixtures)
 
 from . import probe
+
+#: The environment of a worker process that runs the probe follower besides the others.
+PROBE_SETTINGS = {
+    "DJANGO_SETTINGS_MODULE": "tests.followers.settings",
+    "DJANGO_SECRET_KEY": "tests-followers-only-" + "f" * 50,
+}
 
 
 def games(count: int) -> list[Game]:

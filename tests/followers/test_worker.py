@@ -13,9 +13,9 @@ from django.db import connection, transaction
 
 from games.models import Event, FollowerPosition
 from pablo.celery import app
-from tests.tasks.helpers import wait_for
+from tests.helpers import wait_for
 
-from .conftest import append, games
+from .conftest import PROBE_SETTINGS, append, games
 
 pytestmark = [
     pytest.mark.services,
@@ -24,11 +24,7 @@ pytestmark = [
     pytest.mark.timeout(300),
 ]
 
-SETTINGS = {
-    "DJANGO_SETTINGS_MODULE": "tests.followers.settings",
-    "DJANGO_SECRET_KEY": "tests-followers-only-" + "f" * 50,
-    "PABLO_FOLLOW_SECONDS": "0.3",
-}
+SETTINGS = {**PROBE_SETTINGS, "PABLO_FOLLOW_SECONDS": "0.3"}
 
 
 def _log(events: int) -> list[int]:

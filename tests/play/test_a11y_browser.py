@@ -18,7 +18,10 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from games import selectors, services
+from games.selectors import games as game_selectors
+from games.services import accounts as account_services
+from games.services import analysis as analysis_services
+from games.services import games as game_services
 from games.turns.bots import play_stored_game
 from tests.play.test_browser import DESKTOP, PASSWORD, PHONE, PLANS, choose
 from tests.play.test_reveal import play_until_round_ends
@@ -63,13 +66,13 @@ def browse(chromium, url: str, viewport: dict, lang: str, login: str | None = No
 
 
 def user(name):
-    return services.user_register(username=name, password=PASSWORD)[0]
+    return account_services.user_register(username=name, password=PASSWORD)[0]
 
 
 def family_game(ruleset: str, users, *, reveal: bool):
     plan = PLANS[ruleset]
     seats = plan["seats"]
-    game = services.game_create(
+    game = game_services.game_create(
         user=users[0],
         ruleset=ruleset,
         seats=seats,
@@ -77,16 +80,16 @@ def family_game(ruleset: str, users, *, reveal: bool):
         decks=plan["decks"],
     )
     for u in users[1:seats]:
-        services.game_join(game_id=game.id, user=u)
+        game_services.game_join(game_id=game.id, user=u)
     if reveal:
         play_until_round_ends(game, users[:seats], plan)
     else:  # the looks and a draw: a card held mid-round
         for _ in range(seats + 1):
-            current = selectors.game_get(game.id)
+            current = game_selectors.game_get(game.id)
             for seat, u in enumerate(users[:seats]):
-                body = choose(selectors.game_data(game=current, user=u)["state"], seat, plan)
+                body = choose(game_selectors.game_data(game=current, user=u)["state"], seat, plan)
                 if body is not None:
-                    services.game_act(game_id=game.id, user=u, command=body)
+                    game_services.game_act(game_id=game.id, user=u, command=body)
                     break
     return game
 
@@ -98,14 +101,14 @@ def test_no_serious_violation_on_any_page(live_server, chromium, artifacts, sett
     for ruleset in FAMILY:
         tables.append(family_game(ruleset, users, reveal=False))
         tables.append(family_game(ruleset, users, reveal=True))
-    skipbo = services.game_create(
+    skipbo = game_services.game_create(
         user=users[0], ruleset="skipbo", seats=2, options={"stock_size": 5, "start_seat": 0}
     )
-    services.game_join(game_id=skipbo.id, user=users[1])
+    game_services.game_join(game_id=skipbo.id, user=users[1])
     tables.append(skipbo)
     finished = play_stored_game("cabo", ["basic", "basic"], {}, rng=random.Random(3))
-    analysis = services.analysis_request(game=finished, user=users[0])
-    services.analysis_run(analysis_id=analysis.pk)
+    analysis = analysis_services.analysis_request(game=finished, user=users[0])
+    analysis_services.analysis_run(analysis_id=analysis.pk)
     signed_out = ["/", "/accounts/signup/", "/accounts/login/"]
     signed_in = ["/", "/history/", "/replays/", f"/replays/{finished.id}/?step=40"]
     signed_in += [f"/play/{t.id}/" for t in tables] + [f"/play/{skipbo.id}/?sel=st"]

@@ -15,11 +15,11 @@ import time
 import pytest
 from django.conf import settings as django_settings
 
-from games import selectors
 from games.bots import waits_for
 from games.models import Event, Game
+from games.selectors import games as game_selectors
 from tests.play.test_browser import PHONE, Player, check_page, choose, perform
-from tests.tasks.conftest import celery, redis_broker  # noqa: F401
+from tests.processes import celery, redis_broker  # noqa: F401
 
 ON_SQLITE = django_settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
 pytestmark = [
@@ -80,7 +80,7 @@ def test_skipbo_against_three_bots_from_the_lobby(
         game_id = p.url.rstrip("/").split("/")[-1]
         game = Game.objects.get(pk=game_id)
         assert game.status == "active"  # every other seat is a bot: it starts at once
-        data = selectors.game_data(game=game, user=game.seat_set.get(seat=0).user)
+        data = game_selectors.game_data(game=game, user=game.seat_set.get(seat=0).user)
         assert [pl["bot"] for pl in data["players"]] == [None, "basic", "basic", "basic"]
         p.evaluate("window.__sameDocument = true")
         user = game.seat_set.get(seat=0).user
@@ -90,7 +90,7 @@ def test_skipbo_against_three_bots_from_the_lobby(
             game.refresh_from_db()
             if game.status != "active":
                 break
-            state = selectors.game_data(game=game, user=user)["state"]
+            state = game_selectors.game_data(game=game, user=user)["state"]
             legal = state.get("legal_actions") or []
             if not (legal and waits_for(legal)):
                 time.sleep(0.05)  # the bots' turn: the worker moves them
@@ -118,7 +118,7 @@ def test_skipbo_against_three_bots_from_the_lobby(
         for row in bot_moves:  # each bot moved DELAY after the event before it, promptly
             gap = (row.created_at - by_seq[row.seq - 1].created_at).total_seconds()
             assert DELAY * 0.9 <= gap < 3.0, (row.seq, row.seat, gap)
-        final = selectors.game_data(game=game, user=user)["state"]["result"]
+        final = game_selectors.game_data(game=game, user=user)["state"]["result"]
         assert final["winners"] == [0]
     finally:
         ann.close()

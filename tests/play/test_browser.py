@@ -23,8 +23,11 @@ import time
 import pytest
 from django.conf import settings
 
-from games import selectors, services
 from games.models import Event, Game
+from games.selectors import games as game_selectors
+from games.services import accounts as account_services
+from games.services import bots as bot_services
+from games.services import games as game_services
 
 ON_SQLITE = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
 pytestmark = [
@@ -221,7 +224,7 @@ def choose(state: dict, seat: int, plan: dict) -> dict | None:
 
 def visible_codes(game: Game, user) -> set[str]:
     """Every string the seat's API view and its event feed show (cards among them)."""
-    data = selectors.game_data(game=game, user=user)
+    data = game_selectors.game_data(game=game, user=user)
     out: set[str] = set()
 
     def walk(v):
@@ -235,7 +238,7 @@ def visible_codes(game: Game, user) -> set[str]:
                 walk(x)
 
     walk(data["state"])
-    walk(selectors.event_views(game=game, seat=data["you"], after=0))
+    walk(game_selectors.event_views(game=game, seat=data["you"], after=0))
     return out
 
 
@@ -300,7 +303,7 @@ def play_to_the_end(players, users, game_id, plan, ruleset, artifacts, max_actio
                 path=str(artifacts / f"table-{ruleset}-phone.png"), full_page=True
             )
         wishes = [
-            (seat, choose(selectors.game_data(game=game, user=u)["state"], seat, plan))
+            (seat, choose(game_selectors.game_data(game=game, user=u)["state"], seat, plan))
             for seat, u in enumerate(users)
         ]
         wishes = [(s, b) for s, b in wishes if b is not None]
@@ -328,7 +331,7 @@ def test_a_whole_game_by_clicking(live_server, chromium, artifacts, ruleset):
     newcomers = ruleset == "cabo"
     if not newcomers:
         for name in NAMES[1:seats]:
-            services.user_register(username=name, password=PASSWORD)
+            account_services.user_register(username=name, password=PASSWORD)
     players = [
         Player(chromium, live_server.url, NAMES[i], PHONE if i == 1 else DESKTOP)
         for i in range(seats)
@@ -365,12 +368,12 @@ def test_a_whole_game_by_clicking(live_server, chromium, artifacts, ruleset):
 
 
 def _two_player_cabo(chromium, live_url, js=True):
-    ann = services.user_register(username="ann", password=PASSWORD)[0]
-    ben = services.user_register(username="ben", password=PASSWORD)[0]
-    game = services.game_create(
+    ann = account_services.user_register(username="ann", password=PASSWORD)[0]
+    ben = account_services.user_register(username="ben", password=PASSWORD)[0]
+    game = game_services.game_create(
         user=ann, ruleset="cabo", seats=2, options={"start_seat": 0}, decks=PLANS["cabo"]["decks"]
     )
-    services.game_join(game_id=game.id, user=ben)
+    game_services.game_join(game_id=game.id, user=ben)
     players = [
         Player(chromium, live_url, "ann", DESKTOP, js),
         Player(chromium, live_url, "ben", PHONE, js),
@@ -423,7 +426,7 @@ def test_refusals_show_the_detail_on_the_table(live_server, chromium):
         page.click("#table a.pick[data-sel='f0.0,f0.1']")
         page.wait_for_selector('#table[data-sel="f0.0,f0.1"]')
         page.evaluate("window.__poll_off = true")
-        services.game_act(
+        game_services.game_act(
             game_id=game.id, user=users[1], command={"type": "look", "positions": [2, 3]}
         )
         # The live feed wakes the page at once (games/feed/): let it catch up and
@@ -467,7 +470,7 @@ def test_without_javascript(live_server, chromium, artifacts):
             for pl, u in zip(players, users, strict=True):
                 check_page(pl, game, u)
             wishes = [
-                (seat, choose(selectors.game_data(game=game, user=u)["state"], seat, plan))
+                (seat, choose(game_selectors.game_data(game=game, user=u)["state"], seat, plan))
                 for seat, u in enumerate(users)
             ]
             seat, body = next((s, b) for s, b in wishes if b is not None)
@@ -483,15 +486,17 @@ def test_without_javascript(live_server, chromium, artifacts):
 
 def test_a_throw_onto_anothers_card_gives_one_of_yours(live_server, chromium, artifacts):
     """ben's matching card, then one of ann's cards, then the button."""
-    ann = services.user_register(username="ann", password=PASSWORD)[0]
-    ben = services.user_register(username="ben", password=PASSWORD)[0]
+    ann = account_services.user_register(username="ann", password=PASSWORD)[0]
+    ben = account_services.user_register(username="ben", password=PASSWORD)[0]
     deck = ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "5D", "9D", "10D", "JD"]
-    game = services.game_create(
+    game = game_services.game_create(
         user=ann, ruleset="pablo", seats=2, options={"start_seat": 1}, decks=[deck]
     )
-    services.game_join(game_id=game.id, user=ben)
+    game_services.game_join(game_id=game.id, user=ben)
     for u in (ann, ben):
-        services.game_act(game_id=game.id, user=u, command={"type": "look", "positions": [0, 1]})
+        game_services.game_act(
+            game_id=game.id, user=u, command={"type": "look", "positions": [0, 1]}
+        )
     players = [
         Player(chromium, live_server.url, "ann", DESKTOP),
         Player(chromium, live_server.url, "ben", PHONE),
@@ -538,18 +543,18 @@ def test_a_throw_onto_anothers_card_gives_one_of_yours(live_server, chromium, ar
 
 def test_an_absent_player_comes_back(live_server, chromium):
     """ann misses the setup's deadline (max_timeouts 1): her table offers Come back."""
-    ann = services.user_register(username="ann", password=PASSWORD)[0]
-    ben = services.user_register(username="ben", password=PASSWORD)[0]
-    game = services.game_create(
+    ann = account_services.user_register(username="ann", password=PASSWORD)[0]
+    ben = account_services.user_register(username="ben", password=PASSWORD)[0]
+    game = game_services.game_create(
         user=ann, ruleset="cabo", seats=2, options={"start_seat": 1, "max_timeouts": 1}
     )
-    services.game_join(game_id=game.id, user=ben)
-    services.game_act(game_id=game.id, user=ben, command={"type": "look", "positions": [0, 1]})
+    game_services.game_join(game_id=game.id, user=ben)
+    game_services.game_act(game_id=game.id, user=ben, command={"type": "look", "positions": [0, 1]})
     game.refresh_from_db()
-    assert services.game_timeout(game_id=game.id, turn_key=game.turn_key) > 0
+    assert bot_services.game_timeout(game_id=game.id, turn_key=game.turn_key) > 0
 
     def absent() -> bool:
-        data = selectors.game_data(game=Game.objects.get(pk=game.id), user=ann)
+        data = game_selectors.game_data(game=Game.objects.get(pk=game.id), user=ann)
         return bool(data["players"][0]["absent"])
 
     assert absent()
@@ -582,18 +587,22 @@ def test_an_absent_player_comes_back(live_server, chromium):
 def test_a_four_player_pablo_table_fits_two_phone_screens(live_server, chromium, artifacts):
     """Issue 19: at 390 px a 4-player table (the seats, the piles, the actions, the log
     and the scores) fits in two screen heights, and no button sits under every card."""
-    users = [services.user_register(username=n, password=PASSWORD)[0] for n in NAMES]
-    game = services.game_create(user=users[0], ruleset="pablo", seats=4, options={"start_seat": 1})
+    users = [account_services.user_register(username=n, password=PASSWORD)[0] for n in NAMES]
+    game = game_services.game_create(
+        user=users[0], ruleset="pablo", seats=4, options={"start_seat": 1}
+    )
     for u in users[1:]:
-        services.game_join(game_id=game.id, user=u)
+        game_services.game_join(game_id=game.id, user=u)
     for u in users:
-        services.game_act(game_id=game.id, user=u, command={"type": "look", "positions": [0, 1]})
+        game_services.game_act(
+            game_id=game.id, user=u, command={"type": "look", "positions": [0, 1]}
+        )
     for u in users[1:3]:  # a few turns, so that the log has lines
-        services.game_act(game_id=game.id, user=u, command={"type": "draw", "source": "deck"})
-        services.game_act(game_id=game.id, user=u, command={"type": "discard"})
-        state = selectors.game_data(game=selectors.game_get(game.id), user=u)["state"]
+        game_services.game_act(game_id=game.id, user=u, command={"type": "draw", "source": "deck"})
+        game_services.game_act(game_id=game.id, user=u, command={"type": "discard"})
+        state = game_selectors.game_data(game=game_selectors.game_get(game.id), user=u)["state"]
         if any(a["type"] == "skip" for a in state["legal_actions"]):  # a power card
-            services.game_act(game_id=game.id, user=u, command={"type": "skip"})
+            game_services.game_act(game_id=game.id, user=u, command={"type": "skip"})
     player = Player(chromium, live_server.url, "ann", PHONE)
     try:
         player.login()

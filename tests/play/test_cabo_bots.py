@@ -20,11 +20,11 @@ import time
 import pytest
 from django.conf import settings as django_settings
 
-from games import selectors
 from games.bots import waits_for
 from games.models import Event, Game
+from games.selectors import games as game_selectors
 from tests.play.test_browser import DESKTOP, PHONE, Player, check_page, perform
-from tests.tasks.conftest import celery, redis_broker  # noqa: F401
+from tests.processes import celery, redis_broker  # noqa: F401
 
 ON_SQLITE = django_settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
 pytestmark = [
@@ -126,7 +126,7 @@ def test_cabo_against_two_bots_with_each_rounds_reveal(
         game = Game.objects.get(pk=game_id)
         assert game.status == "active"  # both other seats are bots: it starts at once
         user = game.seat_set.get(seat=0).user
-        assert [pl["bot"] for pl in selectors.game_data(game=game, user=user)["players"]] == [
+        assert [pl["bot"] for pl in game_selectors.game_data(game=game, user=user)["players"]] == [
             None,
             "basic",
             "basic",
@@ -141,7 +141,7 @@ def test_cabo_against_two_bots_with_each_rounds_reveal(
             game.refresh_from_db()
             if game.status != "active":
                 break
-            data = selectors.game_data(game=game, user=user)
+            data = game_selectors.game_data(game=game, user=user)
             state = data["state"]
             legal = state.get("legal_actions") or []
             if not (legal and waits_for(legal)):

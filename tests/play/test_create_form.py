@@ -15,15 +15,15 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import services
 from games.models import Game
+from games.services import accounts as account_services
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def ann():
-    user, _ = services.user_register(username="ann", password="secret-pw-1")
+    user, _ = account_services.user_register(username="ann", password="secret-pw-1")
     client = Client()
     client.force_login(user)
     return client
@@ -167,3 +167,20 @@ def test_no_value_in_any_field_makes_a_500(ann, ruleset, values):
     post = {"ruleset": ruleset, "seats": "2", "turn_amount": "1", "turn_unit": "days", **values}
     response = ann.post("/play/new/", post)
     assert response.status_code in (302, 400), (post, response.status_code)
+
+
+def test_every_bot_level_is_offered_in_words_and_no_help_contradicts_a_filled_field(ann):
+    """Issue 28: the seats offered a basic and a random bot only, the stand-in a bare
+    "expert", and "Left empty: random" stood under fields already filled in."""
+    html = ann.get("/").content.decode()
+    for ruleset in ("pablo", "cabo", "skipbo"):
+        form = form_html(html, ruleset)
+        seat = re.search(r'<select name="bot_1".*?</select>', form, re.S).group(0)
+        assert '<option value="expert">an expert bot (the strongest)</option>' in seat, seat
+        assert re.findall(r'<option value="(\w*)"', seat) == ["", "random", "basic", "expert"]
+        stand_in = re.search(r'<select name="opt_stand_in".*?</select>', form, re.S).group(0)
+        assert ">expert<" not in stand_in and "an expert bot" in stand_in, stand_in
+        # "Left empty: ..." only under a box that is shown empty
+        for row in re.findall(r'<div class="field-row.*?</div>', form, re.S):
+            if "Left empty" in row:
+                assert re.search(r'<input[^>]*type="text"(?![^>]*value=)', row), row

@@ -13,7 +13,8 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
-from games import services
+from games.services import accounts as account_services
+from games.services import games as game_services
 
 ON_SQLITE = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
 pytestmark = [
@@ -25,10 +26,10 @@ pytestmark = [
 
 def test_no_csp_violation_on_the_table_the_viewer_and_the_api_docs(chromium, live_server):
     call_command("demo", "--if-empty", verbosity=0)
-    ann, _ = services.user_register(username="cspann", password="table-secret-1")
-    bob, _ = services.user_register(username="cspbob", password="table-secret-1")
-    game = services.game_create(user=ann, ruleset="skipbo", seats=2, options={"start_seat": 0})
-    services.game_join(game_id=game.id, user=bob)
+    ann, _ = account_services.user_register(username="cspann", password="table-secret-1")
+    bob, _ = account_services.user_register(username="cspbob", password="table-secret-1")
+    game = game_services.game_create(user=ann, ruleset="skipbo", seats=2, options={"start_seat": 0})
+    game_services.game_join(game_id=game.id, user=bob)
     context = chromium.new_context()
     page = context.new_page()
     said: list[str] = []

@@ -20,7 +20,8 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import services
+from games.services import accounts as account_services
+from games.services import games as game_services
 
 pytestmark = pytest.mark.django_db
 
@@ -29,10 +30,10 @@ SKIPBO = {"ruleset": "skipbo", "seats": 2, "options": {"start_seat": 0}}
 
 @pytest.fixture
 def table():
-    ann, _ = services.user_register(username="ann", password="secret-pw")
-    bob, _ = services.user_register(username="bob", password="secret-pw")
-    game = services.game_create(user=ann, **SKIPBO)
-    services.game_join(game_id=game.id, user=bob)
+    ann, _ = account_services.user_register(username="ann", password="secret-pw")
+    bob, _ = account_services.user_register(username="bob", password="secret-pw")
+    game = game_services.game_create(user=ann, **SKIPBO)
+    game_services.game_join(game_id=game.id, user=bob)
     client = Client()
     client.force_login(ann)
     return client, f"/play/{game.id}/"

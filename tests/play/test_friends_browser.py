@@ -16,8 +16,9 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-from games import selectors, services
 from games.models import Game
+from games.selectors import games as game_selectors
+from games.services import accounts as account_services
 from tests.play.test_browser import (
     DESKTOP,
     FRENCH_DRAWS,
@@ -53,7 +54,7 @@ PLAN = {
 
 def test_a_private_game_by_invite_link_and_its_rematch(live_server, chromium, artifacts):
     for name in ("ben", "cara", "dan"):
-        services.user_register(username=name, password=PASSWORD)
+        account_services.user_register(username=name, password=PASSWORD)
     ann = Player(chromium, live_server.url, "ann", DESKTOP)
     ben = Player(chromium, live_server.url, "ben", PHONE)
     cara = Player(chromium, live_server.url, "cara", DESKTOP)
@@ -166,7 +167,9 @@ def test_a_private_game_by_invite_link_and_its_rematch(live_server, chromium, ar
         cara.page.wait_for_url(f"**/play/{new_id}/")
         new.refresh_from_db()
         assert new.status == "active"  # the third seat taken: it starts
-        seated = {p["username"] for p in selectors.game_data(game=new, user=users[0])["players"]}
+        seated = {
+            p["username"] for p in game_selectors.game_data(game=new, user=users[0])["players"]
+        }
         assert seated == {"ann", "ben", "cara"}
         # dan still sees neither game among his open games
         dan.page.goto(f"{live_server.url}/")

@@ -9,15 +9,18 @@ import re
 import pytest
 from django.test import Client
 
-from games import selectors, services
 from games.models import Game
+from games.selectors import games as game_selectors
+from games.services import accounts as account_services
+from games.services import friends as friend_services
+from games.services import games as game_services
 from tests.api.conftest import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS
 
 pytestmark = pytest.mark.django_db
 
 
 def user(name):
-    return services.user_register(username=name, password="secret-pw-1")[0]
+    return account_services.user_register(username=name, password="secret-pw-1")[0]
 
 
 def client_for(u):
@@ -55,8 +58,8 @@ def test_a_private_game_is_joined_by_its_invite_link_only():
 
 def test_the_creator_cancels_a_waiting_game_and_nobody_else_can():
     ann, ben = user("ann"), user("ben")
-    game = services.game_create(user=ann, ruleset="cabo", seats=3)
-    services.game_join(game_id=game.id, user=ben)
+    game = game_services.game_create(user=ann, ruleset="cabo", seats=3)
+    game_services.game_join(game_id=game.id, user=ben)
     b = client_for(ben)
     assert "Cancel this game" not in b.get(f"/play/{game.id}/").content.decode()
     r = b.post(f"/play/{game.id}/cancel/", follow=True)
@@ -71,12 +74,12 @@ def test_the_creator_cancels_a_waiting_game_and_nobody_else_can():
 
 def test_rematch_from_a_finished_table_and_offered_to_the_others():
     ann, ben = user("ann"), user("ben")
-    game = services.game_create(
+    game = game_services.game_create(
         user=ann, ruleset="skipbo", seats=2, options=SKIPBO_QUICK_OPTIONS, decks=[SKIPBO_QUICK]
     )
-    services.game_join(game_id=game.id, user=ben)
+    game_services.game_join(game_id=game.id, user=ben)
     for _ in range(5):
-        services.game_act(
+        game_services.game_act(
             game_id=game.id, user=ann, command={"type": "play", "from": "stock", "pile": 0}
         )
     a, b = client_for(ann), client_for(ben)
@@ -97,5 +100,46 @@ def test_rematch_from_a_finished_table_and_offered_to_the_others():
     assert r["Location"] == f"/play/{new_id}/"
     new.refresh_from_db()
     assert new.status == "active"
-    assert selectors.seat_of(game=new, user=ben) == 1
+    assert game_selectors.seat_of(game=new, user=ben) == 1
     assert "Rematch offered" not in b.get("/").content.decode()
+
+
+def test_a_private_game_is_unknown_to_anyone_but_its_players_and_invite_holders():
+    """API.md "Games among friends": table, feed, state, replay and analysis of a private
+    game answer a stranger -- signed in or not -- the unknown game's 404, byte for byte
+    (issue 28: anyone with the address could watch it and its replay)."""
+    from rest_framework.test import APIClient
+
+    ann, dan = user("ann"), user("dan")
+    game = game_services.game_create(user=ann, ruleset="cabo", seats=2, private=True)
+    friend_services.game_cancel(game_id=game.id, user=ann)  # aborted: it has a replay too
+    unknown = "00000000-0000-4000-8000-000000000000"
+    api = APIClient()
+    api.force_authenticate(dan)
+    for tail in ("", "events/", "replay/", "analysis/"):
+        mine, none = (api.get(f"/api/games/{g}/{tail}") for g in (game.id, unknown))
+        assert (mine.status_code, mine.content) == (404, none.content), tail
+    for visitor in (Client(), client_for(dan)):
+        for path in ("/play/{}/", "/play/{}/?partial=1", "/replays/{}/"):
+            mine, none = (visitor.get(path.format(g)) for g in (game.id, unknown))
+            strip = re.compile(rb'name="csrfmiddlewaretoken" value="[^"]*"')
+            assert mine.status_code == none.status_code == 404, path
+            assert strip.sub(b"", mine.content) == strip.sub(b"", none.content), path
+    # a player, and whoever holds the invite (signed out too), see it
+    assert client_for(ann).get(f"/play/{game.id}/").status_code == 200
+    assert client_for(ann).get(f"/replays/{game.id}/").status_code == 200
+    assert Client().get(f"/play/{game.id}/?invite={game.invite}").status_code == 200
+    assert Client().get(f"/replays/{game.id}/?invite={game.invite}").status_code == 200
+    assert api.get(f"/api/games/{game.id}/?invite={game.invite}").status_code == 200
+
+
+def test_a_wrong_or_cut_invite_says_so_and_offers_no_join():
+    """Issue 28: a cut invite link showed Join, then "No game with this id." (or a bare
+    "Not Found" without JavaScript)."""
+    ann, ben = user("ann"), user("ben")
+    game = game_services.game_create(user=ann, ruleset="cabo", seats=2, private=True)
+    for visitor in (Client(), client_for(ben)):
+        page = visitor.get(f"/play/{game.id}/?invite={game.invite[:-3]}")
+        html = page.content.decode()
+        assert page.status_code == 404
+        assert "the invite is not valid" in html and "Join" not in html, html

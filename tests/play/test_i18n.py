@@ -26,9 +26,13 @@ from django.core import mail
 from django.core.management import call_command
 from django.test import Client, override_settings
 
-from games import selectors, services
 from games.models import GameAnalysis
 from games.notifications.mail import YOUR_TURN, email_text
+from games.selectors import accounts as account_selectors
+from games.selectors import games as game_selectors
+from games.services import accounts as account_services
+from games.services import analysis as analysis_services
+from games.services import games as game_services
 from games.turns.bots import play_stored_game
 from tests.play.test_browser import PLANS
 from tests.play.test_reveal import play_until_round_ends
@@ -132,7 +136,7 @@ def catalogue_words(lang: str) -> set[str]:
 
 
 def user(name):
-    return services.user_register(username=name, password="secret-pw-1")[0]
+    return account_services.user_register(username=name, password="secret-pw-1")[0]
 
 
 def client_for(u, lang: str) -> Client:
@@ -166,14 +170,14 @@ def test_the_pages_of_a_cabo_and_a_skipbo_game_are_all_in_french_and_german():
     plan = PLANS["cabo"]
     users = [user(n) for n in ("ann", "ben", "cara")]
     names = {"ann", "ben", "cara"}
-    cabo = services.game_create(
+    cabo = game_services.game_create(
         user=users[0], ruleset="cabo", seats=3, options={"start_seat": 0}, decks=plan["decks"]
     )
     for u in users[1:]:
-        services.game_join(game_id=cabo.id, user=u)
-    skipbo = services.game_create(user=users[0], ruleset="skipbo", seats=2)
-    services.game_join(game_id=skipbo.id, user=users[1])
-    waiting = services.game_create(user=users[1], ruleset="tamalou", seats=3, private=True)
+        game_services.game_join(game_id=cabo.id, user=u)
+    skipbo = game_services.game_create(user=users[0], ruleset="skipbo", seats=2)
+    game_services.game_join(game_id=skipbo.id, user=users[1])
+    waiting = game_services.game_create(user=users[0], ruleset="tamalou", seats=3, private=True)
     pages = {lang: client_for(users[0], lang) for lang in ("en", *LANGUAGES)}
     paths = [
         "/",
@@ -201,15 +205,15 @@ def test_the_viewer_and_its_analysis_are_in_french_and_german(settings):
     settings.PABLO_ANALYSIS_ITERATIONS = 4
     game = play_stored_game("cabo", ["basic", "basic"], {}, rng=random.Random(3))
     viewer = user("vera")
-    row = services.analysis_request(game=game, user=viewer)
-    services.analysis_run(analysis_id=row.pk)
+    row = analysis_services.analysis_request(game=game, user=viewer)
+    analysis_services.analysis_run(analysis_id=row.pk)
     assert GameAnalysis.objects.get(pk=row.pk).status == "done"
     names = set(
         get_user_model().objects.filter(seats__game=game).values_list("username", flat=True)
     )
     pages = {lang: client_for(viewer, lang) for lang in ("en", *LANGUAGES)}
     replay = f"/replays/{game.id}/"
-    last = selectors.game_get(game.id).version
+    last = game_selectors.game_get(game.id).version
     paths = [
         "/replays/",
         replay,
@@ -229,7 +233,7 @@ def test_the_switch_sets_the_cookie_and_the_accounts_language():
     r = c.post("/accounts/language/", {"language": "de"}, HTTP_REFERER="http://testserver/history/")
     assert r.status_code == 302 and r["Location"] == "http://testserver/history/"
     assert r.cookies[settings.LANGUAGE_COOKIE_NAME].value == "de"
-    assert selectors.account_language(user=ann) == "de"
+    assert account_selectors.account_language(user=ann) == "de"
     assert '<html lang="de">' in c.get("/").content.decode()
     # another browser, English by its header and without the cookie: the account's choice wins
     other = Client(HTTP_ACCEPT_LANGUAGE="en")
@@ -242,7 +246,7 @@ def test_the_switch_sets_the_cookie_and_the_accounts_language():
     assert "Inscription" in visitor.get("/").content.decode()
     # an unknown language changes nothing
     r = c.post("/accounts/language/", {"language": "xx"})
-    assert r.status_code == 302 and selectors.account_language(user=ann) == "de"
+    assert r.status_code == 302 and account_selectors.account_language(user=ann) == "de"
 
 
 def test_sign_up_keeps_the_language_it_was_made_in():
@@ -254,7 +258,7 @@ def test_sign_up_keeps_the_language_it_was_made_in():
         {"username": "zoe", "password1": "secret-pw-1", "password2": "secret-pw-1"},
     )
     zoe = get_user_model().objects.get(username="zoe")
-    assert selectors.account_language(user=zoe) == "fr"
+    assert account_selectors.account_language(user=zoe) == "fr"
 
 
 def test_the_api_detail_follows_accept_language_not_the_cookie():

@@ -17,9 +17,12 @@ import time
 import pytest
 from django.conf import settings as django_settings
 
-from games import selectors, services
 from games.bots import waits_for
 from games.models import Game
+from games.selectors import games as game_selectors
+from games.services import accounts as account_services
+from games.services import bots as bot_services
+from games.services import games as game_services
 from tests.play.test_browser import DESKTOP, PASSWORD, PHONE, PLANS, Player, canon, choose, refs_of
 from tests.play.test_cabo_bots import ROUND, ann_wants
 
@@ -91,10 +94,10 @@ def no_mouse(page) -> None:
 
 
 def test_a_whole_cabo_game_against_bots_by_keyboard(live_server, chromium):
-    """The bots move through ``services.game_bot_act`` (what the worker calls) as soon
+    """The bots move through ``bot_services.game_bot_act`` (what the worker calls) as soon
     as they may, so the page follows their moves by its long poll."""
-    ann = services.user_register(username="ann", password=PASSWORD)[0]
-    game = services.game_create(
+    ann = account_services.user_register(username="ann", password=PASSWORD)[0]
+    game = game_services.game_create(
         user=ann,
         ruleset="cabo",
         seats=3,
@@ -114,12 +117,12 @@ def test_a_whole_cabo_game_against_bots_by_keyboard(live_server, chromium):
             game.refresh_from_db()
             if game.status != "active":
                 break
-            state = selectors.game_data(game=game, user=ann)["state"]
+            state = game_selectors.game_data(game=game, user=ann)["state"]
             assert time.monotonic() < end, (game.version, state.get("turn"), state["phase"])
             legal = state.get("legal_actions") or []
             if not (legal and waits_for(legal)):
                 for seat in (1, 2):
-                    services.game_bot_act(game_id=game.id, seat=seat, version=game.version)
+                    bot_services.game_bot_act(game_id=game.id, seat=seat, version=game.version)
                 continue
             p.wait_for_selector(f'#table[data-version="{game.version}"]', timeout=10_000)
             body = ann_wants(state)
@@ -152,15 +155,17 @@ def test_a_whole_cabo_game_against_bots_by_keyboard(live_server, chromium):
 
 def test_a_skipbo_turn_by_keyboard(live_server, chromium):
     plan = PLANS["skipbo"]
-    ann, ben = (services.user_register(username=n, password=PASSWORD)[0] for n in ("ann", "ben"))
-    game = services.game_create(
+    ann, ben = (
+        account_services.user_register(username=n, password=PASSWORD)[0] for n in ("ann", "ben")
+    )
+    game = game_services.game_create(
         user=ann,
         ruleset="skipbo",
         seats=2,
         options={"start_seat": 0, **plan["options"]},
         decks=plan["decks"],
     )
-    services.game_join(game_id=game.id, user=ben)
+    game_services.game_join(game_id=game.id, user=ben)
     player = Player(chromium, live_server.url, "ann", DESKTOP)
     try:
         login(player)
@@ -169,14 +174,16 @@ def test_a_skipbo_turn_by_keyboard(live_server, chromium):
         no_mouse(p)
         for _ in range(20):
             game.refresh_from_db()
-            state = selectors.game_data(game=game, user=ann)["state"]
+            state = game_selectors.game_data(game=game, user=ann)["state"]
             if (state.get("turn") or {}).get("seat") != 0:
                 break
             p.wait_for_selector(f'#table[data-version="{game.version}"]', timeout=10_000)
             by_keyboard(p, choose(state, 0, plan), 0)
             p.wait_for_selector(f'#table:not([data-version="{game.version}"])', timeout=10_000)
         game.refresh_from_db()
-        assert (selectors.game_data(game=game, user=ann)["state"]["turn"] or {}).get("seat") == 1
+        assert (game_selectors.game_data(game=game, user=ann)["state"]["turn"] or {}).get(
+            "seat"
+        ) == 1
         assert p.evaluate("window.__mouse") == 0
     finally:
         player.close()
@@ -187,15 +194,17 @@ def test_each_seat_hears_only_what_its_view_shows(live_server, chromium):
     listen. Each live region repeats that seat's "Last moves" sentences: ann hears
     her own looked-at cards, ben hears that she looked, not what."""
     plan = PLANS["pablo"]
-    ann, ben = (services.user_register(username=n, password=PASSWORD)[0] for n in ("ann", "ben"))
-    game = services.game_create(
+    ann, ben = (
+        account_services.user_register(username=n, password=PASSWORD)[0] for n in ("ann", "ben")
+    )
+    game = game_services.game_create(
         user=ann,
         ruleset="pablo",
         seats=2,
         options={"start_seat": 0, **plan["options"]},
         decks=plan["decks"],
     )
-    services.game_join(game_id=game.id, user=ben)
+    game_services.game_join(game_id=game.id, user=ben)
     players = [Player(chromium, live_server.url, n, DESKTOP) for n in ("ann", "ben")]
     try:
         for pl in players:
@@ -203,13 +212,13 @@ def test_each_seat_hears_only_what_its_view_shows(live_server, chromium):
             pl.page.goto(f"{live_server.url}/play/{game.id}/")
         users = [ann, ben]
         for _ in range(4):
-            current = selectors.game_get(game.id)
+            current = game_selectors.game_get(game.id)
             for seat, u in enumerate(users):
-                body = choose(selectors.game_data(game=current, user=u)["state"], seat, plan)
+                body = choose(game_selectors.game_data(game=current, user=u)["state"], seat, plan)
                 if body is not None:
-                    services.game_act(game_id=game.id, user=u, command=body)
+                    game_services.game_act(game_id=game.id, user=u, command=body)
                     break
-        version = selectors.game_get(game.id).version
+        version = game_selectors.game_get(game.id).version
         heard = []
         for pl in players:
             pl.page.wait_for_selector(f'#table[data-version="{version}"]', timeout=10_000)

@@ -8,14 +8,16 @@ import re
 import pytest
 from django.test import Client
 
-from games import selectors, services
 from games.models import Event
+from games.selectors import games as game_selectors
+from games.services import accounts as account_services
+from games.services import games as game_services
 
 pytestmark = pytest.mark.django_db
 
 
 def user(name):
-    u, _ = services.user_register(username=name, password="secret-pw")
+    u, _ = account_services.user_register(username=name, password="secret-pw")
     return u
 
 
@@ -36,7 +38,7 @@ def test_signed_out_lobby_and_accounts():
     assert r.status_code == 302
     assert "Start a game" in c.get("/").content.decode()
     # the same account works for the API
-    token = services.user_token(request=None, username="ann", password="xx-secret-77")
+    token = account_services.user_token(request=None, username="ann", password="xx-secret-77")
     assert token
     assert token in c.post("/accounts/token/").content.decode()
     c.post("/accounts/logout/")
@@ -72,19 +74,24 @@ def test_create_join_and_play_without_javascript():
     m = re.search(r'data-action="([^"]*look[^"]*)"', page)
     assert m
     action = m.group(1).replace("&quot;", '"')
-    version = selectors.game_get(game_id).version
+    version = game_selectors.game_get(game_id).version
     r = a.post(f"/play/{game_id}/act/", {"action": action, "version": version, "key": "k1"})
     assert r.status_code == 302
-    assert selectors.game_get(game_id).version > version
+    assert game_selectors.game_get(game_id).version > version
     # the same key again stores nothing
-    v2 = selectors.game_get(game_id).version
+    v2 = game_selectors.game_get(game_id).version
     a.post(f"/play/{game_id}/act/", {"action": action, "version": version, "key": "k1"})
-    assert selectors.game_get(game_id).version == v2
-    # stale form: refused, detail shown, nothing stored
-    stale = {"action": action, "version": version, "key": "k2"}
+    assert game_selectors.game_get(game_id).version == v2
+    # stale form (ben moved meanwhile): refused in the players' words, nothing stored
+    ben_look = {"type": "look", "positions": [0, 1]}
+    game_services.game_act(game_id=game_id, user=ben, command=ben_look)
+    v2 = game_selectors.game_get(game_id).version
+    stale = {"action": action, "version": version + 1, "key": "k2"}
     r = a.post(f"/play/{game_id}/act/", stale, follow=True)
-    assert f"The game is at version {v2}, not {version}" in r.content.decode()
-    assert selectors.game_get(game_id).version == v2
+    said = r.content.decode()
+    assert "ben looked at" in said and "your move was not made" in said, said
+    assert "version" not in re.sub(r"<[^>]*>", "", said).lower()
+    assert game_selectors.game_get(game_id).version == v2
     assert r.status_code == 200
 
 
@@ -93,8 +100,8 @@ LOOK = {"action": '{"type":"look","positions":[0,1]}'}
 
 def test_forged_posts_are_refused_on_the_table():
     ann, ben, cara = user("ann"), user("ben"), user("cara")
-    game = services.game_create(user=ann, ruleset="cabo", seats=2, options={"start_seat": 0})
-    services.game_join(game_id=game.id, user=ben)
+    game = game_services.game_create(user=ann, ruleset="cabo", seats=2, options={"start_seat": 0})
+    game_services.game_join(game_id=game.id, user=ben)
     count = Event.objects.filter(game=game).count()
     c = client_for(cara)
     r = c.post(f"/play/{game.id}/act/", LOOK, follow=True)
@@ -128,11 +135,11 @@ def test_api_takes_the_session_with_csrf():
 
 def test_visitors_see_the_public_table_and_waiting_games_offer_join():
     ann, ben, cara = user("ann"), user("ben"), user("cara")
-    game = services.game_create(user=ann, ruleset="cabo", seats=2, options={"start_seat": 0})
+    game = game_services.game_create(user=ann, ruleset="cabo", seats=2, options={"start_seat": 0})
     page = client_for(ben).get(f"/play/{game.id}/").content.decode()
     assert "Join this game" in page and '"type":"join"' in page
     assert "Join this game" not in client_for(ann).get(f"/play/{game.id}/").content.decode()
-    services.game_join(game_id=game.id, user=ben)
+    game_services.game_join(game_id=game.id, user=ben)
     for c in (Client(), client_for(cara)):
         page = c.get(f"/play/{game.id}/").content.decode()
         assert "data-action" not in page and "data-code" not in page.split("Discard")[0]
@@ -142,13 +149,13 @@ def test_visitors_see_the_public_table_and_waiting_games_offer_join():
 
 def test_come_back_when_not_absent_is_refused_with_the_detail():
     ann, ben = user("ann"), user("ben")
-    game = services.game_create(user=ann, ruleset="cabo", seats=2, options={"start_seat": 0})
-    services.game_join(game_id=game.id, user=ben)
-    version = selectors.game_get(game.id).version
+    game = game_services.game_create(user=ann, ruleset="cabo", seats=2, options={"start_seat": 0})
+    game_services.game_join(game_id=game.id, user=ben)
+    version = game_selectors.game_get(game.id).version
     r = client_for(ann).post(f"/play/{game.id}/come-back/", follow=True)
     assert r.status_code == 200
     assert 'class="notice error"' in r.content.decode()
-    assert selectors.game_get(game.id).version == version
+    assert game_selectors.game_get(game.id).version == version
 
 
 def test_unknown_table_is_a_404():
@@ -159,12 +166,14 @@ def _pablo_after_the_looks():
     """ann AC 2C 3C 4C, ben 5C 6C 7C 8C, the 5D face up: ann may throw ben's 5C."""
     ann, ben = user("ann"), user("ben")
     deck = ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "5D", "9D", "10D", "JD"]
-    game = services.game_create(
+    game = game_services.game_create(
         user=ann, ruleset="pablo", seats=2, options={"start_seat": 1}, decks=[deck]
     )
-    services.game_join(game_id=game.id, user=ben)
+    game_services.game_join(game_id=game.id, user=ben)
     for u in (ann, ben):
-        services.game_act(game_id=game.id, user=u, command={"type": "look", "positions": [0, 1]})
+        game_services.game_act(
+            game_id=game.id, user=u, command={"type": "look", "positions": [0, 1]}
+        )
     return game, ann, ben
 
 
@@ -195,14 +204,14 @@ def test_a_throw_onto_anothers_card_can_give_one_of_yours_without_javascript():
         "give_position": 3,
     }
     assert "Throw ben&#x27;s slot 0, giving your slot 3" in page
-    version = selectors.game_get(game.id).version
+    version = game_selectors.game_get(game.id).version
     r = a.post(f"/play/{game.id}/act/", {"action": action, "version": version, "key": "g1"})
     assert r.status_code == 302
     thrown = Event.objects.get(game=game, type="thrown")
     assert thrown.data["correct"] and thrown.data["give_position"] == 3
     assert thrown.data["given"]["code"] == "4C"
     # ben's slot 0 now holds a face-down card he was given; ann's slot 3 is empty
-    state = selectors.game_data(game=selectors.game_get(game.id), user=ann)["state"]
+    state = game_selectors.game_data(game=game_selectors.game_get(game.id), user=ann)["state"]
     assert state["fields"]["0"][3] is None
     assert state["fields"]["1"][0] is not None
 
@@ -211,8 +220,8 @@ def test_skipbo_tables_show_no_round_and_family_tables_do():
     ann, ben = user("ann"), user("ben")
     pages = {}
     for ruleset in ("skipbo", "cabo"):
-        game = services.game_create(user=ann, ruleset=ruleset, seats=2)
-        services.game_join(game_id=game.id, user=ben)
+        game = game_services.game_create(user=ann, ruleset=ruleset, seats=2)
+        game_services.game_join(game_id=game.id, user=ben)
         pages[ruleset] = client_for(ann).get(f"/play/{game.id}/").content.decode()
     assert 'class="round"' not in pages["skipbo"] and "round 1" not in pages["skipbo"]
     assert '<span class="round">round 1</span>' in pages["cabo"]
@@ -227,4 +236,4 @@ def test_the_account_page_shows_the_token_once_it_was_asked_for(client, django_u
     key = issued.split('id="token">')[1].split("<")[0]
     assert len(key) == 40
     assert f'id="token">{key}<' in client.get("/accounts/token/").content.decode()
-    assert services.user_token(request=None, username="ann-token", password="pw") == key
+    assert account_services.user_token(request=None, username="ann-token", password="pw") == key

@@ -10,14 +10,16 @@ import re
 import pytest
 from django.test import Client
 
-from games import selectors, services
+from games.selectors import games as game_selectors
+from games.services import accounts as account_services
+from games.services import games as game_services
 from tests.play.test_browser import PLANS, choose
 
 pytestmark = pytest.mark.django_db
 
 
 def user(name):
-    return services.user_register(username=name, password="secret-pw-1")[0]
+    return account_services.user_register(username=name, password="secret-pw-1")[0]
 
 
 def client_for(u):
@@ -29,14 +31,14 @@ def client_for(u):
 def play_until_round_ends(game, users, plan):
     """Every seat acts by the browser tests' oracle until round 1 has ended."""
     for _ in range(60):
-        game = selectors.game_get(game.id)
-        states = [selectors.game_data(game=game, user=u)["state"] for u in users]
+        game = game_selectors.game_get(game.id)
+        states = [game_selectors.game_data(game=game, user=u)["state"] for u in users]
         if states[0]["round"] > 1 or game.status != "active":
             return
         wishes = [(s, choose(st, s, plan)) for s, st in enumerate(states)]
         wishes = [(s, b) for s, b in wishes if b is not None]
         seat, body = next(((s, b) for s, b in wishes if b["type"] == "call"), wishes[0])
-        services.game_act(game_id=game.id, user=users[seat], command=body)
+        game_services.game_act(game_id=game.id, user=users[seat], command=body)
     raise AssertionError("round 1 did not end")
 
 
@@ -44,11 +46,11 @@ def play_until_round_ends(game, users, plan):
 def cabo_after_round_one():
     plan = PLANS["cabo"]
     users = [user(n) for n in ("ann", "ben", "cara")]
-    game = services.game_create(
+    game = game_services.game_create(
         user=users[0], ruleset="cabo", seats=3, options={"start_seat": 0}, decks=plan["decks"]
     )
     for u in users[1:]:
-        services.game_join(game_id=game.id, user=u)
+        game_services.game_join(game_id=game.id, user=u)
     play_until_round_ends(game, users, plan)
     return game, users
 
@@ -80,7 +82,7 @@ def test_the_reveal_stays_until_closed_or_the_player_acts(cabo_after_round_one):
     game, (ann, ben, cara) = cabo_after_round_one
     a, b = client_for(ann), client_for(ben)
     # ben acts in round 2 (his setup look): his reveal is over, ann's stays
-    services.game_act(game_id=game.id, user=ben, command={"type": "look", "positions": [0, 1]})
+    game_services.game_act(game_id=game.id, user=ben, command={"type": "look", "positions": [0, 1]})
     assert 'class="reveal"' not in b.get(f"/play/{game.id}/").content.decode()
     assert 'class="reveal"' in a.get(f"/play/{game.id}/").content.decode()
     # ann opens the table again later: still there; she closes it (no JavaScript)
@@ -92,3 +94,13 @@ def test_the_reveal_stays_until_closed_or_the_player_acts(cabo_after_round_one):
     assert 'class="reveal"' in client_for(cara).get(f"/play/{game.id}/").content.decode()
     # a forged round number does nothing harmful
     assert a.post(f"/play/{game.id}/close-reveal/", {"round": "²"}).status_code == 302
+
+
+def test_the_reveal_keeps_names_as_they_are_written():
+    """Issue 28: "Ben called Cabo" for a player who is "ben" everywhere else."""
+    from play import reveal
+
+    shown = {"round": 1, "calls": [{"seat": 1, "succeeded": True}], "scores": {"1": 0}}
+    for you, said in ((0, "ben called Cabo, and it worked (+0)."), (1, "You called Cabo")):
+        built = reveal.build(shown, ["ann", "ben"], you, "cabo", "cabo", "Cabo", None)
+        assert built["call"].startswith(said), built["call"]

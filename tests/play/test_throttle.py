@@ -1,7 +1,7 @@
 """Web log-in and sign-up are throttled like the API's auth (games/api/throttling.py).
 
 The test settings turn every limit off; these tests turn on the ones they check,
-on the per-test in-memory throttle cache (as tests/faults/test_throttling.py does).
+on the per-test in-memory throttle cache (as tests/api/test_throttling.py does).
 """
 
 from __future__ import annotations

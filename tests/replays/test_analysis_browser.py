@@ -13,7 +13,7 @@ from django.conf import settings as django_settings
 from games.models import GameAnalysis
 from games.turns.bots import play_stored_game
 from tests.play.test_browser import DESKTOP, PHONE, Player
-from tests.tasks.conftest import celery, redis_broker  # noqa: F401
+from tests.processes import celery, redis_broker  # noqa: F401
 
 ON_SQLITE = django_settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
 pytestmark = [

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 
-from games.selectors import game_events
+from games.selectors.games import game_events
 from replays.steps import build_replay, table_views
 from tabletop.cards import card_name, card_short
 from tests.replays.test_views import _hidden

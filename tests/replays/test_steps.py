@@ -3,13 +3,15 @@ events (rules.fold) and the rulesets' own views."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core.cache import cache
 
 from games import rules
 from games.models import Event as EventRow
 from games.rules import Event
-from games.selectors import game_events
+from games.selectors.games import game_events
 from replays import steps as selectors
 from replays.steps import CHECKPOINT, build_replay, game_replay
 from tabletop import describe as words
@@ -160,14 +162,14 @@ def test_a_game_that_ends_has_its_replay_built_at_once(
     replay's first page is served from the cache, not folded on the request."""
     from unittest import mock
 
-    from games import services
+    from games.services import games as game_services
     from replays import steps as replay_selectors
 
     users = [UserFactory(username=n, password="pw") for n in "ab"]
     # Skip-Bo, stock 5: seat 0's stock is 1..5 (top first) and wins by playing it out.
     deck = ["1", "2", "3", "4", "5", "9", "9", "9", "9", "9", "7", "7", "7", "7", "7"]
     with django_capture_on_commit_callbacks(execute=True):
-        game = services.game_create(
+        game = game_services.game_create(
             user=users[0],
             ruleset="skipbo",
             seats=2,
@@ -175,7 +177,7 @@ def test_a_game_that_ends_has_its_replay_built_at_once(
             options={"start_seat": 0, "stock_size": 5},
             decks=[deck],
         )
-        services.game_join(game_id=game.id, user=users[1])
+        game_services.game_join(game_id=game.id, user=users[1])
     built = []
     real = replay_selectors.build_replay
 
@@ -186,7 +188,7 @@ def test_a_game_that_ends_has_its_replay_built_at_once(
     with mock.patch.object(replay_selectors, "build_replay", spy):
         for _ in range(5):
             with django_capture_on_commit_callbacks(execute=True):
-                services.game_act(
+                game_services.game_act(
                     game_id=game.id,
                     user=users[0],
                     command={"type": "play", "from": "stock", "pile": 0},
@@ -221,11 +223,11 @@ def test_a_seat_sees_what_it_knew_even_in_a_game_that_hid_it_on_screen():
     assert hidden_on_screen  # the test would see a replay that showed the screen
 
 
-def test_the_charts_end_labels_keep_name_and_value_apart():
-    from replays.chart import Chart, Series
+def test_the_charts_end_labels_are_values_and_the_legend_names_whole():
+    from replays.chart import Chart, Series, legend
 
-    svg = str(Chart([Series("basic bot 3", [0, 4, 3], "#000")]).svg())
-    assert "basic bot 3: 3</text>" not in svg  # too long: cut with an ellipsis
-    assert "basic bot\u2026: 3</text>" in svg
-    svg = str(Chart([Series("ann", [0, 7], "#000")]).svg())
-    assert ">ann: 7</text>" in svg
+    svg = str(Chart([Series("basic bot 3", [0, 4, 104], "#000")]).svg())
+    assert 'class="end-label" x="602" y="' in svg and 'fill="#000">104</text>' in svg
+    assert "basic bot" not in re.sub(r"<title>.*?</title>", "", svg)  # only in tooltips
+    html = str(legend([("basic bot 3", "#000", 104), ("basic bot 4", "#111", 7)]))
+    assert "basic bot 3: 104</li>" in html and "basic bot 4: 7</li>" in html

@@ -113,7 +113,7 @@ def test_step_parameters_are_clamped(client, stored):
 
 
 def _events(game):
-    from games.selectors import game_events
+    from games.selectors.games import game_events
 
     return game_events(game)
 

@@ -6,7 +6,10 @@
  *   button on that page (a double click sends one action), the session cookie and
  *   a CSRF header. Then the table fragment is fetched again and swapped in.
  * - A refusal is shown as the API's detail sentence above the table, then the
- *   table is refreshed.
+ *   table is refreshed. A version conflict (another player moved first) is told in
+ *   the table's words: the redraw asks for what happened since (?since=<version>).
+ * - A click while an action is in flight waits for it and is sent then, if its
+ *   button is still on the redrawn table; otherwise the player is told.
  * - A click on a card changes the selection: the fragment for ?sel=... is fetched.
  * - The event feed's long poll (wait=25) brings other players' moves.
  * - The deadline counts down every second.
@@ -31,6 +34,14 @@
     return input ? input.value : "";
   }
 
+  function sayHtml(html) {  // the server's own escaped sentence (#raced)
+    notice.innerHTML = "";
+    var p = document.createElement("p");
+    p.className = "notice error";
+    p.innerHTML = html;
+    notice.appendChild(p);
+  }
+
   function say(text) {
     notice.innerHTML = "";
     if (!text) return;
@@ -46,10 +57,13 @@
   var wanted = root.dataset.sel || "";
   var drawn = 0;
 
-  function refresh(sel) {
+  function refresh(sel, since) {
     if (sel === undefined) sel = wanted; else wanted = sel;
     var mine = ++drawn;
     var url = "/play/" + gameId + "/?partial=1" + (sel ? "&sel=" + encodeURIComponent(sel) : "");
+    if (since !== undefined) url += "&since=" + since;  // a refused click: what others did
+    // a private game's invite holder sees it only with the invite (docs/table.md)
+    if (table().dataset.invite) url += "&invite=" + encodeURIComponent(table().dataset.invite);
     return fetch(url, { credentials: "same-origin", headers: { "Accept": "text/html" } })
       .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.text(); })
       .then(function (html) {
@@ -64,8 +78,16 @@
         old.replaceWith(fresh);
         announce(fresh, seen);
         if (focus) refocus(fresh, focus);
+        // a redraw while an action is in flight keeps its buttons off: a click on
+        // them waits for the answer (pending) instead of being lost
+        if (busy) disable();
+        var raced = fresh.querySelector("#raced");
+        if (raced) sayHtml(raced.innerHTML);
         wanted = fresh.dataset.sel || "";
-        var clean = "/play/" + gameId + "/" + (fresh.dataset.sel ? "?sel=" + fresh.dataset.sel : "");
+        var query = [];
+        if (fresh.dataset.sel) query.push("sel=" + fresh.dataset.sel);
+        if (fresh.dataset.invite) query.push("invite=" + encodeURIComponent(fresh.dataset.invite));
+        var clean = "/play/" + gameId + "/" + (query.length ? "?" + query.join("&") : "");
         if (location.pathname + location.search !== clean) history.replaceState(null, "", clean);
         tick();
       });
@@ -110,13 +132,30 @@
     p.textContent = said.join(" ");
     region.appendChild(p);
     while (region.childNodes.length > 8) region.removeChild(region.firstChild);
+  function disable() {
+    table().querySelectorAll("button[data-action]").forEach(function (b) { b.disabled = true; });
+  }
+
+  // A click while an action is in flight is kept and sent once the table is redrawn,
+  // if the same button is still there; else the player is told (never dropped).
+  var pending = null;
+  function sendPending() {
+    var wantedAction = pending;
+    pending = null;
+    if (wantedAction === null) return;
+    var again = Array.prototype.filter.call(
+      table().querySelectorAll("button[data-action]"),
+      function (b) { return b.dataset.action === wantedAction; })[0];
+    if (again) send(again);
+    else if (!notice.textContent) say(gettext("The table changed before your click could be sent; nothing was done. Choose again."));
   }
 
   function send(button) {
-    if (busy) return;
+    if (busy) { pending = button.dataset.action; return; }
     var action;
     try { action = JSON.parse(button.dataset.action); } catch (e) { return; }
     busy = true;
+    var since;
     var form = button.closest("form");
     var keyInput = form && form.querySelector("input[name=key]");
     var url, body, then = null;
@@ -125,9 +164,6 @@
       body = JSON.stringify(action.invite ? { invite: action.invite } : {});
     } else if (action.type === "come_back") {
       url = "/api/games/" + gameId + "/back/"; body = "{}";
-    } else if (action.type === "cancel") {
-      url = "/api/games/" + gameId + "/cancel/"; body = "{}";
-      then = function () { location.href = "/"; };
     } else if (action.type === "rematch") {
       // the new game's table: started here, or joined with its invite
       url = "/api/games/" + gameId + "/rematch/"; body = "{}";
@@ -142,25 +178,32 @@
       };
     } else {
       url = "/api/games/" + gameId + "/actions/";
-      action.expected_version = version();
+      action.expected_version = since = version();
       body = JSON.stringify(action);
     }
     var headers = { "Content-Type": "application/json", "X-CSRFToken": csrf(), "Accept": "application/json",
                     "Accept-Language": document.documentElement.lang };
     if (keyInput) headers["Idempotency-Key"] = keyInput.value;
-    table().querySelectorAll("button[data-action]").forEach(function (b) { b.disabled = true; });
+    disable();
+    var raced = false;
     fetch(url, { method: "POST", credentials: "same-origin", headers: headers, body: body })
       .then(function (r) {
         return r.json().catch(function () { return {}; }).then(function (data) {
           if (r.ok && then) { say(""); return then(data); }
           if (r.ok) { say(""); return; }
+          // another player moved first: the redraw says what they did, in words
+          if (data.code === "version_conflict" && since !== undefined) { raced = true; return; }
           say(data.detail || interpolate(gettext("The server refused (%s)."), [r.status]));
         });
       })
       .catch(function () { say(gettext("The server could not be reached; try again.")); })
-      .then(function () { return refresh(""); })
+      .then(function () { return raced ? refresh("", since) : refresh(""); })
       .catch(function () {})
-      .then(function () { busy = false; });
+      .then(function () {
+        busy = false;
+        table().querySelectorAll("button[data-action]").forEach(function (b) { b.disabled = false; });
+        sendPending();
+      });
   }
 
   // the round's reveal: closed at once, remembered by the server for the next redraw

@@ -15,9 +15,11 @@ import time
 
 from django.core.management.base import BaseCommand
 
-from games import selectors, services
 from games.bots.driver import bots_move, drive
 from games.bots.play import chooser
+from games.selectors import games as game_selectors
+from games.services import accounts as account_services
+from games.services import games as game_services
 
 PLAYERS = ["ann", "ben", "cara", "dan"]
 GAMES = [
@@ -40,7 +42,7 @@ class Command(BaseCommand):
         parser.add_argument("--ruleset", action="append", help="Only these rulesets.")
 
     def handle(self, *args, if_empty=False, seed=None, ruleset=None, **options):
-        if if_empty and selectors.game_list(user=None, status="finished").exists():
+        if if_empty and game_selectors.game_list(user=None, status="finished").exists():
             self.stdout.write("Finished games exist already: no demo games created.")
             return
         rng = random.Random(seed)
@@ -56,25 +58,25 @@ class Command(BaseCommand):
             )
 
     def _user(self, username):
-        return services.user_without_login(username=username)
+        return account_services.user_without_login(username=username)
 
 
 def demo_game(ruleset, seats, options, users, rng, *, max_actions=20_000):
     """A game of ``ruleset`` played to its end through the services."""
-    game = services.game_create(
+    game = game_services.game_create(
         user=users[0], ruleset=ruleset, seats=seats, options={"start_seat": 0, **options}
     )
     for user in users[1:]:
-        services.game_join(game_id=game.id, user=user)
+        game_services.game_join(game_id=game.id, user=user)
 
     def state():
-        return selectors.game_state(game=selectors.game_get(game.id))
+        return game_selectors.game_state(game=game_selectors.game_get(game.id))
 
     current = {"state": state()}
 
     def act(seat, command):
         try:
-            services.game_act(game_id=game.id, user=users[seat], command=command)
+            game_services.game_act(game_id=game.id, user=users[seat], command=command)
         finally:
             current["state"] = state()
 

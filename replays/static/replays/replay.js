@@ -1,5 +1,6 @@
 // Stepping without a full page load. Without this script every control is a
-// plain link or form and works the same, one page load per step.
+// plain link or form and works the same, one page load per step. An analysis
+// under way updates its progress by itself.
 (function () {
   "use strict";
   var cache = new Map();
@@ -79,6 +80,26 @@
     go(el.dataset[key], true);
   });
 
+  // An analysis under way shows its progress by itself: the section is fetched again
+  // every 2 s until it is done (without this script the page says to reload).
+  function followAnalysis() {
+    if (!document.querySelector("[data-analysing]")) return;
+    setTimeout(function () {
+      var url = window.location.href;
+      fetch(url, { credentials: "same-origin", cache: "no-store" })
+        .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
+        .then(function (html) {
+          cache.delete(absolute(url));
+          var fresh = new DOMParser().parseFromString(html, "text/html").querySelector(".analysis");
+          var old = document.querySelector(".analysis");
+          if (fresh && old) old.replaceWith(fresh);
+        })
+        .catch(function () {})
+        .then(followAnalysis);
+    }, 2000);
+  }
+
   window.addEventListener("popstate", function () { go(window.location.href, false); });
   prefetch();
+  followAnalysis();
 })();

@@ -1,0 +1,59 @@
+"""Accounts: names taken, the API token of the account page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+
+from games.models import AccountLanguage, AccountName
+from games.usernames import clean_username, name_digest, username_key, username_problem
+
+JSON = dict[str, Any]
+
+
+def user_api_token(*, user: Any) -> str | None:
+    """The user's API token if one was ever issued (the web table's account page)."""
+    token = getattr(user, "auth_token", None)  # the one-to-one of DRF's Token, if any
+    return None if token is None else str(token.key)
+
+
+def username_taken(name: str, *, exclude: Any = None) -> bool:
+    """Whether an account's name equals ``name`` by ``username_key`` (trim, NFKC, case fold),
+    or has its look (``games.usernames.username_look``). ``exclude``: an account's pk
+    that does not count (the account being renamed).
+
+    The database compares ASCII letters case-insensitively (``iexact``); the
+    few names with other characters are compared here by their keys, since
+    SQLite's and PostgreSQL's case rules are not Unicode's case folding.
+    """
+    looks = AccountName.objects.filter(digest=name_digest(name)).exclude(user_id=exclude)
+    if looks.exists():
+        return True  # the same look: the key, or letters that pass for its ASCII ones
+    key = username_key(name)
+    users = get_user_model().objects.exclude(pk=exclude)
+    if users.filter(username__iexact=name).exists():
+        return True
+    if key.isascii() and users.filter(username__iexact=key).exists():
+        return True
+    others = users.filter(username__regex=r"[^\x01-\x7f]").values_list("username", flat=True)
+    return any(username_key(other) == key for other in others.iterator())
+
+
+def username_refusal(name: str, *, exclude: Any = None) -> str | None:
+    """Why ``name`` may not be an account's new name (the API's rules), or None.
+
+    For the forms that name accounts outside ``services.accounts.user_register`` (the
+    admin's): invisible characters, mixed scripts, ASCII lookalikes, or taken.
+    """
+    problem = username_problem(clean_username(name))
+    if problem:
+        return problem
+    if username_taken(clean_username(name), exclude=exclude):
+        return "A user with that username already exists."
+    return None
+
+
+def account_language(*, user: Any) -> str | None:
+    """The language ``user`` chose with the header's switch, or None."""
+    return AccountLanguage.objects.filter(user=user).values_list("code", flat=True).first()
