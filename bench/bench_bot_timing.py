@@ -76,10 +76,10 @@ def environment(broker: str, var: str) -> dict[str, str]:
 def fresh_postgres(env: dict[str, str]) -> None:
     import psycopg
 
-    url = env["DATABASE_URL"].rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("DROP DATABASE IF EXISTS bench_pablo_bot_timing WITH (FORCE)")
-        conn.execute("CREATE DATABASE bench_pablo_bot_timing")
+    server, name = env["DATABASE_URL"].rsplit("/", 1)
+    with psycopg.connect(server + "/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def run_broker(broker: str, moves: int) -> dict[str, float]:

@@ -38,6 +38,8 @@ class Game(models.Model):
     server_seed = models.BinaryField(null=True, editable=False)
     player_seeds = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: the creator's client address, hashed (games.api.shares: games with bots per address)
+    created_from = models.CharField(max_length=32, blank=True, default="", db_index=True)
 
     # Projection of the folded state.
     status = models.CharField(
@@ -220,6 +222,9 @@ class NotificationSettings(models.Model):
     webhook_enabled = models.BooleanField(default=True)
     webhook_url = models.URLField(max_length=500, blank=True, default="")
     webhook_secret = models.CharField(max_length=128, blank=True, default="")
+    #: the nonce of the one confirmation link that may still be used ("" none):
+    #: a new address, a cleared one or a confirmation replaces it (games.notifications.fanout)
+    email_nonce = models.CharField(max_length=64, blank=True, default="")
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
@@ -324,6 +329,8 @@ class GameAnalysis(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    #: the asker's client address, hashed (games.api.shares: analyses per address)
+    requested_from = models.CharField(max_length=32, blank=True, default="", db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

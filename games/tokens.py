@@ -7,9 +7,12 @@ one, issue 18) is dead at once in every process: its deletion is forgotten
 here (``post_delete``) and written to the shared ``default`` cache (Redis, or
 files: every process of the service sees it), which each answer from memory
 checks first; a cache that cannot be reached sends the lookup to the
-database. A user saved here (deactivated, renamed) is forgotten at once in
-this process and within ``TTL`` seconds in the others. The answer is DRF's
-own: 401 for an unknown token or an inactive user.
+database. A user saved (deactivated, renamed, an e-mail address confirmed) is
+likewise forgotten at once in *every* process: its save writes the user's
+change mark (below) to the shared cache, and an answer from memory read
+before that mark (or less than ``MARGIN`` seconds after it) goes to the
+database instead -- both marks in one round trip (``stale``). The answer is
+DRF's own: 401 for an unknown token or an inactive user.
 
 **The feed's fast path** (``games.feed.fast``: a long poll with nothing new,
 answered before Django) needs a token's user without a query, for a client
@@ -67,7 +70,7 @@ class CachedTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
         now = time.monotonic()
         hit = _known.get(key)
-        if hit is not None and hit[0] > now and not revoked(key):
+        if hit is not None and hit[0] > now and not stale(key, hit[1].pk, hit[4]):
             _remember_fast(key, hit[1], hit[3], hit[4])
             return hit[1], hit[2]
         wall = wall_ms()  # (before the read)
@@ -131,13 +134,16 @@ def _mark(key: str) -> str:
     return "token-revoked:" + hashlib.sha256(key.encode()).hexdigest()
 
 
-def revoked(key: str) -> bool:
-    """Whether ``key`` was deleted by any process lately (True when that cannot be known)."""
+def stale(key: str, user_id: Any, read_wall: int) -> bool:
+    """Whether a remembered ``key -> user`` read at ``read_wall`` may be out of date:
+    the token was deleted or its user saved by any process since (one round trip to
+    the shared cache: ``marks``), or that cannot be known (the cache is away)."""
     try:
-        return caches["default"].get(_mark(key)) is not None
+        found = caches["default"].get_many(marks(key, user_id))
     except Exception as exc:  # the cache is away: ask the database instead
         log.debug("token revocations unknown (%s): the database answers", exc)
         return True
+    return refused([found.get(name) for name in marks(key, user_id)], read_wall)
 
 
 def revoke(key: str) -> None:

@@ -20,6 +20,8 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext, gettext_lazy
 
+from games import rules
+
 #: Turn time units offered (seconds each); the API takes 1 s to 14 days.
 UNITS = [("minutes", 60), ("hours", 3600), ("days", 86400)]
 UNIT_WORDS = {
@@ -29,9 +31,6 @@ UNIT_WORDS = {
 }
 #: Options shown under "More options" rather than at once.
 MORE = ("start_seat", "memory", "max_timeouts", "stand_in")
-#: Options a ruleset takes but that change nothing a player would notice in it:
-#: Skip-Bo has no face-down field cards to remember.
-NOT_SHOWN = {"skipbo": {"memory"}}
 #: Each bot level in words (the seats' and the stand-in's choices); a level the rules
 #: add later and that is not named here is "a <level> bot".
 BOT_WORDS = {
@@ -180,7 +179,8 @@ class CreateForm(forms.Form):
             initial="days",
         )
         self.option_names: list[str] = []
-        hidden = NOT_SHOWN.get(self.ruleset, set())
+        # options a ruleset takes but that change nothing a player would notice in it
+        hidden = rules.get_ruleset(self.ruleset).presentation.unused_options
         for name, opt in spec["options"].items():
             if name in hidden:
                 continue

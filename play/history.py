@@ -12,8 +12,9 @@ from datetime import datetime
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 
+from games import rules
 from games.selectors import friends as friend_selectors
 
 from .lobby import ruleset_name
@@ -37,12 +38,9 @@ def _row(row: dict[str, Any], losers: list[int]) -> dict[str, Any]:
 
 
 def _points(ruleset: str, score: float) -> str:
-    words = {"n": f"{score:g}"}
-    if ruleset == "skipbo":
-        return (
-            ngettext("%(n)s card left in stock", "%(n)s cards left in stock", round(score)) % words
-        )
-    return ngettext("%(n)s point", "%(n)s points", round(abs(score))) % words
+    """A score in the ruleset's words ("1 point", "3 cards left in stock")."""
+    one, many = rules.get_ruleset(ruleset).presentation.score_words
+    return f"{score:g} {gettext(one) if abs(score) == 1 else gettext(many)}"
 
 
 def _rows(games: Any, user: Any) -> list[dict[str, Any]]:

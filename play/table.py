@@ -63,7 +63,7 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
     you = game.get("you")
     ruleset = game["ruleset"]
     drawn = layout(ruleset)
-    kind = drawn.kind
+    kind = drawn.cards
     names = [_("Seat %(seat)s") % {"seat": s} for s in range(game["seats"])]
     absent = {}
     scores = {}

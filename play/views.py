@@ -21,6 +21,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -30,9 +31,10 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 from rest_framework.exceptions import ValidationError
 
+from games.api import shares
 from games.api.exceptions import exception_handler, status_of
 from games.api.serializers import GameCreateInputSerializer, parse_action
-from games.api.throttling import ActionLimit, check_web_auth, game_created
+from games.api.throttling import ActionLimit, check_web_auth, game_created, signing_up
 from games.errors import ApplicationError, not_a_player
 from games.friends import CANCELLED
 from games.rules import RulesError
@@ -132,6 +134,9 @@ def signup(request: HttpRequest) -> HttpResponse:
     """Django's ``UserCreationForm``; the account is made as the API makes it."""
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        wait = signing_up(request)  # PABLO_THROTTLE_SIGNUPS, per address
+        if wait is not None:
+            return too_many(request, wait)
         try:
             user, _token = account_services.user_register(
                 username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
@@ -265,7 +270,15 @@ def create(request: HttpRequest) -> HttpResponse:
         try:
             data = GameCreateInputSerializer(data=form.body())
             data.is_valid(raise_exception=True)
-            game = game_services.game_create(user=request.user, **data.validated_data)
+            with transaction.atomic():
+                game = game_services.game_create(
+                    user=request.user,
+                    created_from=shares.address_key(request),
+                    **data.validated_data,
+                )
+                shares.check_game(request, game)
+        except shares.Over as exc:
+            form.refused(str(exc.detail))
         except (RulesError, ApplicationError, ValidationError) as exc:
             form.refused(refusal(exc) or gettext("The game could not be created."))
         else:
@@ -325,9 +338,10 @@ def table_context(request: HttpRequest, game: Any, sel: str) -> dict[str, Any]:
     )
     if data["status"] == "aborted":
         ctx.update(_stopped(events, ctx["names"], data["you"]))
-    if ctx["kind"] != "skipbo" and data["status"] in ("active", "finished"):
+    state = data.get("state") or {}
+    if "reveal" in state and data["status"] in ("active", "finished"):
         # the rules' reveal of the last round, until this player acts in the next one
-        shown = (data.get("state") or {}).get("reveal")
+        shown = state["reveal"]
         acted = data["you"] is not None and acted_since_round_end(game=game, seat=data["you"])
         ctx["reveal"] = reveal.build(
             None if acted else shown,
@@ -484,7 +498,14 @@ def rematch(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
             _too_many_games(wait),
         )
     try:
-        new, _created = friend_services.game_rematch(game_id=game.id, user=request.user)
+        with transaction.atomic():
+            new, created = friend_services.game_rematch(
+                game_id=game.id, user=request.user, created_from=shares.address_key(request)
+            )
+            if created:
+                shares.check_game(request, new)
+    except shares.Over as exc:
+        return _back(request, game.id, str(exc.detail))
     except (RulesError, ApplicationError) as exc:
         if status_of(exc) == 404:  # a stranger on a private game: as an unknown id
             raise Http404("No game with this id.") from None

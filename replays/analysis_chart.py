@@ -1,8 +1,8 @@
 """The analysis chart: each player's estimate decision by decision, as inline SVG.
 
 The estimate is what the analyser expected of the action each player took
-(round points in the Pablo family -- lower is better -- or the chance to win
-in Skip-Bo), one line per player over the game's decisions in order, a dot
+(round points -- lower is better -- or the chance to win: the unit the
+ruleset's analysis counts in), one line per player over the game's decisions in order, a dot
 where a decision was marked. Drawn on the server, like the score chart.
 """
 
@@ -23,7 +23,7 @@ from .chart import PALETTE
 WIDTH, HEIGHT, PAD, LEFT = 640, 200, 14, 56
 
 
-def svg(decisions: Sequence[dict[str, Any]], names: Sequence[str], *, skipbo: bool) -> SafeString:
+def svg(decisions: Sequence[dict[str, Any]], names: Sequence[str], *, chance: bool) -> SafeString:
     """The lines and the scale's two ends; what the axes mean and whose line is whose
     are said in HTML around it (``legend``, the template), readable at any width."""
     if not decisions:
@@ -41,7 +41,7 @@ def svg(decisions: Sequence[dict[str, Any]], names: Sequence[str], *, skipbo: bo
         return HEIGHT - PAD - (HEIGHT - 2 * PAD) * ((v - low) / (high - low))
 
     def said(v: float) -> str:
-        return f"{v * 100:.0f} %" if skipbo else f"{v:.0f}"
+        return f"{v * 100:.0f} %" if chance else f"{v:.0f}"
 
     label = _("The estimate of each decision over the game, from %(low)s to %(high)s") % {
         "low": said(low),

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 #: Colour-blind-friendly (Okabe-Ito), one per seat; repeats past eight.
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
@@ -112,7 +112,7 @@ class Chart:
             tail.append(
                 f'<line class="threshold" x1="{left}" x2="{left + plot_w}" y1="{y(value):.1f}" '
                 f'y2="{y(value):.1f}"/><text class="threshold-label" x="{left + 4}" '
-                f'y="{y(value) - 5:.1f}">{escape(label)}</text>'
+                f'y="{y(value) - 5:.1f}">{escape(gettext(label))}</text>'
             )
         ends: list[tuple[float, Series]] = []
         dots = rounds <= self.MAX_DOTS

@@ -235,7 +235,7 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
     """
     ruleset = events[0].data["ruleset"]
     drawn = layout(ruleset)
-    kind = drawn.kind
+    kind = drawn.cards
     by_turn = drawn.chart_axis == "turn"  # Skip-Bo: a point per turn, the stocks
     names = _names(events)
     start = _start_index(events)

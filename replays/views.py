@@ -11,6 +11,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -18,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import review, rules
+from games.api import shares
 from games.api.throttling import check_analysis, too_many_response
 from games.selectors import replays as replay_selectors
 from games.services import analysis as analysis_services
@@ -193,7 +195,7 @@ def _analysis(game, replay, step, url) -> dict:
     data = review.analysis_data(row)
     if data["status"] != "done":
         return {"analysis": data, "analysis_percent": round(100 * data["progress"])}
-    skipbo = replay.ruleset == "skipbo"
+    chance = review.analysis_unit(replay.ruleset) == "chance"  # else round points
     decisions = data["decisions"]
     # Steps are numbered by the viewer; a decision names its event's seq (index + 1).
     seq = step.main + 1 if step.main is not None else None
@@ -215,7 +217,7 @@ def _analysis(game, replay, step, url) -> dict:
             **p,
             "name": replay.names[p["seat"]],
             "loss_text": f"{p['loss'] * 100:.0f} %"
-            if skipbo
+            if chance
             else _("%(n)s points") % {"n": f"{p['loss']:.0f}"},
         }
         for p in data["players"]
@@ -227,14 +229,14 @@ def _analysis(game, replay, step, url) -> dict:
             **here,
             "label": MARK_WORDS.get(here["mark"] or "", ""),
             "name": replay.names[here["seat"]],
-            "sentence": advice(here, replay.names, replay.kind, skipbo=skipbo),
+            "sentence": advice(here, replay.names, replay.kind, chance=chance),
         },
         "analysis_players": players,
         "analysis_marked": marked,
-        "analysis_chart": analysis_chart.svg(decisions, replay.names, skipbo=skipbo),
+        "analysis_chart": analysis_chart.svg(decisions, replay.names, chance=chance),
         "analysis_legend": analysis_chart.legend(decisions, replay.names),
         "analysis_unit": _("chance to win (higher is better)")
-        if skipbo
+        if chance
         else _("expected round points (lower is better)"),
     }
 
@@ -252,5 +254,12 @@ def game_analyse(request: HttpRequest, game_id) -> HttpResponse:
     wait = check_analysis(request)
     if wait is not None:
         return too_many_response(wait)
-    analysis_services.analysis_request(game=game, user=request.user)
+    try:
+        with transaction.atomic():
+            row = analysis_services.analysis_request(
+                game=game, user=request.user, requested_from=shares.address_key(request)
+            )
+            shares.check_analysis(request, row)
+    except shares.Over:
+        return too_many_response(shares.RETRY_AFTER)
     return HttpResponseRedirect(back)

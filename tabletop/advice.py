@@ -117,9 +117,9 @@ def phrases(action: JSON | None, ctx: JSON, names: Sequence[str], kind: str) -> 
     return str(t), str(t)
 
 
-def _amount(loss: float, skipbo: bool) -> str | None:
+def _amount(loss: float, chance: bool) -> str | None:
     """How much better, in words; None: less than a point."""
-    if skipbo:
+    if chance:
         return _("about %(n)s %% more likely to win") % {"n": max(1, round(loss * 100))}
     points = round(loss)
     if points < 1:
@@ -127,7 +127,7 @@ def _amount(loss: float, skipbo: bool) -> str | None:
     return ngettext("about %(n)s point better", "about %(n)s points better", points) % {"n": points}
 
 
-def advice(row: JSON, names: Sequence[str], kind: str, *, skipbo: bool = False) -> str:
+def advice(row: JSON, names: Sequence[str], kind: str, *, chance: bool = False) -> str:
     """One decision in words: the better action and what it would have gained."""
     ctx = row.get("context") or {}
     taken_do, taken_doing = phrases(row.get("taken"), ctx, names, kind)
@@ -135,7 +135,7 @@ def advice(row: JSON, names: Sequence[str], kind: str, *, skipbo: bool = False) 
         return capfirst(_("%(do)s: the best choice here.") % {"do": taken_do})
     best_do, _doing = phrases(row.get("best"), ctx, names, kind)
     words = {"best": best_do, "taken": taken_doing}
-    amount = _amount(float(row["loss"]), skipbo)
+    amount = _amount(float(row["loss"]), chance)
     if amount is None:
         return capfirst(_("%(best)s was slightly better than %(taken)s.") % words)
     return capfirst(_("%(best)s — %(amount)s than %(taken)s.") % {**words, "amount": amount})

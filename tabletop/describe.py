@@ -244,9 +244,11 @@ def _finished(w: Words) -> str:
 @describes("game_aborted")
 def _aborted(w: Words) -> str:
     reason = w.data.get("reason")
+    if reason == "cancelled":  # only its creator, seat 0, may cancel (games.friends)
+        return _("%(name)s cancelled the game before it started") % {"name": w.name(0)}
     if reason:
-        return _("The game was aborted: %(reason)s") % {"reason": reason}
-    return _("The game was aborted")
+        return _("The game was stopped: %(reason)s") % {"reason": reason}
+    return _("The game was stopped")
 
 
 # --------------------------------------------------------------------------- Skip-Bo

@@ -1,86 +1,76 @@
-"""Each ruleset's drawing facts, in one table: the UI's whole entry for a ruleset.
+"""The one table from a board kind to the UI; the rest of a ruleset's drawing facts are its own.
 
 The web table (``play``) and the replay viewer (``replays``) ask ``layout(ruleset)``
-which cards to draw (``kind``: the family of card codes, ``tabletop.cards``),
-which board to lay them on (``board``: ``play/_<board>.html`` and
-``replays/_<board>.html``, built by ``play.boards`` and ``replays.frames``),
-what a call is called and where the viewer's chart draws the end of the game.
+-- the ruleset's ``Presentation`` (``games.rules``) -- which cards to draw
+(``cards``: the family of card codes, ``tabletop.cards``), which board to lay them
+on (``board``: ``play/_<board>.html`` and ``replays/_<board>.html``, built by
+``play.boards`` and ``replays.frames``), what a call is called and where the
+viewer's chart draws the end of the game. No page names a ruleset.
 
-A ruleset missing here is an error (``UnknownRuleset``), never silently drawn
-as some other game: a new ruleset whose board is one of ``BOARDS`` needs one
-entry below and nothing else in the UI (docs/table.md "Adding a ruleset").
+A ruleset the rules do not know, or whose board the UI cannot lay out, is an
+error (``UnknownRuleset``), never silently drawn as some other game: a new
+ruleset whose board is one of ``BOARDS`` needs nothing in the UI; a new board is
+a template per page and an entry here (docs/table.md "Adding a ruleset").
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from django.utils.translation import gettext, gettext_noop
 
-from django.utils.translation import gettext, gettext_lazy, gettext_noop
+from games import rules
 
 #: The boards the table and the viewer can lay out (a template of each per page).
 BOARDS = ("family", "skipbo")
 #: The families of card codes ``tabletop.cards`` can draw.
 KINDS = ("french", "cabo", "skipbo")
 
+Layout = rules.Presentation
+
 
 class UnknownRuleset(LookupError):
-    """The UI has no layout for this ruleset (add one to ``LAYOUTS``)."""
-
-
-@dataclass(frozen=True)
-class Layout:
-    #: The card codes: "french" (7H, JK), "cabo" (0-13) or "skipbo" (1-12, SB).
-    kind: str
-    #: Where the cards lie: "family" (a field of slots per seat, a deck and a
-    #: discard pile) or "skipbo" (hand, stock, four discard piles, building piles).
-    board: str
-    #: The viewer's chart: one point per "round", or per "turn".
-    chart_axis: str
-    #: The end line of the chart: (value, words), or None.
-    threshold: tuple[int, str] | None
-    #: What a call is called ("Pablo"); "" for a ruleset without calls.
-    call_word: str = ""
-
-
-LAYOUTS: dict[str, Layout] = {
-    "pablo": Layout("french", "family", "round", (100, gettext_lazy("game ends at 100")), "Pablo"),
-    "pablo-50": Layout(
-        "french", "family", "round", (50, gettext_lazy("game ends above 50")), "Pablo"
-    ),
-    "tamalou": Layout(
-        "french", "family", "round", (100, gettext_lazy("game ends at 100")), "Tamalou"
-    ),
-    "cabo": Layout("cabo", "family", "round", (100, gettext_lazy("game ends above 100")), "Cabo"),
-    "skipbo": Layout("skipbo", "skipbo", "turn", (0, gettext_lazy("an empty stock wins"))),
-}
+    """The UI cannot draw this ruleset (the rules do not know it, or not its board)."""
 
 
 def layout(ruleset: str) -> Layout:
-    """The layout of ``ruleset``; ``UnknownRuleset`` when the UI has none."""
+    """How the pages show ``ruleset``; ``UnknownRuleset`` when they cannot."""
     try:
-        return LAYOUTS[ruleset]
-    except KeyError:
+        drawn = rules.get_ruleset(ruleset).presentation
+    except rules.Malformed:
         raise UnknownRuleset(
-            f"no layout for ruleset {ruleset!r}: add it to tabletop.layouts.LAYOUTS"
+            f"no layout for ruleset {ruleset!r}: the rules do not know it"
         ) from None
+    if drawn.board not in BOARDS or drawn.cards not in KINDS:
+        raise UnknownRuleset(
+            f"no layout for ruleset {ruleset!r}: board {drawn.board!r} or cards "
+            f"{drawn.cards!r} unknown to tabletop.layouts"
+        )
+    return drawn
 
 
 def kind_of(ruleset: str) -> str:
     """The family of card codes of ``ruleset`` (``tabletop.cards`` draws them)."""
-    return layout(ruleset).kind
+    return layout(ruleset).cards
 
 
-#: The rules' names of the rulesets, for the catalogues: each language says them
-#: its own way (Tamalou stays Tamalou everywhere).
-RULESET_NAMES = (
+#: The rules' names of the rulesets and the words of their presentation, for the
+#: catalogues: each language says them its own way (Tamalou stays Tamalou).
+RULE_WORDS = (
     gettext_noop("Pablo"),
     gettext_noop("Pablo (50)"),
     gettext_noop("Tamalou"),
     gettext_noop("Cabo"),
     gettext_noop("Skip-Bo"),
+    gettext_noop("game ends at 100"),
+    gettext_noop("game ends above 50"),
+    gettext_noop("game ends above 100"),
+    gettext_noop("an empty stock wins"),
+    gettext_noop("point"),
+    gettext_noop("points"),
+    gettext_noop("card left in stock"),
+    gettext_noop("cards left in stock"),
 )
 
 
 def local_name(name: str) -> str:
-    """A ruleset's name (the rules' ``name``) as the current language says it."""
+    """A ruleset's name, or a word of its presentation, as the current language says it."""
     return gettext(name)

@@ -98,3 +98,13 @@ def _flush_events_on_sqlite_as_on_postgresql():
     operations.sql_flush = sql_flush
     yield
     operations.sql_flush = original
+
+
+@pytest.fixture
+def eights():
+    """Crazy Eights (tests/eights.py), a test-only ruleset, registered for one test."""
+    from tests import eights as module
+
+    module.register()
+    yield module.ID
+    module.unregister()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.pagination import PageNumberPagination
@@ -19,6 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games import friends, rules
+from games.api import shares
 from games.selectors import games as game_selectors
 from games.services import friends as friend_services
 
@@ -138,9 +140,15 @@ class GameRematchApi(JsonApiView):
         friends.check_invite(game_id, None, request.user)  # a private game: its players only
         body = RematchInputSerializer(data=request.data if request.data else {})
         body.is_valid(raise_exception=True)
-        game, created = friend_services.game_rematch(
-            game_id=game_id, user=request.user, **body.validated_data
-        )
+        with transaction.atomic():
+            game, created = friend_services.game_rematch(
+                game_id=game_id,
+                user=request.user,
+                created_from=shares.address_key(request),
+                **body.validated_data,
+            )
+            if created:
+                shares.check_game(request, game)
         data = game_selectors.game_data(game=game, user=request.user)
         data["invite"] = game.invite
         return Response(data, status=201 if created else 200)

@@ -203,6 +203,10 @@ class ReplaySerializer(serializers.Serializer):
 class AnalysisProgressSerializer(serializers.Serializer):
     status = serializers.CharField(help_text='"queued" or "running".')
     progress = serializers.FloatField(help_text="0 to 1: the share of decisions analysed.")
+    place = serializers.IntegerField(
+        required=False,
+        help_text='While "queued": its place in the queue of analyses (1: next).',
+    )
 
 
 class AnalysedDecisionSerializer(serializers.Serializer):

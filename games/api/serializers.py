@@ -10,6 +10,7 @@ describe the schema, are in ``games.api.schema``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model, password_validation
@@ -20,6 +21,7 @@ from rest_framework import serializers
 
 from games import rules
 from games.bots import LEVELS as BOT_LEVELS
+from games.bots import levels as bot_levels
 from games.commands import (
     DEFAULT_TURN_TIMEOUT,
     MAX_IDEMPOTENCY_KEY,
@@ -146,7 +148,7 @@ class TokenInputSerializer(serializers.Serializer):
 
 
 class GameCreateInputSerializer(serializers.Serializer):
-    ruleset = StrictCharField(help_text="pablo, pablo-50, tamalou, cabo or skipbo.")
+    ruleset = StrictCharField(help_text="A ruleset's `id` (GET /api/rulesets/).")
     seats = StrictIntegerField(help_text="Number of players, within the ruleset's range.")
     turn_timeout = TurnTimeoutField(default=DEFAULT_TURN_TIMEOUT)
     options = serializers.DictField(
@@ -164,8 +166,9 @@ class GameCreateInputSerializer(serializers.Serializer):
         child=serializers.JSONField(),
         required=False,
         allow_null=True,
-        help_text='Seats taken by bots at once: [{"seat": n >= 1, "level": "random" | '
-        '"basic"}]. A game whose other seats are all bots starts at once.',
+        help_text='Seats taken by bots at once: [{"seat": n >= 1, "level"}], a level of the '
+        "ruleset's `bot_levels` (default basic). A game whose other seats are all bots "
+        "starts at once.",
     )
     seed = StrictCharField(  # fair deals (#12)
         max_length=64,
@@ -184,14 +187,30 @@ class GameCreateInputSerializer(serializers.Serializer):
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        levels = ruleset_levels(attrs["ruleset"])
         if attrs.get("bots") is not None:
-            attrs["bots"] = check_bots(attrs["bots"], attrs["seats"])
+            attrs["bots"] = check_bots(attrs["bots"], attrs["seats"], levels)
+        stand_in = attrs["options"].get("stand_in")
+        if stand_in in BOT_LEVELS and stand_in not in levels:
+            raise ApplicationError(
+                f"options.stand_in: no {stand_in} bot plays this ruleset; its bots: "
+                f"{', '.join(levels)}.",
+                "invalid_option",
+            )
         return attrs
 
 
-def check_bots(bots: list[Any], seats: int) -> list[dict[str, Any]]:
-    """``bots`` of ``POST /api/games/`` as ``[{"seat", "level"}]``; 400 ``invalid_bots``
-    naming the field (the level defaults to ``basic``)."""
+def ruleset_levels(ruleset: str) -> list[str]:
+    """The bot levels that play ``ruleset``; every level for a ruleset the rules do not
+    know (the service answers ``unknown_ruleset``)."""
+    if ruleset not in {r.id for r in rules.rulesets()}:
+        return list(BOT_LEVELS)
+    return bot_levels(ruleset)
+
+
+def check_bots(bots: list[Any], seats: int, levels: Sequence[str]) -> list[dict[str, Any]]:
+    """``bots`` of ``POST /api/games/`` as ``[{"seat", "level"}]``, each a level of
+    ``levels``; 400 ``invalid_bots`` naming the field (the level defaults to ``basic``)."""
     out: list[dict[str, Any]] = []
     for i, item in enumerate(bots):
         if not isinstance(item, dict) or set(item) - {"seat", "level"}:
@@ -204,9 +223,9 @@ def check_bots(bots: list[Any], seats: int) -> list[dict[str, Any]]:
             raise ApplicationError(
                 f"bots[{i}].seat: must be from 1 to seats - 1 (seat 0 is yours).", "invalid_bots"
             )
-        if level not in BOT_LEVELS:
+        if level not in levels:
             raise ApplicationError(
-                f"bots[{i}].level: must be one of {', '.join(BOT_LEVELS)}.", "invalid_bots"
+                f"bots[{i}].level: must be one of {', '.join(levels)}.", "invalid_bots"
             )
         if any(seat == known["seat"] for known in out):
             raise ApplicationError(f"bots[{i}].seat: seat {seat} is named twice.", "invalid_bots")

@@ -11,8 +11,11 @@ Four limits, each a setting in DRF's rate format (``N/s``, ``N/min``,
 ``PABLO_THROTTLE_ACTIONS``         ``POST /api/games/{id}/actions/`` per user, over all
                                    their games (120/min)
 ``PABLO_THROTTLE_GAMES``           games created per user, rematches included (30/hour)
+``PABLO_THROTTLE_SIGNUPS``         accounts made per client address, API and web
+                                   (10/hour): accounts are cheap, limits per account
+                                   mean little without it
 ``PABLO_THROTTLE_EMAILS``          e-mail addresses set per user, each mailed a
-                                   confirmation link (5/hour)
+                                   confirmation link, and per address mailed (5/hour)
 =================================  ==================================================
 
 Over a limit the answer is ``429 {"code": "throttled", "detail"}`` with
@@ -371,6 +374,37 @@ class EmailConfirmationLimit(ActionLimit):
     scope = "emails"
 
 
+class EmailTargetLimit(_Limit):
+    """``PABLO_THROTTLE_EMAILS`` again, per address mailed (whoever asks): many cheap
+    accounts cannot mail one victim more than one account can."""
+
+    setting = "PABLO_THROTTLE_EMAILS"
+    scope = "emails-to"
+
+    def __init__(self, email: str) -> None:
+        super().__init__()
+        self.email = email.strip().lower()
+
+    def ident(self, request: Any) -> str | None:
+        return hashlib.sha256(self.email.encode()).hexdigest() if self.email else None
+
+
+class SignupLimit(AuthLimit):
+    """``PABLO_THROTTLE_SIGNUPS``: accounts made per client address (API and web)."""
+
+    setting = "PABLO_THROTTLE_SIGNUPS"
+    scope = "signups"
+
+
+def signing_up(request: Any) -> int | None:
+    """Count one sign-up from ``request``'s address (a valid form or body, about to make
+    an account): None to go on, else the seconds to wait."""
+    limit = SignupLimit()
+    if limit.allow_request(request):
+        return None
+    return int(limit.wait() or 1)
+
+
 def game_created(request: Any) -> int | None:
     """Count one game created by ``request.user`` (``PABLO_THROTTLE_GAMES``).
 
@@ -405,7 +439,8 @@ class ApiThrottle(BaseThrottle):
       for the username in its body;
     * ``POST`` to the action route (``games:actions``): ``ActionLimit``;
     * ``POST /api/games/`` (``games:games``): ``GameLimit``;
-    * ``PATCH /api/me/notifications/`` naming an ``email``: ``EmailConfirmationLimit``.
+    * ``PATCH /api/me/notifications/`` naming an ``email``: ``EmailConfirmationLimit``
+      (per user) and ``EmailTargetLimit`` (per address named).
 
     Everything else is not throttled.
     """
@@ -430,7 +465,7 @@ class ApiThrottle(BaseThrottle):
                 return [AnalysisLimit()]
         emails = match is not None and match.view_name == "me-notifications"
         if request.method == "PATCH" and emails and _field(request, "email"):
-            return [EmailConfirmationLimit()]
+            return [EmailConfirmationLimit(), EmailTargetLimit(_field(request, "email"))]
         return []
 
     def allow_request(self, request: Any, view: Any) -> bool:
@@ -500,12 +535,15 @@ __all__ = [
     "ApiThrottle",
     "AuthLimit",
     "EmailConfirmationLimit",
+    "EmailTargetLimit",
     "GameLimit",
     "LoginFailureLimit",
+    "SignupLimit",
     "ThrottledModelBackend",
     "check_web_auth",
     "client_address",
     "game_created",
+    "signing_up",
     "throttle_web_auth",
     "too_many_response",
 ]

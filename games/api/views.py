@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -28,6 +29,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import friends, review
+from games.api import shares, throttling
 from games.errors import ApplicationError
 from games.feed import waiting
 from games.selectors import games as game_selectors
@@ -100,13 +102,16 @@ class RegisterApi(PublicApiView):
     @extend_schema(
         operation_id="auth_register",
         request=RegisterInputSerializer,
-        responses={201: RegisterOutputSerializer, **_errors(400)},
+        responses={201: RegisterOutputSerializer, **_errors(400, 429)},
         auth=[],
         summary="Create an account and get its token.",
     )
     def post(self, request: Request) -> Response:
         data = RegisterInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        wait = throttling.signing_up(request)  # PABLO_THROTTLE_SIGNUPS
+        if wait is not None:
+            raise Throttled(wait=wait, detail="Too many accounts made from your address lately.")
         user, token = account_services.user_register(**data.validated_data)
         return Response({"username": user.username, "token": token}, status=201)
 
@@ -195,13 +200,22 @@ class GameListCreateApi(JsonApiView):
     @extend_schema(
         operation_id="games_create",
         request=GameCreateInputSerializer,
-        responses={201: GameSerializer, **_errors(400, 401)},
+        responses={201: GameSerializer, **_errors(400, 401, 429)},
         summary="Create a game; you take seat 0.",
+        description="429 over `PABLO_THROTTLE_GAMES`, or for a game with bots over "
+        "`PABLO_BOT_GAMES` (per account) or `PABLO_BOT_GAMES_PER_ADDRESS` games with bots "
+        "going on at once.",
     )
     def post(self, request: Request) -> Response:
         data = GameCreateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        game = game_services.game_create(user=request.user, **data.validated_data)
+        with transaction.atomic():
+            game = game_services.game_create(
+                user=request.user,
+                created_from=shares.address_key(request),
+                **data.validated_data,
+            )
+            shares.check_game(request, game)
         return Response(game_selectors.game_data(game=game, user=request.user), status=201)
 
 
@@ -348,13 +362,22 @@ class GameAnalysisApi(JsonApiView):
             200: AnalysisSerializer,
             202: AnalysisProgressSerializer,
             **_errors(401, 404, 409),
-            429: OpenApiResponse(ErrorSerializer, description="Too many analyses started."),
+            429: OpenApiResponse(
+                ErrorSerializer,
+                description="Too many analyses started (`PABLO_THROTTLE_ANALYSES`), or too "
+                "many still queued or running (`PABLO_ANALYSES_QUEUED` per account, "
+                "`PABLO_ANALYSES_QUEUED_PER_ADDRESS`).",
+            ),
         },
         summary="Start analysing a finished or aborted game (202 while it runs, 200 when done).",
     )
     def post(self, request: Request, game_id: str) -> Response:
         game = _seen(request, game_id)
-        row = analysis_services.analysis_request(game=game, user=request.user)
+        with transaction.atomic():
+            row = analysis_services.analysis_request(
+                game=game, user=request.user, requested_from=shares.address_key(request)
+            )
+            shares.check_analysis(request, row)
         data = review.analysis_data(row)
         return Response(data, status=200 if data["status"] == "done" else 202)
 

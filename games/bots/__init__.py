@@ -24,8 +24,12 @@ Levels (docs/bots.md):
   uniformly random one of its legal actions.
 * ``basic``: heuristics per ruleset (``family.py``, ``skipbo.py``).
 * ``expert``: flat Monte Carlo over determinizations of its view, with
-  ``basic`` as the rollout policy (``expert.py``, ``worlds.py``). Its budget
-  is ``iterations`` (rollouts per decision), passed as a keyword.
+  ``basic`` as the rollout policy (``expert.py``, ``worlds.py``, and the
+  ruleset's kit: ``family_search.py``, ``skipbo.py``). Its budget is
+  ``iterations`` (rollouts per decision), passed as a keyword.
+
+Which levels play a ruleset is its bots' to say (``levels(ruleset)``:
+``games.bots.strategy``); nothing here names a ruleset.
 """
 
 from __future__ import annotations
@@ -34,10 +38,10 @@ import random
 import re
 from typing import Any
 
-from . import expert, family, skipbo
+from . import expert, family_search, skipbo  # noqa: F401  (register the strategies)
 from .common import JSON, concrete, waits_for
-
-LEVELS = ("random", "basic", "expert")
+from .strategy import LEVELS, strategy_for
+from .strategy import levels as _levels
 
 #: Out of turn, a random bot takes one chance in this many.
 RANDOM_OFF_TURN = 4
@@ -58,9 +62,10 @@ def bot_level(username: str | None) -> str | None:
     return match.group(1) if match else None
 
 
-def levels() -> list[str]:
-    """The bot levels every ruleset has (``GET /api/rulesets/``: ``bot_levels``)."""
-    return list(LEVELS)
+def levels(ruleset: str | None = None) -> list[str]:
+    """The bot levels that play ``ruleset`` (``GET /api/rulesets/``: ``bot_levels``);
+    every level there is when None."""
+    return list(LEVELS) if ruleset is None else _levels(ruleset)
 
 
 def random_decide(view: JSON, rng: random.Random) -> JSON | None:
@@ -87,9 +92,7 @@ def decide(
         return expert.decide(ruleset, view, seat, rng, **budget)
     if level != "basic":
         raise ValueError(f"unknown bot level {level!r}")
-    if ruleset == "skipbo":
-        return skipbo.decide(view, seat, rng)
-    return family.decide(ruleset, view, seat, rng)
+    return strategy_for(ruleset).basic(ruleset, view, seat, rng)
 
 
 __all__ = ["LEVELS", "bot_level", "bot_name", "decide", "levels", "random_decide", "waits_for"]

@@ -1,15 +1,14 @@
 """Analysis of a finished game: what each decision cost, by the expert's own search.
 
 Pure, like the bots. ``analyse(events)`` walks a game's events; at every
-decision a player made on their turn (Pablo family: draw, discard, replace,
-peek, spy, swap, skip a power, call; Skip-Bo: each card played and the
-closing discard) it rebuilds that player's own view at that moment -- what
+decision a player made on their turn (the events the ruleset's bots name:
+``Expert.taken``) it rebuilds that player's own view at that moment -- what
 their seat knew then, nothing more (``bot_view`` of the state before the
 event) -- and estimates every legal action (``expert.candidates`` with
 ``wide``: all of them, swaps included) and the one taken by flat Monte Carlo
 over determinizations of that view (``expert.search``), the rollouts played
 to the round's end. The estimate is the player's expected points for the
-round in the Pablo family, their chance to win in Skip-Bo.
+round, or their chance to win (the ruleset's ``Expert.unit``).
 
 ``loss`` is how much worse the action taken is than the best one, with the
 standard error of that gap (the candidates meet the same sampled worlds, so
@@ -18,10 +17,10 @@ exceeds ``SIGNIFICANCE`` (2) standard errors, and then by its size
 (``Marks``): inaccuracy, mistake, blunder. Equivalent actions (peeking at one
 unknown card or another) come out level and are never marked.
 
-Not analysed: the setup look (every choice is alike), throws (whether to
-throw at a discard is a chance at every version, not a decision that the
-event stream records when passed up), a timeout's automatic action, and a
-turn with a single legal action.
+Not analysed: what the ruleset's ``taken`` leaves out (the Pablo family's
+setup look and throws), a timeout's automatic action, and a turn with a single
+legal action. A ruleset whose bots give the expert no kit is not analysed
+(``analysable``).
 """
 
 from __future__ import annotations
@@ -36,79 +35,30 @@ from games.rules import apply as apply_event
 from . import expert
 from .common import JSON
 from .play import bot_view
+from .strategy import SIGNIFICANCE, Marks, expert_of, levels
+
+__all__ = ["Marks", "analysable", "analyse", "decisions", "default_marks", "unit"]
 
 ANALYSER = "expert-mc/1"
 #: Rollouts per decision with the default budget (the setting ``PABLO_ANALYSIS_ITERATIONS``).
 DEFAULT_ITERATIONS = 120
-SIGNIFICANCE = 2.0
 
 
-@dataclass(frozen=True)
-class Marks:
-    """The smallest gap of each mark (Pablo family: points; Skip-Bo: win probability)."""
-
-    inaccuracy: float
-    mistake: float
-    blunder: float
-
-    def mark(self, loss: float, stderr: float) -> str | None:
-        if loss <= SIGNIFICANCE * stderr:
-            return None
-        if loss >= self.blunder:
-            return "blunder"
-        if loss >= self.mistake:
-            return "mistake"
-        if loss >= self.inaccuracy:
-            return "inaccuracy"
-        return None
-
-
-FAMILY_MARKS = Marks(1.0, 3.0, 6.0)
-SKIPBO_MARKS = Marks(0.03, 0.08, 0.15)
+def analysable(ruleset: str) -> bool:
+    """Whether the analysis can weigh this ruleset's decisions (its bots have an expert)."""
+    return "expert" in levels(ruleset)
 
 
 def default_marks(ruleset: str) -> Marks:
-    return SKIPBO_MARKS if ruleset == "skipbo" else FAMILY_MARKS
+    return expert_of(ruleset).marks
+
+
+def unit(ruleset: str) -> str:
+    """What a decision's ``loss`` and ``estimate`` count: "points" or "chance" (to win)."""
+    return expert_of(ruleset).unit
 
 
 # --------------------------------------------------------------------------- decisions
-
-
-def taken_action(event: Event) -> JSON | None:
-    """The action body a decision event records (None: not a decision we analyse)."""
-    d = event.data
-    t = event.type
-    if t == "drawn":
-        return {"type": "draw", "source": d["source"]}
-    if t == "discarded":
-        return {"type": "discard"}
-    if t == "replaced":
-        return {"type": "replace", "positions": list(d["positions"])}
-    if t == "peeked":
-        return {"type": "peek", "position": d["position"]}
-    if t == "spied":
-        return {"type": "spy", "seat": d["seat"], "position": d["position"]}
-    if t == "swapped":
-        return {
-            "type": "swap",
-            "position": d["position"],
-            "seat": d["seat"],
-            "their_position": d["their_position"],
-        }
-    if t == "power_skipped" and d.get("reason") == "skipped":
-        return {"type": "skip"}
-    if t == "called":
-        return {"type": "call"}
-    if t == "card_played":
-        body: JSON = {"type": "play", "from": d["from"], "pile": d["pile"]}
-        if d["from"] == "hand":
-            body["card"] = d["code"]
-        elif d["from"] == "discard":
-            body["discard_pile"] = d["discard_pile"]
-        return body
-    if t == "card_discarded":
-        return {"type": "end", "card": d["code"], "discard_pile": d["discard_pile"]}
-    return None
 
 
 @dataclass
@@ -119,14 +69,21 @@ class Decision:
     taken: JSON
 
 
+def _not_a_decision(event: Event) -> JSON | None:
+    return None
+
+
 def decisions(events: Iterable[tuple[int, Event]]) -> list[Decision]:
     """Every analysable decision of a game, from its ``(seq, event)`` stream."""
     out: list[Decision] = []
     state: Any = None
+    taken_action: Callable[[Event], JSON | None] = _not_a_decision
     auto: int | None = None  # a seat whose turn the server is playing (timeout)
     for seq, event in events:
         if state is None:
             state = get_ruleset(event.data["ruleset"]).initial_state(event.data)
+            if analysable(state.ruleset):
+                taken_action = expert_of(state.ruleset).taken
             state.version = 1
             continue
         if event.type == "turn_timed_out":
@@ -178,18 +135,18 @@ def analyse_decision(
     if mine is best:
         se = 0.0
     mark = (marks or default_marks(ruleset)).mark(loss, se)
-    family = ruleset != "skipbo"
+    points = unit(ruleset) == "points"
     return {
         "seat": seat,
         "taken": taken,
         "best": best.action,
-        "loss": round(loss, 3 if not family else 2),
-        "stderr": round(se, 3 if not family else 2) if se != float("inf") else None,
+        "loss": round(loss, 2 if points else 3),
+        "stderr": round(se, 2 if points else 3) if se != float("inf") else None,
         "mark": mark,
         # What the player saw that the sentences name: the card held, the discard top.
         "context": {"held": view.get("held"), "top": (view.get("discard") or {}).get("top")},
         # The estimate of the action taken: expected round points, or win chance.
-        "estimate": round(-mine.mean if family else mine.mean, 3),
+        "estimate": round(-mine.mean if points else mine.mean, 3),
     }
 
 

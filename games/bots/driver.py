@@ -61,10 +61,7 @@ def drive(
 
 def has_off_turn_actions(rulebook: Any) -> bool:
     """Can a seat ever act while the game is not waiting for it (throws, calls after a turn)?"""
-    preset = getattr(rulebook, "preset", None)
-    if preset is None:
-        return False  # skipbo: only the player on turn acts
-    return bool(preset.throwing != "none" or preset.call_when == "after_turn")
+    return bool(rulebook.off_turn_actions)
 
 
 def bots_move(

@@ -4,18 +4,20 @@ For a decision that matters it lists its candidate actions, then repeats:
 deal the cards it cannot see at random, consistently with its view
 (``worlds.sample_world``: one *determinization*), and play every candidate
 still in the race in that same world, the game going on with the ``basic``
-policy for every seat to the round's end (Skip-Bo: a short horizon and a
-win-chance estimate). Every candidate meets the same worlds and the same
+policy for every seat to the ruleset's horizon (the round's end, or a short
+horizon and a win-chance estimate). Every candidate meets the same worlds and the same
 later luck, so candidates are compared pairwise, world by world: the noise of
 the deal cancels out of their differences. A candidate whose paired gap to
 the leader exceeds ``CUT_SE`` standard errors is dropped early; the search
 stops when one candidate is left or the budget (``iterations``: rollouts) is
 spent. docs/bots.md says why flat Monte Carlo rather than IS-MCTS.
 
-Decisions that do not need a search are taken as ``basic`` takes them: the
-setup look (every choice is alike), throws (a card known to match: throwing
-it is plainly good), a peek (at an unknown own card) or a lone spy, and, in
-Skip-Bo, a card that can go from the stock onto a building pile.
+The ruleset's bots say what is worth a search (``Expert.candidates``: None
+when ``basic``'s choice stands, e.g. the Pablo family's setup look) and may
+take the decision among the candidates their own way (``Expert.choose``: the
+family searches a call to the round's end first); this module never names a
+ruleset (``games.bots.strategy``). The expert plays only the rulesets whose
+bots give it a kit (``strategy.levels``).
 
 It is a pure function of its inputs: the generator it samples with is
 seeded from the view itself (``seed_for``), never from the clock or a global
@@ -32,11 +34,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.rules import get_ruleset
-
-from . import family, skipbo
 from .common import JSON, waits_for
-from .worlds import Result, rollout, sample_world
+from .strategy import Result, basic_choice, expert_of
+from .worlds import rollout, sample_world
 
 #: Rollouts per decision with the default budget (the setting ``PABLO_EXPERT_ITERATIONS``).
 DEFAULT_ITERATIONS = 96
@@ -44,16 +44,10 @@ DEFAULT_ITERATIONS = 96
 MIN_WORLDS = 6
 #: A candidate this many standard errors (of its paired gap) behind the leader is dropped.
 CUT_SE = 2.5
-#: Candidate swaps searched (the best by a quick estimate), besides skipping.
-MAX_SWAPS = 6
 #: What a game won (lost) is worth in points when a rollout's round ends the game.
 GAME_END_POINTS = 25.0
-#: A call is searched when the seat's estimate is at most this above another's.
-CALL_SLACK = 3.0
 #: Another action must beat basic's choice by this many standard errors.
 DEVIATE_SE = 1.0
-#: A call must beat going on by this many standard errors.
-CALL_SE = 1.0
 #: At a rollout's horizon, what not knowing one of one's own cards costs (points).
 UNKNOWN_COST = 1.0
 
@@ -79,7 +73,7 @@ Objective = Callable[[Result, int], float]
 
 
 def game_objective(result: Result, seat: int) -> float:
-    """What the expert maximises: its lead in game totals (Skip-Bo: its win chance).
+    """What the expert maximises: its lead in game totals (or its win chance).
 
     A rollout cut at its horizon (one lap) counts the fields as they stand,
     and each own card the seat does not know as ``UNKNOWN_COST`` points more.
@@ -100,7 +94,7 @@ def game_objective(result: Result, seat: int) -> float:
 
 
 def points_objective(result: Result, seat: int) -> float:
-    """What the analysis reports: minus the seat's round points (Skip-Bo: its win chance)."""
+    """What the analysis reports: minus the seat's round points (or its win chance)."""
     if result.win_chance is not None:
         return result.win_chance[seat]
     return -float((result.round_scores or [])[seat])
@@ -113,7 +107,7 @@ def _key(action: JSON | None) -> str:
     return canonical(action)
 
 
-def _dedupe(actions: Sequence[JSON | None]) -> list[JSON | None]:
+def dedupe(actions: Sequence[JSON | None]) -> list[JSON | None]:
     seen: set[str] = set()
     out: list[JSON | None] = []
     for a in actions:
@@ -122,13 +116,6 @@ def _dedupe(actions: Sequence[JSON | None]) -> list[JSON | None]:
             seen.add(k)
             out.append(a)
     return out
-
-
-def basic_choice(ruleset: str, view: JSON, seat: int) -> JSON | None:
-    rng = random.Random(0)  # basic never draws from it
-    if ruleset == "skipbo":
-        return skipbo.decide(view, seat, rng)
-    return family.decide(ruleset, view, seat, rng)
 
 
 def candidates(
@@ -142,116 +129,7 @@ def candidates(
     legal: list[JSON] = view.get("legal_actions") or []
     if not legal:
         return None
-    if ruleset == "skipbo":
-        return _skipbo_candidates(view, seat, legal)
-    return _family_candidates(ruleset, view, seat, legal, wide)
-
-
-def _family_candidates(
-    ruleset: str, view: JSON, seat: int, legal: list[JSON], wide: bool
-) -> list[JSON | None] | None:
-    types = {a["type"] for a in legal}
-    if "look" in types:
-        return None
-    basic = basic_choice(ruleset, view, seat)
-    if basic is not None and basic.get("type") == "throw":
-        if not wide:
-            return None
-        basic = None  # the analysis weighs the turn's own actions
-    if not waits_for(legal):
-        # Out of turn: a call after one's own turn (throws are basic's).
-        if "call" in types:
-            return _dedupe([basic, {"type": "call"}, None])
-        return None
-    stage = (view.get("turn") or {}).get("stage")
-    out: list[JSON | None] = [] if basic is None else [basic]
-    if stage == "draw":
-        out += [{"type": "draw", "source": a["source"]} for a in legal if a["type"] == "draw"]
-        if "call" in types:
-            out.append({"type": "call"})
-    elif stage == "hold":
-        if "discard" in types:
-            out.append({"type": "discard"})
-        replace = next((a for a in legal if a["type"] == "replace"), None)
-        allowed = [list(p) for p in (replace or {}).get("choices", {}).get("positions", [])]
-        out += [{"type": "replace", "positions": p} for p in allowed if len(p) == 1]
-        mine = (view.get("fields") or {}).get(str(seat)) or []
-        p = get_ruleset(ruleset).preset  # type: ignore[attr-defined]
-        groups: dict[str, list[int]] = {}
-        for i, code in enumerate(mine):
-            if code not in (None, "?"):
-                groups.setdefault(p.rank(code), []).append(i)
-        for positions in groups.values():
-            if len(positions) > 1 and positions in allowed:
-                out.append({"type": "replace", "positions": positions})
-    elif stage == "power":
-        swaps = [a for a in legal if a["type"] == "swap"]
-        if not swaps and not wide:
-            return None  # a peek or a spy: basic's choice
-        out += _swap_candidates(ruleset, view, seat, swaps, wide)
-        if "skip" in types:
-            out.append({"type": "skip"})
-        if wide:
-            for a in legal:
-                if a["type"] in ("peek", "spy"):
-                    for pos in a["choices"]["position"]:
-                        body = {"type": a["type"], "position": pos}
-                        if a["type"] == "spy":
-                            body["seat"] = a["seat"]
-                        out.append(body)
-    out = _dedupe(out)
-    return out if len(out) > 1 else None
-
-
-def _swap_candidates(
-    ruleset: str, view: JSON, seat: int, swaps: list[JSON], wide: bool
-) -> list[JSON]:
-    p = get_ruleset(ruleset).preset  # type: ignore[attr-defined]
-    e = family.expected(ruleset)
-    fields = {int(s): f for s, f in (view.get("fields") or {}).items()}
-    mine = fields.get(seat, [])
-    scored: list[tuple[float, JSON]] = []
-    for a in swaps:
-        theirs = fields.get(a["seat"], [])
-        for pos in a["choices"]["position"]:
-            mv = e - 1.0 if mine[pos] == "?" else float(p.value(mine[pos]))
-            for q in a["choices"]["their_position"]:
-                tv = e + 1.0 if theirs[q] == "?" else float(p.value(theirs[q]))
-                body = {"type": "swap", "position": pos, "seat": a["seat"], "their_position": q}
-                scored.append((mv - tv, body))
-    scored.sort(key=lambda x: -x[0])
-    return [b for _, b in (scored if wide else scored[:MAX_SWAPS])]
-
-
-def _skipbo_candidates(view: JSON, seat: int, legal: list[JSON]) -> list[JSON | None] | None:
-    basic = basic_choice("skipbo", view, seat)
-    if basic is not None and basic.get("from") == "stock":
-        return None  # the stock card goes out: that is how the game is won
-    me = str(seat)
-    discards = (view.get("discards") or {}).get(me) or [[], [], [], []]
-    building = view.get("building") or [None] * 4
-    needs = [1 if b is None else b["next"] for b in building]
-    out: list[JSON | None] = [basic]
-    seen: set[tuple[Any, ...]] = set()
-    for a in legal:
-        if a["type"] == "play":
-            if a["from"] == "discard":
-                code = discards[a["discard_pile"]][-1]
-                key: tuple[Any, ...] = ("d", a["discard_pile"], needs[a["pile"]])
-            else:
-                code = a.get("card")
-                key = ("h", code, needs[a["pile"]])
-        elif "card" in a:
-            pile = discards[a["discard_pile"]]
-            key = ("e", a["card"], pile[-1] if pile else None, len(pile) > 0)
-        else:
-            key = ("pass",)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append(a)
-    out = _dedupe(out)
-    return out if len(out) > 1 else None
+    return expert_of(ruleset).candidates(ruleset, view, seat, legal, wide)
 
 
 # --------------------------------------------------------------------------- search
@@ -358,20 +236,6 @@ def choose(estimates: list[Estimate]) -> Estimate:
     return lead if gap > DEVIATE_SE * se else estimates[0]
 
 
-def worth_calling(ruleset: str, view: JSON, seat: int) -> bool:
-    """Is a call close enough to sensible to be worth a search?
-
-    The seat's estimated total (its known cards, the deck's average for the
-    others) at most ``CALL_SLACK`` above the lowest estimate of another player,
-    or ``basic`` would call anyway.
-    """
-    t = family.Table(ruleset, view, seat)
-    others = [t.est(s) for s in t.others()]
-    if not others:
-        return False
-    return t.est(seat) <= min(others) + CALL_SLACK or family._should_call(t)
-
-
 def decide(
     ruleset: str, view: JSON | None, seat: int, rng: random.Random | None = None, **kw: Any
 ) -> JSON | None:
@@ -387,22 +251,7 @@ def decide(
     if actions is None:
         return basic_choice(ruleset, view, seat)
     iterations = kw.get("iterations") or DEFAULT_ITERATIONS
-    if ruleset == "skipbo":
-        return choose(search(ruleset, view, seat, actions, iterations=iterations)).action
-    call = {"type": "call"}
-    if call in actions:
-        rest = [a for a in actions if a != call]
-        if worth_calling(ruleset, view, seat):
-            # To call or not: both to the round's end (the call ends it).
-            other = rest[0]
-            duel = search(ruleset, view, seat, [other, call], iterations=iterations // 2)
-            gap, se = paired_gap(duel[1], duel[0])
-            # The rollouts go on with basic, weaker than the expert will play on:
-            # a call must win clearly, not by the noise of a few worlds.
-            if gap > CALL_SE * se:
-                return call
-            iterations -= iterations // 2
-        if len(rest) == 1:
-            return rest[0]
-        actions = rest
-    return choose(search(ruleset, view, seat, actions, iterations=iterations, lap=True)).action
+    own = expert_of(ruleset).choose
+    if own is not None:
+        return own(ruleset, view, seat, actions, iterations)
+    return choose(search(ruleset, view, seat, actions, iterations=iterations)).action

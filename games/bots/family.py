@@ -37,6 +37,12 @@ from .common import JSON, find
 
 _PRESETS = {p.id: p for p in PRESETS}
 
+
+def preset_of(ruleset: str) -> Preset:
+    """What makes ``ruleset`` one of the family (the bots tune themselves by it)."""
+    return _PRESETS[ruleset]
+
+
 #: What calling wrongly costs, and how low the estimate must be (per ruleset).
 CALL = {
     # ruleset: (highest estimated total to call at, margin below every opponent)

@@ -15,7 +15,10 @@ threading and in sending:
   expects). A waiting request occupies none of them, and the process holds at
   most ``THREADS`` database connections (one persistent connection per
   executor thread), whatever the number of waiting clients.
-* **Waiting.** A ``GET /api/games/{id}/events/`` with ``wait`` > 0 first holds
+* **Waiting.** A ``GET`` (or ``HEAD``: Django answers it as a ``GET``)
+  ``/api/games/{id}/events/`` with ``wait`` > 0, the id in any spelling the
+  store accepts (``games.store.stream.game_key``: ``urn:uuid:…``, braces, no
+  hyphens...), first holds
   the game's subscription on the process's hub (``games.feed.hub``), then goes
   through Django as usual: middleware, authentication, the view. The view
   (``games.feed.waiting.answer``) answers at once when there is news; when
@@ -58,13 +61,17 @@ from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.base import BaseHandler
 from django.http import FileResponse
 from django.urls import set_script_prefix
+from rest_framework.exceptions import NotFound
 
 from games.feed import fast, service, waiting
+from games.store.stream import game_key
 
 log = logging.getLogger(__name__)
 
 DEBUG = bool(os.environ.get("PABLO_FEED_DEBUG"))
-FEED_PATH = re.compile(r"^/api/games/([0-9A-Fa-f-]{32,36})/events/?$")
+FEED_PATH = re.compile(r"^/api/games/([^/]+)/events/?$")
+#: Django serves HEAD with the view's GET: both wait, so both are held here.
+WAITING_METHODS = frozenset({"GET", "HEAD"})
 
 
 class CountingExecutor(ThreadPoolExecutor):
@@ -119,8 +126,14 @@ def _timed(fn: Any) -> Any:
 
 
 def waiting_game(scope: dict[str, Any]) -> str | None:
-    """The game id of a feed request that asks to wait (``wait`` > 0), else None."""
-    if scope.get("method") != "GET":
+    """The game id of a feed request that asks to wait (``wait`` > 0), else None.
+
+    Every request the view would let wait must be recognised here, or it would wait
+    on an executor thread: the methods Django routes to the view's ``get`` and every
+    spelling of the id the store reads (``game_key``). (Whatever still slips past is
+    answered at once by ``waiting.answer``, never held on a thread.)
+    """
+    if scope.get("method") not in WAITING_METHODS:
         return None
     match = FEED_PATH.match(scope.get("path", ""))
     if match is None:
@@ -132,10 +145,10 @@ def waiting_game(scope: dict[str, Any]) -> str | None:
         return None
     if not wait > 0:
         return None
-    raw = match.group(1).lower().replace("-", "")
-    if len(raw) != 32:
+    try:
+        return str(game_key(match.group(1)))
+    except NotFound:
         return None
-    return f"{raw[:8]}-{raw[8:12]}-{raw[12:16]}-{raw[16:20]}-{raw[20:]}"
 
 
 class Application(ASGIHandler):

@@ -9,7 +9,9 @@ query: the same selectors, the same redaction, on both paths.
   ``throttled`` with ``Retry-After``). Then
 
   - served by gunicorn (no hub): ``sleep_until_news`` polls the database on
-    this thread, then the feed is read;
+    this thread, then the feed is read; under ASGI a request the handler did
+    not hold (``asgi.waiting_game`` missed it) is answered at once instead, as
+    if ``wait`` were 0: no request ever sleeps on an executor thread;
   - served by the ASGI application (``games.feed.asgi``, which set
     ``current_hold``): the feed is read once; if it has news it is the answer,
     otherwise the answer so far (no events, the current version) is returned
@@ -25,6 +27,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.handlers.asgi import ASGIRequest
 from django.db import DatabaseError, close_old_connections, connection
 from rest_framework.exceptions import Throttled
 from rest_framework.response import Response
@@ -128,8 +131,11 @@ def answer(request: Any, *, game: Game, after: int, wait: float) -> Response:
         raise Throttled(wait=limits.RETRY_AFTER, detail=TOO_MANY.format(n=limits.limit()))
     hold = current_hold.get()
     if hold is None or hold.game_id != str(game.pk):
-        try:  # the thread path: wait here
-            sleep_until_news(game, after, wait)
+        # Not held by the ASGI handler: gunicorn waits here, on its thread; under ASGI
+        # (a request the handler did not recognise) no thread may sleep: answer at once.
+        try:
+            if not isinstance(request._request, ASGIRequest):
+                sleep_until_news(game, after, wait)
             return Response(game_selectors.event_feed(game=game, user=user, after=after))
         finally:
             slot.release()

@@ -16,6 +16,7 @@ delays its own delivery task. Users turn each channel off through
 
 from __future__ import annotations
 
+import hmac
 import logging
 import uuid
 from datetime import timedelta
@@ -187,20 +188,29 @@ def deliver_webhook(user_id: Any, body: str) -> int | None:
 # to it until then. ``user.email`` is always a confirmed address (or empty):
 # the address waiting for confirmation lives only in the signed link, so an
 # address typed by someone else never receives anything but that one mail.
+#
+# A link is used once and only while it is the latest: its token names the
+# address it confirms, the account's address when it was sent ("f") and a
+# nonce kept in ``NotificationSettings.email_nonce``. Asking for another
+# address replaces the nonce, clearing the address or confirming empties it,
+# and any change of the account's address fails the "f" check: each kills
+# every link sent before.
 
 CONFIRM_SALT = "games.notifications.email-confirmation"
 CONFIRM_DAYS = 3
 
 
-def email_confirmation_link(user: Any, email: str) -> str:
-    token = signing.dumps({"u": user.pk, "e": email}, salt=CONFIRM_SALT, compress=True)
+def email_confirmation_link(user: Any, email: str, nonce: str) -> str:
+    data = {"u": user.pk, "e": email, "f": user.email, "n": nonce}
+    token = signing.dumps(data, salt=CONFIRM_SALT, compress=True)
     site = str(getattr(settings, "PABLO_SITE_URL", "http://localhost:8000")).rstrip("/")
     return f"{site}/accounts/email/{token}/"
 
 
-def send_email_confirmation(user: Any, email: str) -> None:
-    """Mail ``email`` a link that makes it ``user``'s address (after the commit, by the outbox)."""
-    link = email_confirmation_link(user, email)
+def send_email_confirmation(user: Any, email: str, nonce: str) -> None:
+    """Mail ``email`` a link that makes it ``user``'s address (after the commit, by the
+    outbox); ``nonce`` is the one the caller just stored (``email_nonce``)."""
+    link = email_confirmation_link(user, email, nonce)
     with translation.override(language_of(user)):
         subject = gettext("Confirm your e-mail address for Pablo")
         text = gettext(
@@ -219,12 +229,21 @@ def send_email_confirmation(user: Any, email: str) -> None:
     transaction.on_commit(send)
 
 
-def read_email_confirmation(token: str) -> tuple[Any, str] | None:
-    """(user id, address) of a valid, unexpired confirmation link's token, else None."""
+def read_email_confirmation(token: str, *, lock: bool = False) -> tuple[Any, str] | None:
+    """(user, address) of a live confirmation link's token: valid, unexpired, the latest
+    one sent and the account's address unchanged since; else None. ``lock``: the
+    account's settings row stays locked to the transaction's end (two confirmations of
+    one link take turns; the second finds it used)."""
     try:
         data = signing.loads(token, salt=CONFIRM_SALT, max_age=CONFIRM_DAYS * 86400)
     except signing.BadSignature:
         return None
-    if not isinstance(data, dict) or not isinstance(data.get("e"), str):
+    if not isinstance(data, dict) or not all(isinstance(data.get(k), str) for k in ("e", "f", "n")):
         return None
-    return data.get("u"), data["e"]
+    rows = NotificationSettings.objects.select_related("user").filter(user_id=data.get("u"))
+    prefs = (rows.select_for_update() if lock else rows).first()
+    if prefs is None or not prefs.email_nonce or prefs.user.email != data["f"]:
+        return None
+    if not hmac.compare_digest(prefs.email_nonce, data["n"]):
+        return None
+    return prefs.user, data["e"]

@@ -25,6 +25,11 @@ def analysis_get(*, game: Game) -> GameAnalysis | None:
     return GameAnalysis.objects.filter(game=game, analyser=ANALYSER).first()
 
 
+def analysis_unit(ruleset: str) -> str:
+    """What an analysis of ``ruleset`` counts: "points" (round points) or "chance" (to win)."""
+    return analysis.unit(ruleset)
+
+
 def analysis_data(row: GameAnalysis) -> JSON:
     """What ``GET /api/games/{id}/analysis/`` answers for this row."""
     if row.status == GameAnalysis.Status.DONE and row.result is not None:
@@ -34,8 +39,13 @@ def analysis_data(row: GameAnalysis) -> JSON:
             "decisions": row.result.get("decisions", []),
             "players": row.result.get("players", []),
         }
-    status = "running" if row.status == GameAnalysis.Status.RUNNING else "queued"
-    return {"status": status, "progress": round(row.progress, 3)}
+    if row.status == GameAnalysis.Status.RUNNING:
+        return {"status": "running", "progress": round(row.progress, 3)}
+    # queued: its place in the (FIFO) queue, 1 = next
+    ahead = GameAnalysis.objects.filter(
+        status=GameAnalysis.Status.QUEUED, created_at__lt=row.created_at
+    ).count()
+    return {"status": "queued", "progress": round(row.progress, 3), "place": ahead + 1}
 
 
 def not_started() -> errors.NotFound:

@@ -12,8 +12,8 @@ from .events import ACTION_TYPES, ENGINE_EVENTS, JSON, Chance, Context, Event, i
 from .evolve import apply, fold
 from .lifecycle import Acted, act, act_in_place, act_seen, come_back, create, join, timeout
 from .options import COMMON_OPTIONS, Option
-from .protocol import Ruleset
-from .registry import all_options, get_ruleset, rulesets, validate_options
+from .protocol import Presentation, Ruleset
+from .registry import all_options, get_ruleset, register, rulesets, unregister, validate_options
 from .state import State
 from .visibility import event_view, reveal, view
 
@@ -29,6 +29,7 @@ __all__ = [
     "Malformed",
     "NotAllowed",
     "Option",
+    "Presentation",
     "RulesError",
     "Ruleset",
     "State",
@@ -44,9 +45,11 @@ __all__ = [
     "get_ruleset",
     "iso",
     "join",
+    "register",
     "reveal",
     "rulesets",
     "timeout",
+    "unregister",
     "validate_options",
     "view",
 ]

@@ -3,11 +3,41 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from .events import JSON, Context, Event
 from .options import Option
 from .state import State
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """What the pages need to know of a ruleset to show it, as plain data.
+
+    The pages ask the ruleset for these instead of naming it: the table and the
+    replay viewer pick their board by ``board`` (one table in
+    ``tabletop.layouts`` maps a board kind to its templates), the cards by
+    ``cards``, and the words below.
+    """
+
+    #: The family of card codes the pages draw (``tabletop.cards``: "french", "cabo",
+    #: "skipbo", or a kind of a ruleset's own whose drawing the UI gains with it).
+    cards: str
+    #: The kind of board the cards lie on ("family": a field of slots per seat,
+    #: a deck and a discard pile; "skipbo": hand, stock, four discard piles, building piles).
+    board: str
+    #: The viewer's chart: one point per "round", or per "turn".
+    chart_axis: str = "round"
+    #: The chart's end line: (value, words), or None.
+    threshold: tuple[int, str] | None = None
+    #: What a call is called ("Pablo"); "" for a ruleset without calls.
+    call_word: str = ""
+    #: What a player's final score counts, for one and for many (history rows).
+    score_words: tuple[str, str] = ("point", "points")
+    #: Common options that change nothing a player would notice in this ruleset
+    #: (the game-creation form does not show them).
+    unused_options: frozenset[str] = frozenset()
 
 
 class Ruleset(Protocol):
@@ -18,6 +48,17 @@ class Ruleset(Protocol):
     min_players: int
     #: Ruleset-specific options (the common ones are added by the engine).
     options: dict[str, Option]
+    #: Its own event types -> a sentence (the OpenAPI schema documents them).
+    event_types: dict[str, str]
+    #: Whether a seat may ever act while the game does not wait for it (throws, a call
+    #: after one's turn): the bots then look for such chances at every version.
+    off_turn_actions: bool
+    #: Its event types that record a seat's own action (a timeout's action for it too).
+    action_events: frozenset[str]
+    #: Its event type that ends a round (and opens the round's reveal); None: no rounds.
+    round_end_event: str | None
+    #: How the pages show it.
+    presentation: Presentation
 
     def max_players(self, options: JSON) -> int:
         """Largest seat count allowed with these (validated) options."""

@@ -11,8 +11,14 @@ _REGISTRY: dict[str, Ruleset] = {}
 
 
 def register(ruleset: Ruleset) -> Ruleset:
+    """Make ``ruleset`` known by its id (the shipped ones at import; tests add their own)."""
     _REGISTRY[ruleset.id] = ruleset
     return ruleset
+
+
+def unregister(ruleset_id: str) -> None:
+    """Forget a ruleset ``register`` added (a test's own ruleset, when it is done)."""
+    _REGISTRY.pop(ruleset_id, None)
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:

@@ -42,6 +42,7 @@ from .errors import Malformed, NotAllowed
 from .events import JSON, Context, Event
 from .evolve import Handlers, Work
 from .options import Option
+from .protocol import Presentation
 from .registry import register
 from .state import State, base_header, clone
 
@@ -99,6 +100,17 @@ class Skipbo:
     }
     name = "Skip-Bo"
     min_players = 2
+    action_events = frozenset({"card_played", "card_discarded"})
+    off_turn_actions = False  # only the player on turn acts
+    round_end_event = None
+    presentation = Presentation(
+        "skipbo",
+        "skipbo",
+        "turn",
+        (0, "an empty stock wins"),
+        score_words=("card left in stock", "cards left in stock"),
+        unused_options=frozenset({"memory"}),  # no face-down field cards to remember
+    )
     options: dict[str, Option] = {
         "stock_size": Option(
             "integer",

@@ -259,7 +259,7 @@ def ruleset_list() -> list[JSON]:
             "name": ruleset.name,
             "min_players": ruleset.min_players,
             "max_players": ruleset.max_players_any,
-            "bot_levels": bot_levels(),  # bots (issue #11)
+            "bot_levels": bot_levels(ruleset.id),  # the levels its bots play
             "options": {
                 name: option.describe() for name, option in rules.all_options(ruleset).items()
             },
@@ -275,28 +275,19 @@ def rules_version() -> str:
 
 # --------------------------------------------------------------------------- the round's reveal
 
-#: Events of a player's own action (a timeout's action for them counts too): the first
-#: of them after a round's end closes that round's reveal on the player's table.
-PLAYER_ACTIONS = frozenset(
-    {
-        "looked",
-        "drawn",
-        "discarded",
-        "replaced",
-        "peeked",
-        "spied",
-        "swapped",
-        "power_skipped",
-        "thrown",
-        "called",
-    }
-)
-
 
 def acted_since_round_end(*, game: Game, seat: int) -> bool:
-    """Whether ``seat`` has acted since the game's last round ended (two indexed reads)."""
+    """Whether ``seat`` has acted since the game's last round ended (two indexed reads).
+
+    The ruleset names its round's end and the events of a player's own action (a
+    timeout's action for them counts too): the first of them after a round's end
+    closes that round's reveal on the player's table.
+    """
+    ruleset = rules.get_ruleset(game.ruleset)
+    if ruleset.round_end_event is None:
+        return False
     ended = (
-        Event.objects.filter(game=game, type="round_ended")
+        Event.objects.filter(game=game, type=ruleset.round_end_event)
         .order_by("-seq")
         .values_list("seq", flat=True)
         .first()
@@ -304,5 +295,5 @@ def acted_since_round_end(*, game: Game, seat: int) -> bool:
     if ended is None:
         return False
     return Event.objects.filter(
-        game=game, seq__gt=ended, seat=seat, type__in=PLAYER_ACTIONS
+        game=game, seq__gt=ended, seat=seat, type__in=ruleset.action_events
     ).exists()

@@ -15,6 +15,7 @@ from games.errors import ApplicationError
 from games.models import AccountLanguage, AccountName
 from games.notifications import fanout
 from games.selectors import accounts as account_selectors
+from games.services.notifications import email_confirmations_forget
 from games.usernames import clean_username, name_digest, username_problem
 
 JSON = dict[str, Any]
@@ -83,23 +84,26 @@ def user_token(*, request: Any, username: str, password: str) -> str:
     return token.key
 
 
+@transaction.atomic
 def email_confirm(*, token: str, apply: bool) -> tuple[Any, str]:
     """The account and address of an e-mail confirmation link; with ``apply``, confirm it.
 
     Raises ``ApplicationError`` (``invalid_link``) for a link that is forged,
-    expired or names no account.
+    expired, used, replaced by a later one, or whose account's address changed.
     """
-    found = fanout.read_email_confirmation(token)
-    user = get_user_model().objects.filter(pk=found[0]).first() if found else None
-    if found is None or user is None:
+    found = fanout.read_email_confirmation(token, lock=apply)
+    if found is None:
         raise ApplicationError(
             "This confirmation link is not valid (or has expired): ask for a new one.",
             "invalid_link",
         )
-    if apply and user.email != found[1]:
-        user.email = found[1]
-        user.save(update_fields=["email"])
-    return user, found[1]
+    user, email = found
+    if apply:
+        email_confirmations_forget(user)  # used once
+        if user.email != email:
+            user.email = email
+            user.save(update_fields=["email"])
+    return user, email
 
 
 def user_token_rotate(*, user: Any, current: str | None = None) -> str:

@@ -26,18 +26,25 @@ ANALYSIS_SAVE_EVERY = 5
 
 
 @transaction.atomic
-def analysis_request(*, game: Game, user: Any) -> GameAnalysis:
+def analysis_request(*, game: Game, user: Any, requested_from: str = "") -> GameAnalysis:
     """Start the analysis of a finished (or aborted) game; an existing one is returned.
+
+    ``requested_from``: the asker's address, hashed (``games.api.shares.address_key``).
 
     A running game is refused (``409 game_not_finished``): its events must not
     leak. A failed analysis is queued again.
     """
     if game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
         raise errors.Conflict("A game is analysed once it is finished.", "game_not_finished")
+    if not bot_analysis.analysable(game.ruleset):
+        raise errors.Conflict("This game's ruleset has no analysis.", "not_analysable")
     row, created = GameAnalysis.objects.select_for_update().get_or_create(
         game=game,
         analyser=bot_analysis.ANALYSER,
-        defaults={"requested_by": user if getattr(user, "is_authenticated", False) else None},
+        defaults={
+            "requested_by": user if getattr(user, "is_authenticated", False) else None,
+            "requested_from": requested_from,
+        },
     )
     if created or row.status == GameAnalysis.Status.FAILED:
         row.status = GameAnalysis.Status.QUEUED
@@ -49,10 +56,11 @@ def analysis_request(*, game: Game, user: Any) -> GameAnalysis:
 
 
 def _marks(ruleset: str) -> bot_analysis.Marks:
+    """The marks' thresholds of the settings, by the unit the ruleset's analysis counts in."""
     values = (
-        settings.PABLO_ANALYSIS_MARKS_SKIPBO
-        if ruleset == "skipbo"
-        else settings.PABLO_ANALYSIS_MARKS
+        settings.PABLO_ANALYSIS_MARKS
+        if bot_analysis.unit(ruleset) == "points"
+        else settings.PABLO_ANALYSIS_MARKS_SKIPBO
     )
     return bot_analysis.Marks(*(float(v) for v in values))
 

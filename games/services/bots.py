@@ -32,7 +32,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from games import errors, rules, store
+from games import errors, lanes, rules, store
 from games.bots import decide
 from games.bots.play import bot_view
 from games.models import Game
@@ -195,6 +195,10 @@ def _bot_turn(
             state, waited_only=turn_key is not None
         ):
             return 0
+        if turn_key is not None:
+            # (a deadline's: interactive work, so a heavy level's late move is made by
+            # the cheap policy -- games/lanes.py)
+            level = lanes.at_deadline(level)
         body = move
         if body is None:
             view = bot_view(state, seat)

@@ -44,7 +44,9 @@ def game_cancel(*, game_id: Any, user: Any) -> Game:
 
 
 @transaction.atomic
-def game_rematch(*, game_id: Any, user: Any, seed: str = "") -> tuple[Game, bool]:
+def game_rematch(
+    *, game_id: Any, user: Any, seed: str = "", created_from: str = ""
+) -> tuple[Game, bool]:
     """A player of a finished game starts (or finds) its rematch: (the new game, created).
 
     The new game has the old one's ruleset, seats, options and turn time; it is
@@ -78,6 +80,7 @@ def game_rematch(*, game_id: Any, user: Any, seed: str = "") -> tuple[Game, bool
         bots=bots or None,
         seed=seed,
         private=True,
+        created_from=created_from,
     )
     Game.objects.filter(pk=new.pk).update(rematch_of=old.pk)
     new.rematch_of_id = old.pk

@@ -105,12 +105,14 @@ def game_create(
     bots: Sequence[Mapping[str, Any]] | None = None,
     seed: str = "",
     private: bool = False,
+    created_from: str = "",
 ) -> Game:
     """A new game with ``user`` in seat 0 (starts at once if it has one seat).
 
     ``bots``: ``[{"seat", "level"}]`` seats taken by bots at once, as checked by
     the API's input serializer (``games.commands.check_bots``).
     ``private``: listed to its players only, joined with its invite (games/friends.py).
+    ``created_from``: the creator's address, hashed (``games.api.shares.address_key``).
     """
     check_turn_timeout(turn_timeout)
     events = rules.create(
@@ -136,6 +138,7 @@ def game_create(
         player_seeds=None if decks else {"0": seed},
         private=bool(private),
         invite=friends.new_invite() if private else "",
+        created_from=created_from,
     )
     started = store.start(game, events)
     if bots:

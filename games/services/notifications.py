@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import secrets
 from typing import Any
 
 from django.db import transaction
@@ -16,6 +17,13 @@ log = logging.getLogger(__name__)
 
 
 @transaction.atomic
+def email_confirmations_forget(user: Any) -> None:
+    """Kill every confirmation link ``user`` was sent (the address was confirmed or
+    cleared): ``games.notifications.fanout`` accepts only the latest nonce."""
+    NotificationSettings.objects.filter(user=user).update(email_nonce="")
+
+
+@transaction.atomic
 def notification_settings_update(
     *,
     user: Any,
@@ -25,14 +33,19 @@ def notification_settings_update(
 ) -> NotificationSettings:
     """Change the user's e-mail address or turn channels on and off (None: unchanged)."""
     prefs, _ = NotificationSettings.objects.get_or_create(user=user)
-    if email is not None and email != user.email:
+    if email is not None:
         # A new address is not used yet: it is mailed a confirmation link and
-        # becomes user.email once confirmed (email_confirm). Blank removes it.
-        if email:
-            fanout.send_email_confirmation(user, email)
+        # becomes user.email once confirmed (email_confirm). Blank removes it. Either
+        # way the links sent before are dead.
+        if email and email != user.email:
+            prefs.email_nonce = secrets.token_urlsafe(16)  # the links sent before die
+            prefs.save(update_fields=["email_nonce", "updated_at"])
+            fanout.send_email_confirmation(user, email, prefs.email_nonce)
         else:
-            user.email = ""
-            user.save(update_fields=["email"])
+            if not email and user.email:
+                user.email = ""
+                user.save(update_fields=["email"])
+            email_confirmations_forget(user)
     changed = {"email_enabled": email_enabled, "webhook_enabled": webhook_enabled}
     fields = [name for name, value in changed.items() if value is not None]
     for name in fields:

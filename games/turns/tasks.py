@@ -18,9 +18,11 @@ already in a broker still find their task.
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import shared_task
 
-from games import outbox
+from games import lanes, outbox
 from games.services import bots as bot_services
 
 from . import deadlines
@@ -36,8 +38,12 @@ def enforce_deadline(game_id: str, turn_key: str) -> int:
     return deadlines.enforce(game_id=game_id, turn_key=turn_key)
 
 
-@shared_task(name="games.bot_act", ignore_result=True)
-def bot_act(game_id: str, seat: int, version: int) -> int:
+@shared_task(bind=True, name="games.bot_act", ignore_result=True)
+def bot_act(self: Any, game_id: str, seat: int, version: int) -> int:
+    # an expert's move is heavy work: forwarded to its own queue (games/lanes.py)
+    if not lanes.on_heavy_queue(self.request) and lanes.bot_move_is_heavy(game_id, seat):
+        lanes.forward(self, (game_id, seat, version))
+        return 0
     return bot_services.game_bot_act(game_id=game_id, seat=seat, version=version)
 
 

@@ -370,15 +370,20 @@ CELERY_WORKER_ENABLE_REMOTE_CONTROL = env.bool("CELERY_WORKER_ENABLE_REMOTE_CONT
 # can be kept away from the deadline sweep by running dedicated workers
 # (`celery -A pablo worker -Q celery` / `-Q notifications`); a plain
 # `celery -A pablo worker` consumes both.
-CELERY_TASK_QUEUES = {"celery": {}, "notifications": {}, "analysis": {}}
+# Heavy work (analyses; the expert bot's moves) has queues of its own, "analysis" and
+# "bots", which a plain worker's pool does not consume: it runs them in
+# PABLO_HEAVY_LANES threads each, outside its pool, so interactive work always finds
+# a free slot; dedicated workers take them with `-Q bots,analysis` (games/lanes.py,
+# docs/operations.md "Workers").
+CELERY_TASK_QUEUES = {"celery": {}, "notifications": {}}
 CELERY_TASK_ROUTES = {
     "games.notify_game": {"queue": "notifications"},
     "games.deliver_webhook": {"queue": "notifications"},
     "games.deliver_email": {"queue": "notifications"},
-    # Analyses take a minute or two: their own queue, so they never hold up bots and
-    # deadlines when dedicated workers run (`-Q analysis`); a plain worker takes it too.
     "games.analyse_game": {"queue": "analysis"},
 }
+PABLO_HEAVY_LANES = env.int("PABLO_HEAVY_LANES", default=1)
+PABLO_HEAVY_NICE = env.int("PABLO_HEAVY_NICE", default=10)
 if CELERY_BROKER_URL.startswith("filesystem"):
     # The file-system transport does not create its folders.
     for _folder in ("queue", "processed"):
@@ -441,6 +446,14 @@ PABLO_THROTTLE_GAMES = env.str("PABLO_THROTTLE_GAMES", default="30/hour") or Non
 # Each new notification address is mailed a confirmation link: a user cannot
 # make the service mail strangers more often than this.
 PABLO_THROTTLE_EMAILS = env.str("PABLO_THROTTLE_EMAILS", default="5/hour") or None
+# Accounts are cheap: accounts made per client address (API and web sign-up).
+PABLO_THROTTLE_SIGNUPS = env.str("PABLO_THROTTLE_SIGNUPS", default="10/hour") or None
+# Heavy work unfinished at once, per account and per address (games/api/shares.py;
+# 0 = no limit): games with bots waiting or active, analyses queued or running.
+PABLO_BOT_GAMES = env.int("PABLO_BOT_GAMES", default=3)
+PABLO_BOT_GAMES_PER_ADDRESS = env.int("PABLO_BOT_GAMES_PER_ADDRESS", default=6)
+PABLO_ANALYSES_QUEUED = env.int("PABLO_ANALYSES_QUEUED", default=3)
+PABLO_ANALYSES_QUEUED_PER_ADDRESS = env.int("PABLO_ANALYSES_QUEUED_PER_ADDRESS", default=6)
 # Every authenticate() counts failed log-ins per username key and address
 # (the API's token call, the web log-in, the admin log-in): games/api/throttling.py.
 AUTHENTICATION_BACKENDS = ["games.api.throttling.ThrottledModelBackend"]

@@ -18,7 +18,9 @@ PABLO_WEBHOOK_ALLOW_PRIVATE = True
 # Throttles stay out of the suite's way (it registers and acts far faster than
 # any person); the throttle tests (tests/faults/test_throttling.py) turn them on.
 PABLO_THROTTLE_LOGIN_FAILURES = PABLO_THROTTLE_AUTH = PABLO_THROTTLE_ACTIONS = None
-PABLO_THROTTLE_GAMES = PABLO_THROTTLE_EMAILS = None
+PABLO_THROTTLE_GAMES = PABLO_THROTTLE_EMAILS = PABLO_THROTTLE_SIGNUPS = None
+PABLO_BOT_GAMES = PABLO_BOT_GAMES_PER_ADDRESS = 0
+PABLO_ANALYSES_QUEUED = PABLO_ANALYSES_QUEUED_PER_ADDRESS = 0
 # Each test process keeps its derived data (built replays) to itself.
 # (The live-feed tests' servers share theirs: PABLO_TEST_KEEP_DEFAULT_CACHE, the
 # token revocation and user change marks of games/tokens.py.)

@@ -37,7 +37,7 @@ def test_start_progress_and_result(ann, bob, finished, settings):
     assert ann.get(url).status_code == 404
     answer = ann.post(url)
     assert answer.status_code == 202, answer.content
-    assert answer.json() == {"status": "queued", "progress": 0.0}
+    assert answer.json() == {"status": "queued", "progress": 0.0, "place": 1}
     again = bob.post(url)  # the same analysis, not a second one
     assert again.status_code == 202 and GameAnalysis.objects.count() == 1
     assert ann.get(url).status_code == 202

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.cache import caches
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from games import tokens
 from tests.factories import UserFactory
 
 
@@ -51,3 +53,20 @@ def test_a_rotation_whose_revocation_cannot_be_shared_changes_nothing(monkeypatc
     fresh = client.post("/api/auth/token/rotate/")
     assert fresh.status_code == 200
     assert client.get("/api/games/").status_code == 401
+
+
+@pytest.mark.django_db
+def test_a_user_saved_by_another_process_is_seen_at_once(monkeypatch):
+    """The attack: ``GET /api/me/notifications/`` answered the old (empty) address right
+    after a confirmation another process saved. Here the save happens "elsewhere": this
+    process's own memory is not told (``forget`` does nothing), only the shared cache."""
+    user = UserFactory(username="confirming", password="x")
+    token = Token.objects.create(user=user)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    assert client.get("/api/me/notifications/").json()["email"] == ""  # now remembered
+    elsewhere = get_user_model().objects.get(pk=user.pk)
+    monkeypatch.setattr(tokens, "forget", lambda **kwargs: None)
+    elsewhere.email = "confirmed@example.org"
+    elsewhere.save(update_fields=["email"])
+    assert client.get("/api/me/notifications/").json()["email"] == "confirmed@example.org"

@@ -105,7 +105,7 @@ def test_the_analysis_is_a_function_of_the_events():
 
 
 def test_marks_need_two_standard_errors():
-    marks = analysis.FAMILY_MARKS
+    marks = analysis.default_marks("pablo")
     assert marks.mark(10.0, 6.0) is None
     assert marks.mark(10.0, 1.0) == "blunder"
     assert marks.mark(4.0, 1.0) == "mistake"

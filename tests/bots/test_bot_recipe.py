@@ -15,7 +15,7 @@ from games import rules
 from games.models import Event, Game
 from games.services import bots as bot_services
 from games.services import games as game_services
-from tests.tasks.helpers import clock, state, user
+from tests.helpers import clock, state, user
 
 LOOK = {"type": "look", "positions": [0, 1]}
 

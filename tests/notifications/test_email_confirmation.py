@@ -105,3 +105,68 @@ def test_confirmation_mails_are_limited_per_user(settings, django_capture_on_com
     assert answers[-1].json()["code"] == "throttled" and int(answers[-1]["Retry-After"]) > 0
     assert patch(ann, email_enabled=False).status_code == 200  # other changes are not limited
     caches["throttle"].clear()
+
+
+def confirmation_link(u, email, django_capture_on_commit_callbacks) -> str:
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert patch(u, email=email).status_code == 200
+    (message,) = mail.outbox
+    return link_in(message)
+
+
+def test_a_link_is_used_once(eager, django_capture_on_commit_callbacks):
+    ann = user("ann")
+    path = confirmation_link(ann, "ann@example.org", django_capture_on_commit_callbacks)
+    assert Client().post(path).status_code == 200
+    ann.refresh_from_db()
+    assert ann.email == "ann@example.org"
+    # the attack: the address is cleared, and the old link used again
+    patch(ann, email="")
+    for method in (Client().get, Client().post):
+        assert method(path).status_code == 400
+    ann.refresh_from_db()
+    assert ann.email == ""
+
+
+def test_a_link_dies_when_another_address_is_asked_or_the_address_cleared(
+    eager, django_capture_on_commit_callbacks
+):
+    ann = user("ann", "ann@example.org")
+    first = confirmation_link(ann, "typo@example.org", django_capture_on_commit_callbacks)
+    second = confirmation_link(ann, "right@example.org", django_capture_on_commit_callbacks)
+    assert Client().post(first).status_code == 400  # replaced by the second
+    third = confirmation_link(ann, "later@example.org", django_capture_on_commit_callbacks)
+    patch(ann, email="")
+    assert Client().post(third).status_code == 400  # the address was cleared
+    assert Client().post(second).status_code == 400
+    ann.refresh_from_db()
+    assert ann.email == ""
+
+
+def test_a_link_dies_when_the_address_changes_by_any_other_way(
+    eager, django_capture_on_commit_callbacks
+):
+    ann = user("ann")
+    path = confirmation_link(ann, "ann@example.org", django_capture_on_commit_callbacks)
+    ann.email = "admin-set@example.org"
+    ann.save()
+    assert Client().post(path).status_code == 400
+    ann.refresh_from_db()
+    assert ann.email == "admin-set@example.org"
+
+
+def test_confirmation_mails_are_limited_per_address_too(
+    eager, settings, django_capture_on_commit_callbacks
+):
+    """Many cheap accounts cannot mail one victim more than one account can."""
+    settings.PABLO_THROTTLE_EMAILS = "3/hour"
+    caches["throttle"].clear()
+    senders = [user(f"s{i}") for i in range(5)]
+    with django_capture_on_commit_callbacks(execute=True):
+        answers = [patch(s, email="Victim@Example.org") for s in senders]
+    assert [a.status_code for a in answers] == [200, 200, 200, 429, 429]
+    assert int(answers[-1]["Retry-After"]) > 0
+    assert len(mail.outbox) == 3
+    assert patch(senders[4], email="other@example.org").status_code == 200
+    caches["throttle"].clear()

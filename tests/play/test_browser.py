@@ -419,8 +419,8 @@ def test_refusals_show_the_detail_on_the_table(live_server, chromium):
     game, users, players = _two_player_cabo(chromium, live_server.url)
     try:
         page = players[0].page
-        # ben looks meanwhile: ann's page is now one version behind; her stale
-        # Look is refused with the API's sentence, then the table is refreshed
+        # ben looks meanwhile: ann's page is now behind; her stale Look is refused
+        # and said in the players' words (what ben did), then the table is refreshed
         page.click("#table a.pick[data-sel='f0.0']")
         page.wait_for_selector('#table[data-sel="f0.0"]')
         page.click("#table a.pick[data-sel='f0.0,f0.1']")
@@ -438,7 +438,8 @@ def test_refusals_show_the_detail_on_the_table(live_server, chromium):
         before = Game.objects.get(pk=game.id).version
         page.click("#table button[data-action*='look']")
         page.wait_for_selector("#notice .notice.error")
-        assert "reload it and decide again" in page.inner_text("#notice")
+        said = page.inner_text("#notice")
+        assert "ben looked at" in said and "your move was not made" in said, said
         assert Game.objects.get(pk=game.id).version == before
     finally:
         for pl in players:
@@ -458,11 +459,12 @@ def test_without_javascript(live_server, chromium, artifacts):
         perform(ann, {"type": "look", "positions": [0, 1]}, 0)
         ann.page.wait_for_load_state()
         assert ann.page.url.endswith(f"/play/{game.id}/")
-        # ben's Look comes from an old page: refused with the API's sentence, nothing stored
+        # ben's Look comes from an old page: refused in words (what ann did), nothing stored
         before = Game.objects.get(pk=game.id).version
         ben.page.click("#table button[data-action*='look']")
         ben.page.wait_for_load_state()
-        assert "reload it and decide again" in ben.page.inner_text("#notice")
+        said = ben.page.inner_text("#notice")
+        assert "ann looked at" in said and "your move was not made" in said, said
         assert Game.objects.get(pk=game.id).version == before
         for _ in range(6):
             game.refresh_from_db()

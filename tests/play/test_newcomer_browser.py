@@ -96,13 +96,15 @@ def test_a_click_while_an_action_is_in_flight_is_never_dropped(live_server, chro
     try:
         p = player.page
         p.goto(f"{live_server.url}/play/{game.id}/")
-        draw = "#table button[data-action*='\"draw\"']"
-        p.locator(draw).first.wait_for()
-        # the first click sends; a redraw switches the buttons on; the second click
+        deck = "#table button[data-action*='\"deck\"']"
+        discard = "#table button[data-action*='\"discard\"']"
+        p.locator(deck).first.wait_for()
+        # the first click sends; a redraw switches the buttons on; a click on another
         p.evaluate(
-            """(sel) => { const b = document.querySelector(sel); b.click();
-                          b.disabled = false; b.click(); }""",
-            draw,
+            """([deck, discard]) => { document.querySelector(deck).click();
+                const other = document.querySelector(discard);
+                other.disabled = false; other.click(); }""",
+            [deck, discard],
         )
         p.locator("#notice .notice").wait_for(timeout=10_000)
         assert "Choose again" in p.inner_text("#notice")
@@ -131,8 +133,8 @@ def test_last_moves_read_in_order_and_say_your_turn_to_you(live_server, chromium
         assert moves[-1] == "Now it is your turn.", moves
         assert not any("ann's turn" in m for m in moves), moves
         told = [i for i, m in enumerate(moves) if "ben's turn" in m]
-        ben_drew = [i for i, m in enumerate(moves) if m.startswith("ben drew")]
-        assert told and ben_drew and told[-1] < ben_drew[-1], moves  # as it happened
+        ben_moved = [i for i, m in enumerate(moves) if m.startswith("ben ")]
+        assert told and ben_moved and told[-1] < ben_moved[-1], moves  # as it happened
         # numbered as it reads: 1 at the top, counting down the page
         assert p.evaluate("document.querySelector('#table section.log ol').reversed") is False
     finally:
@@ -165,6 +167,8 @@ def test_a_cancelled_game_says_so_and_who_after_asking_first(live_server, chromi
             assert "Cancelled" in result and said in result, result
             assert "Game over" not in result and "won" not in result
             assert page.locator("#table .result svg, #table a[href^='/replays/']").count() == 0
+            assert page.locator("#table .board").count() == 0  # no empty board
+            assert "ann cancelled the game before it started." in page.inner_text("#table .log")
     finally:
         player.close()
         viewer.close()

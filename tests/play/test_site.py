@@ -38,7 +38,9 @@ def test_every_page_has_the_same_header_navigation_and_footer(client, django_use
         assert "tabletop/site.css" in html
         chrome.add(_chrome(html))
     assert len(chrome) == 1
-    (header, _footer) = chrome.pop()
+    (header, footer) = chrome.pop()
+    # in a player's words (issue 28: "on an immutable event log" was jargon)
+    assert "immutable" not in footer and "event log" not in footer, footer
     for link in ("Lobby", "Replays"):
         assert f">{link}</a>" in header
     assert ("Log out ann" in header) if signed_in else (">Log in</a>" in header)

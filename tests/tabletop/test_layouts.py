@@ -1,8 +1,8 @@
-"""Each ruleset's drawing facts (tabletop/layouts.py): complete, and strict about the unknown.
+"""Each ruleset's drawing facts (its ``Presentation``, read by tabletop/layouts.py):
+complete, and strict about the unknown.
 
-Adding a ruleset to the rules without a layout fails here, and a ruleset the UI
-does not know is an error, never drawn as some other game (docs/table.md
-"Adding a ruleset").
+A ruleset whose board or cards the UI cannot draw is an error, never drawn as
+some other game (docs/table.md "Adding a ruleset").
 """
 
 from __future__ import annotations
@@ -18,19 +18,16 @@ from play import boards as table_boards
 from play import table
 from replays import frames
 from tabletop import cards
-from tabletop.layouts import BOARDS, KINDS, LAYOUTS, UnknownRuleset, kind_of, layout
+from tabletop.layouts import BOARDS, KINDS, UnknownRuleset, kind_of, layout
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
 
 
-def test_every_ruleset_of_the_rules_has_a_layout_and_no_layout_is_left_over():
-    assert set(LAYOUTS) == {r.id for r in rules.rulesets()}
-
-
-@pytest.mark.parametrize("ruleset", sorted(LAYOUTS))
+@pytest.mark.parametrize("ruleset", sorted(r.id for r in rules.rulesets()))
 def test_a_layout_names_a_board_and_cards_the_ui_can_draw(ruleset):
     drawn = layout(ruleset)
-    assert drawn.kind in KINDS
+    assert drawn == rules.get_ruleset(ruleset).presentation
+    assert drawn.cards in KINDS
     assert drawn.board in BOARDS
     assert drawn.chart_axis in ("round", "turn")
 
@@ -51,6 +48,12 @@ def test_an_unknown_ruleset_is_an_error_not_a_family_layout():
     game = {"ruleset": "skat", "seats": 2, "players": [], "status": "active", "state": {}}
     with pytest.raises(UnknownRuleset):
         table.build(game, "", [])
+
+
+def test_a_ruleset_whose_board_the_ui_lacks_is_an_error(eights):
+    assert rules.get_ruleset(eights).presentation.board not in BOARDS
+    with pytest.raises(UnknownRuleset, match="board 'eights'"):
+        layout(eights)
 
 
 def test_a_cabo_face_names_the_power_the_rules_give_it():

@@ -20,7 +20,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from games import rules
-from games.bots import LEVELS
+from games.bots import levels as bot_levels
 from games.bots.driver import Unfinished
 from games.bots.play import play_game
 from games.chance import DeckChance
@@ -42,7 +42,9 @@ class Command(BaseCommand):
     help = "Bots play games in the pure engine; win rates with 95 % intervals."
 
     def add_arguments(self, parser):
-        parser.add_argument("--ruleset", default="cabo")
+        parser.add_argument(
+            "--ruleset", default=None, help="A ruleset's id (default: the first one registered)."
+        )
         parser.add_argument("--players", type=int, default=2)
         parser.add_argument("--games", type=int, default=100)
         parser.add_argument(
@@ -58,7 +60,7 @@ class Command(BaseCommand):
         parser.add_argument("--max-actions", type=int, default=100_000)
 
     def handle(self, *args, **o):
-        ruleset = o["ruleset"]
+        ruleset = o["ruleset"] or rules.rulesets()[0].id
         try:
             rules.get_ruleset(ruleset)
         except rules.RulesError as exc:
@@ -67,9 +69,12 @@ class Command(BaseCommand):
         levels = (o["bots"] or ",".join(["basic"] * players)).split(",")
         if len(levels) != players:
             raise CommandError(f"--bots: name {players} levels, one per seat.")
-        bad = [lv for lv in levels if lv not in LEVELS]
+        known = bot_levels(ruleset)
+        bad = [lv for lv in levels if lv not in known]
         if bad:
-            raise CommandError(f"--bots: unknown level {bad[0]!r}; levels: {', '.join(LEVELS)}.")
+            raise CommandError(
+                f"--bots: unknown level {bad[0]!r}; levels for {ruleset}: {', '.join(known)}."
+            )
         options = _options(o["options"])
         seed = o["seed"] if o["seed"] is not None else random.SystemRandom().randrange(2**31)
         games = o["games"]

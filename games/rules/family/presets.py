@@ -14,6 +14,7 @@ from ..cards import cabo_deck, french_deck, french_rank
 from ..errors import Malformed
 from ..events import JSON
 from ..options import Option
+from ..protocol import Presentation
 
 #: A power: (kind, optional). kind: peek | spy | swap | spy_swap.
 Power = tuple[str, bool]
@@ -87,6 +88,8 @@ class Preset:
         default=lambda prev, totals, game, winners, seats: [(prev + 1) % seats]
     )
     check_options: Callable[[int, JSON], None] = field(default=lambda seats, options: None)
+    #: How the pages show it (a field of slots per seat: the "family" board).
+    presentation: Presentation = field(default=Presentation("french", "family"))
 
 
 def _lowest(seats: range | list[int], values: list[int]) -> list[int]:
@@ -177,6 +180,7 @@ PABLO = Preset(
     score=pablo_score,
     game_over=pablo_game_over,
     result=pablo_result,
+    presentation=Presentation("french", "family", "round", (100, "game ends at 100"), "Pablo"),
 )
 
 
@@ -240,6 +244,7 @@ PABLO_50 = Preset(
     adjust_total=lambda total: 0 if total == 50 else total,
     game_over=lambda totals, options: any(t > 50 for t in totals),
     next_start=pablo50_next_start,
+    presentation=Presentation("french", "family", "round", (50, "game ends above 50"), "Pablo"),
 )
 
 
@@ -295,6 +300,7 @@ TAMALOU = Preset(
     score=tamalou_score,
     game_over=lambda totals, options: any(t >= 100 for t in totals),
     check_options=tamalou_check_options,
+    presentation=Presentation("french", "family", "round", (100, "game ends at 100"), "Tamalou"),
 )
 
 
@@ -353,6 +359,7 @@ CABO = Preset(
     adjust_total=lambda total: 50 if total == 100 else total,
     game_over=lambda totals, options: any(t > 100 for t in totals),
     next_start=cabo_next_start,
+    presentation=Presentation("cabo", "family", "round", (100, "game ends above 100"), "Cabo"),
 )
 
 PRESETS = (PABLO, PABLO_50, TAMALOU, CABO)

@@ -38,12 +38,30 @@ class Family:
         "round_ended": "the round was scored; every field card is shown",
     }
 
+    action_events = frozenset(
+        {
+            "looked",
+            "drawn",
+            "discarded",
+            "replaced",
+            "peeked",
+            "spied",
+            "swapped",
+            "power_skipped",
+            "thrown",
+            "called",
+        }
+    )
+    round_end_event = "round_ended"
+
     def __init__(self, preset: Preset) -> None:
         self.preset = preset
         self.id = preset.id
         self.name = preset.name
         self.min_players = preset.min_players
         self.options: dict[str, Option] = dict(preset.options)
+        self.presentation = preset.presentation
+        self.off_turn_actions = preset.throwing != "none" or preset.call_when == "after_turn"
 
     def max_players(self, options: JSON) -> int:
         return self.preset.max_players(options)

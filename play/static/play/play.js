@@ -8,8 +8,9 @@
  * - A refusal is shown as the API's detail sentence above the table, then the
  *   table is refreshed. A version conflict (another player moved first) is told in
  *   the table's words: the redraw asks for what happened since (?since=<version>).
- * - A click while an action is in flight waits for it and is sent then, if its
- *   button is still on the redrawn table; otherwise the player is told.
+ * - A click on another button while an action is in flight waits for it and is
+ *   sent then, if its button is still on the redrawn table; otherwise the player
+ *   is told. The same button again is a double click: one action.
  * - A click on a card changes the selection: the fragment for ?sel=... is fetched.
  * - The event feed's long poll (wait=25) brings other players' moves.
  * - The deadline counts down every second.
@@ -150,11 +151,17 @@
     else if (!notice.textContent) say(gettext("The table changed before your click could be sent; nothing was done. Choose again."));
   }
 
+  var sending = null;  // the data-action in flight
   function send(button) {
-    if (busy) { pending = button.dataset.action; return; }
+    if (busy) {
+      // the same action again is a double click (sent once); another one waits
+      if (button.dataset.action !== sending) pending = button.dataset.action;
+      return;
+    }
     var action;
     try { action = JSON.parse(button.dataset.action); } catch (e) { return; }
     busy = true;
+    sending = button.dataset.action;
     var since;
     var form = button.closest("form");
     var keyInput = form && form.querySelector("input[name=key]");

@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('auth', '0012_alter_user_first_name_max_length'),
-        ('games', '0011_outbox_without_claims'),
+        ('games', '0012_fair_shares'),
     ]
 
     operations = [
