@@ -133,6 +133,8 @@
     p.textContent = said.join(" ");
     region.appendChild(p);
     while (region.childNodes.length > 8) region.removeChild(region.firstChild);
+  }
+
   function disable() {
     table().querySelectorAll("button[data-action]").forEach(function (b) { b.disabled = true; });
   }
