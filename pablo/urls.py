@@ -11,6 +11,7 @@ from games.api.throttling import throttle_web_auth
 from games.followers.health import ready
 from pablo.exceptions import not_found_view
 from play.accounts import AdminLoginForm
+from replays import players
 
 # The admin's log-in counts and refuses like every other log-in (games/api/throttling.py).
 admin.site.login_form = AdminLoginForm
@@ -25,6 +26,8 @@ urlpatterns = [
     path("api/me/notifications/", NotificationSettingsApi.as_view(), name="me-notifications"),
     path("api/me/webhook/", WebhookApi.as_view(), name="me-webhook"),
     path("replays/", include("replays.urls")),
+    path("ratings/", players.leaderboards, name="ratings"),
+    path("players/<str:username>/", players.player, name="player"),
     path("health/ready", ready, name="health-ready"),
     # play.js's sentences in the page's language (docs/table.md "Languages")
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["play"]), name="javascript-catalog"),

@@ -15,6 +15,7 @@ from django.core.paginator import Paginator
 from django.utils.translation import gettext
 
 from games import rules
+from games.ratings import selectors as ratings
 from games.selectors import friends as friend_selectors
 
 from .lobby import ruleset_name
@@ -82,6 +83,9 @@ def context(user: Any, page_number: Any = 1) -> dict[str, Any]:
     pages = Paginator(games, PAGE)
     page = pages.get_page(page_number)
     rows = _rows(page.object_list, user)
+    changes = ratings.changes([g.id for g in page.object_list])
+    for row in rows:
+        row["rating_change"] = changes.get((row["id"], row["you"]))
     per_ruleset = summary(rows if not page.has_other_pages() else _rows(games, user))
     return {"rows": rows, "page": page, "per_ruleset": per_ruleset, "nav": "history"}
 

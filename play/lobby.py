@@ -14,6 +14,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext, ngettext
 
 from games.errors import ApplicationError
+from games.ratings import selectors as ratings
 from games.selectors import games as game_selectors
 from tabletop.layouts import local_name
 
@@ -91,7 +92,11 @@ def lists(user: Any) -> dict[str, Any]:
     for game in game_selectors.game_list(user=user, status="waiting").exclude(seat_set__user=user)[
         :LIST_LIMIT
     ]:
-        open_games.append(_row(game_selectors.game_summary(game=game, user=user), game))
+        row = _row(game_selectors.game_summary(game=game, user=user), game)
+        # each player's rating in this ruleset (docs/ratings.md)
+        known = ratings.current(row["players"], game.ruleset)
+        row["rated_players"] = [(name, known.get(name)) for name in row["players"]]
+        open_games.append(row)
     finished_games = game_selectors.game_list(user=user, mine=True, status="finished")
     finished = finished_games.count()
     # rematches offered: a finished game of yours whose rematch you have no seat in

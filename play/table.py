@@ -111,6 +111,7 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
         "call_word": drawn.call_word,
         "called_by": [names[s] for s in state.get("called_by") or [] if 0 <= s < len(names)],
     }
+    changes = {p["seat"]: p.get("rating_change") for p in game["players"]}
     players = []
     for seat in range(game["seats"]):
         players.append(
@@ -125,6 +126,7 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
                 "winner": bool(result) and seat in (result.get("winners") or []),
                 "loser": bool(result) and seat in (result.get("losers") or []),
                 "called": names[seat] in ctx["called_by"],
+                "rating_change": changes.get(seat),  # ratings (docs/ratings.md)
             }
         )
     # own seat first: the player's own cards are what they look at most

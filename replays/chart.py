@@ -57,11 +57,15 @@ class Chart:
         width: int = 640,
         height: int = 260,
         x_label: str = "round",
+        title: str | None = None,
+        from_zero: bool = True,
     ) -> None:
         self.rounds = rounds = max((len(s.values) for s in series), default=1) - 1
         values = [v for s in series for v in s.values]
-        low = min([0, *values])
-        high = max([10, *values, *(() if threshold is None else (threshold[0],))])
+        # ``from_zero=False``: the axis spans the values only (ratings around 1000).
+        low = min([0, *values] if from_zero else values)
+        floor = 10 if from_zero else low + 10
+        high = max([floor, *values, *(() if threshold is None else (threshold[0],))])
         span = high - low or 1
         low -= max(1, span // 20)
         high += max(1, span // 20)
@@ -81,7 +85,9 @@ class Chart:
             f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
             f'aria-labelledby="chart-title" preserveAspectRatio="xMidYMid meet" '
             f'xmlns="http://www.w3.org/2000/svg">',
-            '<title id="chart-title">{}</title>'.format(
+            f'<title id="chart-title">{escape(title)}</title>'
+            if title is not None
+            else '<title id="chart-title">{}</title>'.format(
                 escape(_("Game totals after each round"))
                 if x_label == "round"
                 else escape(_("Cards left in each stock pile, turn by turn"))

@@ -394,6 +394,7 @@ WRITERS = (
     "games.services",
     "games.notifications.services",
     "games.outbox.services",
+    "games.ratings.services",
     "games.store",
     "games.followers",
 )

@@ -77,6 +77,11 @@ class PlayerSerializer(serializers.Serializer):
     score = serializers.IntegerField(help_text="The game total.")
     absent = serializers.BooleanField()
     bot = serializers.CharField(allow_null=True, help_text="The bot's level; null for a person.")
+    rating_change = serializers.IntegerField(
+        allow_null=True,
+        help_text="A finished rated game: the change of this person's rating; null while "
+        "not yet computed or for an unrated seat (docs/ratings.md).",
+    )
 
 
 class GameSerializer(serializers.Serializer):
@@ -159,14 +164,15 @@ def event_types_description() -> str:
         "",
         "| type | data |",
         "|---|---|",
-        "| `game_created` | `{ruleset, seats, options, turn_timeout}` |",
+        "| `game_created` | `{ruleset, seats, options, turn_timeout, rated}` |",
         "| `player_joined` | `{seat, username}` |",
         "| `game_started` | `{}`; the ruleset's dealing events follow |",
         "| `deadline_set` | `{key, deadline, seats}`: a turn (or setup phase) began |",
         "| `turn_timed_out` | `{}`, `seat` = the player acted for; the auto action follows |",
         "| `player_absent` | `{}`: max_timeouts consecutive timeouts |",
         "| `player_returned` | `{}`: an absent or timed-out player acted again |",
-        "| `game_finished` | `{winners, losers}` |",
+        "| `game_finished` | `{winners, losers, places, points}`: places 1 = first (ties "
+        "share), points the ruleset's final count |",
         "| `game_aborted` | `{reason}`: every player absent, or `cancelled` by the creator |",
     ]
     for ruleset in rules.rulesets():

@@ -185,6 +185,11 @@ class GameCreateInputSerializer(serializers.Serializer):
         help_text="A private game is listed to its players only; others join it with its "
         "`invite` (shown to its players).",
     )
+    rated = StrictBooleanField(  # ratings (docs/ratings.md)
+        required=False,
+        default=True,
+        help_text="Whether the game counts for ratings; a game with `decks` never does.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         levels = ruleset_levels(attrs["ruleset"])

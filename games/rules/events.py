@@ -13,7 +13,9 @@ deadline_set      a new turn (or a setup phase) began: ``{"key", "deadline", "se
 turn_timed_out    the deadline passed; the auto action's events follow
 player_absent     ``max_timeouts`` consecutive timeouts (docs/rules.md "Timeouts")
 player_returned   an absent (or timed-out) player acted again
-game_finished     ``{"winners", "losers"}`` -- emitted by a ruleset
+game_finished     ``{"winners", "losers", "places", "points"}`` -- emitted by a ruleset
+                  (``places``: each seat's final place, 1 = first, ties share;
+                  ``points``: the ruleset's final count per seat; both since ratings)
 game_aborted      ``{"reason"}`` -- every player absent
 ================  ======================================================
 
@@ -109,3 +111,9 @@ class Context:
 def iso(moment: datetime) -> str:
     """ISO 8601 UTC with a Z, to the millisecond."""
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def places(keys: Sequence[Any]) -> list[int]:
+    """Each seat's place from its sort key (lower is better): 1 for the best, ties
+    share a place and the next one skips (1, 2, 2, 4), as ``game_finished`` records it."""
+    return [1 + sum(other < key for other in keys) for key in keys]

@@ -27,9 +27,19 @@ MAX_AUTO_STEPS = 20_000
 
 
 def create(
-    ruleset_id: str, *, seats: Any, options: JSON, turn_timeout: int, creator: str
+    ruleset_id: str,
+    *,
+    seats: Any,
+    options: JSON,
+    turn_timeout: int,
+    creator: str,
+    rated: bool = True,
 ) -> list[Event]:
-    """The first events of a new game: its header and the creator in seat 0."""
+    """The first events of a new game: its header and the creator in seat 0.
+
+    ``rated``: whether the game counts for ratings (the header keeps it, so the
+    ratings are rebuilt from the events alone).
+    """
     ruleset = get_ruleset(ruleset_id)
     if isinstance(seats, bool) or not isinstance(seats, int):
         raise Malformed("seats: must be an integer.", "invalid_seats")
@@ -40,7 +50,13 @@ def create(
             f"seats: {ruleset.id} takes {low} to {high} players with these options.",
             "invalid_seats",
         )
-    header = {"ruleset": ruleset.id, "seats": seats, "options": clean, "turn_timeout": turn_timeout}
+    header = {
+        "ruleset": ruleset.id,
+        "seats": seats,
+        "options": clean,
+        "turn_timeout": turn_timeout,
+        "rated": rated,
+    }
     return [
         Event("game_created", header, 0),
         Event("player_joined", {"seat": 0, "username": creator}, 0),

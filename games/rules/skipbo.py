@@ -22,7 +22,8 @@ pile_completed           ``{"pile", "cards": [ids]}`` the pile reached 12, moved
                          completed stack
 card_discarded           ``{"seat", "card", "code", "discard_pile"}``
 turn_ended               ``{"seat", "reason": "discard" | "passed" | "no_cards"}``
-game_finished            (engine) ``{"winners": [seat], "losers": []}`` (+ ``"reason":
+game_finished            (engine) ``{"winners": [seat], "losers": [], "places",
+                         "points"}`` (``points``: cards left in each stock; + ``"reason":
                          "stalemate"`` when nobody can move any more, or a whole
                          round of turns passed without a card moving)
 =======================  ==============================================================
@@ -39,7 +40,7 @@ from typing import ClassVar, cast
 
 from .cards import SKIPBO_WILD, skipbo_deck
 from .errors import Malformed, NotAllowed
-from .events import JSON, Context, Event
+from .events import JSON, Context, Event, places
 from .evolve import Handlers, Work
 from .options import Option
 from .protocol import Presentation
@@ -79,6 +80,13 @@ class SkipboState(State):
 
     #: ``deck`` is only replaced (by ``round_started``): ``copy`` shares it.
     SHARED: ClassVar[frozenset[str]] = State.SHARED | {"deck"}
+
+
+def _result(st: SkipboState, winners: list[int]) -> JSON:
+    """``game_finished``'s data: the others placed by the cards left in their stock."""
+    left = [len(stock) for stock in st.stocks]
+    keys = [(0 if s in winners else 1, left[s]) for s in range(st.seats)]
+    return {"winners": winners, "losers": [], "places": places(keys), "points": left}
 
 
 def _fits(code: str, pile: Sequence[int]) -> bool:
@@ -245,7 +253,7 @@ class Skipbo:
         if len(w.s.building[pile]) == TOP:
             w.emit("pile_completed", {"pile": pile, "cards": list(w.s.building[pile])})
         if source == "stock" and not w.s.stocks[seat]:
-            w.emit("game_finished", {"winners": [seat], "losers": []})
+            w.emit("game_finished", _result(w.s, [seat]))
             return w.events
         if not w.s.hands[seat]:
             # An empty hand draws five and plays on -- also when it was empty already
@@ -319,7 +327,7 @@ class Skipbo:
     def _stalemate(self, w: Work[SkipboState]) -> None:
         fewest = min(len(stock) for stock in w.s.stocks)
         winners = [s for s in range(w.s.seats) if len(w.s.stocks[s]) == fewest]
-        w.emit("game_finished", {"winners": winners, "losers": [], "reason": "stalemate"})
+        w.emit("game_finished", {**_result(w.s, winners), "reason": "stalemate"})
 
     def _fill(self, w: Work[SkipboState], seat: int, wanted: int, ctx: Context) -> None:
         """Draw ``wanted`` cards into ``seat``'s hand, reshuffling the completed stack."""

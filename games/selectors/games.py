@@ -13,6 +13,7 @@ from games.bots import bot_level
 from games.bots import levels as bot_levels
 from games.errors import Conflict
 from games.models import Event, FairDraw, Game, Seat
+from games.ratings import selectors as ratings
 
 JSON = dict[str, Any]
 
@@ -88,6 +89,7 @@ def game_data(
     if state is None:
         state = game_state(game=game)
     you = _viewer_seat(state, user)
+    changes = ratings.changes([game.id]) if state.status == "finished" else {}
     return {
         "id": str(game.id),
         "ruleset": state.ruleset,
@@ -103,6 +105,7 @@ def game_data(
                 "score": state.scores[seat],
                 "absent": state.absent[seat],
                 "bot": bot_level(name),  # bots (issue #11)
+                "rating_change": changes.get((str(game.id), seat)),
             }
             for seat, name in enumerate(state.players)
             if name is not None

@@ -10,7 +10,7 @@ from django.db import transaction
 from games import friends, rules, store
 from games.bots import bot_level
 from games.errors import Conflict, Forbidden
-from games.models import Game
+from games.models import Event, Game
 from games.services import games as game_services
 
 JSON = dict[str, Any]
@@ -80,6 +80,7 @@ def game_rematch(
         bots=bots or None,
         seed=seed,
         private=True,
+        rated=Event.objects.get(game=old, seq=1).data.get("rated", False),
         created_from=created_from,
     )
     Game.objects.filter(pk=new.pk).update(rematch_of=old.pk)

@@ -105,9 +105,12 @@ def game_create(
     bots: Sequence[Mapping[str, Any]] | None = None,
     seed: str = "",
     private: bool = False,
+    rated: bool = True,
     created_from: str = "",
 ) -> Game:
     """A new game with ``user`` in seat 0 (starts at once if it has one seat).
+
+    ``rated``: whether it counts for ratings; a game with stacked decks never does.
 
     ``bots``: ``[{"seat", "level"}]`` seats taken by bots at once, as checked by
     the API's input serializer (``games.commands.check_bots``).
@@ -121,6 +124,7 @@ def game_create(
         options={} if options is None else options,
         turn_timeout=turn_timeout,
         creator=user.username,
+        rated=rated and not decks,
     )
     header = events[0].data
     rulebook = rules.get_ruleset(header["ruleset"])

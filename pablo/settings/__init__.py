@@ -110,6 +110,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served by us: /api/docs/ works offline
     "games",
+    "games.ratings",  # its own app label and migrations (docs/ratings.md)
     "tabletop",
     "replays",
     "play",
@@ -285,6 +286,9 @@ CSRF_FAILURE_VIEW = "play.views.csrf_failure"
 
 # API.md: stacked decks only where the operator allows them (the tests do).
 PABLO_ALLOW_STACKED_DECKS = env("PABLO_ALLOW_STACKED_DECKS")
+# Ratings (docs/ratings.md): the leaderboard lists people with at least this many
+# rated games in the ruleset.
+PABLO_LEADERBOARD_MIN_GAMES = env.int("PABLO_LEADERBOARD_MIN_GAMES", default=10)
 
 LOGGING = {
     "version": 1,

@@ -540,7 +540,7 @@ def test_the_first_empty_stock_wins_at_once():
     events = play(t, 0, "stock", 0)
     assert [e.type for e in events] == ["card_played", "game_finished"]
     assert events[0].data["stock_top"] is None
-    assert events[1].data == {"winners": [0], "losers": []}
+    assert events[1].data == {"winners": [0], "losers": [], "places": [1, 2], "points": [0, 5]}
     assert t.state.status == "finished"
     assert t.state.scores == [0, 5]  # cards left in each stock
     for seat in (0, 1, None):
@@ -742,4 +742,10 @@ def test_a_round_of_turns_without_a_card_moving_ends_the_game():
         ("game_finished", None),
     ]
     # both stocks hold 5 cards: they share the win
-    assert events[-1].data == {"winners": [0, 1], "losers": [], "reason": "stalemate"}
+    assert events[-1].data == {
+        "winners": [0, 1],
+        "losers": [],
+        "places": [1, 1],
+        "points": [5, 5],
+        "reason": "stalemate",
+    }

@@ -7,7 +7,7 @@ events are emitted, so later steps of one command see the earlier ones.
 from __future__ import annotations
 
 from ..errors import Malformed, NotAllowed
-from ..events import ACTION_TYPES, JSON, Context, Event
+from ..events import ACTION_TYPES, JSON, Context, Event, places
 from ..evolve import Work
 from ..state import State
 from .legal import power_choices, targets
@@ -448,7 +448,12 @@ def _end_round(preset: Preset, w: Work[FamilyState], reason: str) -> None:
     w.emit("round_ended", data)
     if p.game_over(game, s.options):
         winners_, losers = p.result(game, s.options)
-        w.emit("game_finished", {"winners": winners_, "losers": losers})
+        # Winners first, then the others, losers last, each by the lower game total.
+        keys = [(0 if i in winners_ else 2 if i in losers else 1, game[i]) for i in range(s.seats)]
+        w.emit(
+            "game_finished",
+            {"winners": winners_, "losers": losers, "places": places(keys), "points": game},
+        )
         return
     candidates = p.next_start(s.start_seat, totals, game, list(winners), s.seats)
     if len(candidates) == 1:
