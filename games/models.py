@@ -383,3 +383,26 @@ class FollowerPosition(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} @ {self.position}"
+
+
+# --------------------------------------------------------------------------- languages
+
+
+class AccountLanguage(models.Model):
+    """The language an account chose with the header's switch (``settings.LANGUAGES``).
+
+    No row: the browser's choice (its cookie, else ``Accept-Language``) for
+    pages, English for mails. The pages and the mails read it; the API does not
+    (its ``detail`` sentences follow the request's ``Accept-Language``).
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="language",
+    )
+    code = models.CharField(max_length=8)
+
+    def __str__(self) -> str:
+        return self.code

@@ -144,7 +144,7 @@ def test_your_turn_email_and_signed_webhook(eager, receiver, django_capture_on_c
         game = start_skipbo(ann, bob, turn_timeout=3600)
     # seat 0 is on turn: ann gets an e-mail and a webhook; bob has no channel
     assert [m.to for m in mail.outbox] == [["ann@example.org"]]
-    assert mail.outbox[0].subject == "Your turn in skipbo"
+    assert mail.outbox[0].subject == "Your turn in Skip-Bo"
     assert str(game.id) in mail.outbox[0].body
     assert len(receiver.requests) == 1
     got = receiver.requests[0]
@@ -259,7 +259,7 @@ def test_reminder_sent_once_while_the_turn_lasts(eager, django_capture_on_commit
     with django_capture_on_commit_callbacks(execute=True):
         assert notifications.send_due_reminders() == 1
     assert [(m.to, m.subject) for m in mail.outbox] == [
-        (["ann@example.org"], "Reminder: your turn in skipbo ends soon")
+        (["ann@example.org"], "Reminder: your turn in Skip-Bo ends soon")
     ]
     assert str(game.id) in mail.outbox[0].body
     assert not TurnReminder.objects.exists()
@@ -276,7 +276,7 @@ def test_game_end_notifies_every_player(eager, django_capture_on_commit_callback
         deadlines.sweep()  # seat 1 absent: everyone is: aborted
     game.refresh_from_db()
     assert game.status == "aborted"
-    ended = [m for m in mail.outbox if m.subject == "skipbo game aborted"]
+    ended = [m for m in mail.outbox if m.subject == "Skip-Bo game aborted"]
     assert sorted(m.to[0] for m in ended) == ["ann@example.org", "bob@example.org"]
 
 
