@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from games.models import AccountName
+from games.models import AccountLanguage, AccountName
 from games.usernames import clean_username, name_digest, username_key, username_problem
 
 JSON = dict[str, Any]
@@ -52,3 +52,8 @@ def username_refusal(name: str, *, exclude: Any = None) -> str | None:
     if username_taken(clean_username(name), exclude=exclude):
         return "A user with that username already exists."
     return None
+
+
+def account_language(*, user: Any) -> str | None:
+    """The language ``user`` chose with the header's switch, or None."""
+    return AccountLanguage.objects.filter(user=user).values_list("code", flat=True).first()

@@ -5,13 +5,14 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
 from games import errors
 from games.errors import ApplicationError
-from games.models import AccountName
+from games.models import AccountLanguage, AccountName
 from games.notifications import fanout
 from games.selectors import accounts as account_selectors
 from games.services.notifications import email_confirmations_forget
@@ -127,3 +128,10 @@ def user_token_issue(*, user: Any) -> str:
     """The signed-in user's API token, created on first use (the account page's button)."""
     token, _ = Token.objects.get_or_create(user=user)
     return str(token.key)
+
+
+def account_language_set(*, user: Any, code: str) -> None:
+    """Remember ``code`` (one of ``settings.LANGUAGES``) as ``user``'s language."""
+    if code not in dict(settings.LANGUAGES):
+        raise ApplicationError(f"language: {code!r} is not offered.", "invalid_language")
+    AccountLanguage.objects.update_or_create(user=user, defaults={"code": code})
