@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 from games.models import PushDelivery, PushSubscription, TurnReminder
 from games.notifications import fanout, push
 from pablo.celery import app
-from tests.helpers import skipbo_game, user
+from tests.fixtures import start_skipbo, user
 from tests.pushservice import PushService
 
 PAIR = push.make_keys()
@@ -163,7 +163,7 @@ def test_your_turn_push_signed_encrypted_and_never_a_card(
     ann, bob = user("ann"), user("bob")
     subscribe(ann, service)
     with django_capture_on_commit_callbacks(execute=True):
-        game = skipbo_game(ann, bob, turn_timeout=3600)
+        game = start_skipbo(ann, bob, turn_timeout=3600)
     assert len(service.requests) == 1
     request = service.requests[0]
     headers = request["headers"]
@@ -199,7 +199,7 @@ def test_no_your_turn_push_to_an_open_table(
 ):
     ann, bob = user("ann"), user("bob")
     subscribe(ann, service)
-    game = skipbo_game(ann, bob, turn_timeout=3600)
+    game = start_skipbo(ann, bob, turn_timeout=3600)
     service.requests.clear()
     PushDelivery.objects.all().delete()
     push.mark_looking(game.id, ann.pk, 30)
@@ -218,7 +218,7 @@ def test_no_your_turn_push_to_an_open_table(
 @pytest.mark.django_db
 def test_the_table_long_poll_marks_the_player_looking(vapid):
     ann, bob = user("ann"), user("bob")
-    game = skipbo_game(ann, bob, turn_timeout=3600)
+    game = start_skipbo(ann, bob, turn_timeout=3600)
     assert push.looking(game.id, [ann.pk]) == set()
     client_for(ann).get(f"/api/games/{game.id}/events/?after={game.version}&wait=0.1")
     assert push.looking(game.id, [ann.pk, bob.pk]) == {ann.pk}
@@ -231,7 +231,7 @@ def test_gone_subscription_is_removed(vapid, eager, django_capture_on_commit_cal
         ann, bob = user("ann"), user("bob")
         subscribe(ann, service)
         with django_capture_on_commit_callbacks(execute=True):
-            skipbo_game(ann, bob, turn_timeout=3600)
+            start_skipbo(ann, bob, turn_timeout=3600)
         assert [r["status"] for r in service.requests] == [410]
         assert not PushSubscription.objects.exists() and push.counters()["pruned"] >= 1
     finally:
@@ -249,7 +249,7 @@ def test_throttled_or_failing_service_is_retried(
         ann, bob = user("ann"), user("bob")
         subscribe(ann, service)
         with django_capture_on_commit_callbacks(execute=True):
-            skipbo_game(ann, bob, turn_timeout=3600)
+            start_skipbo(ann, bob, turn_timeout=3600)
         row = PushDelivery.objects.get()
         assert row.status == "pending" and row.tries == 1 and row.next_try > timezone.now()
         assert push.deliver(row.pk) is None  # not due yet
@@ -271,7 +271,7 @@ def test_a_lost_task_is_sent_by_the_sweep(
     real = push.enqueue
     monkeypatch.setattr(push, "enqueue", lambda ids, countdown=0: None)  # broker lost it
     with django_capture_on_commit_callbacks(execute=True):
-        skipbo_game(ann, bob, turn_timeout=3600)
+        start_skipbo(ann, bob, turn_timeout=3600)
     assert service.requests == []
     monkeypatch.setattr(push, "enqueue", real)
     assert push.sweep() == 0  # too recent: its task may still come
@@ -286,7 +286,7 @@ def test_reminder_and_game_over_pushes(vapid, eager, service, django_capture_on_
     ann, bob = user("ann"), user("bob")
     subscribe(ann, service)
     with django_capture_on_commit_callbacks(execute=True):
-        game = skipbo_game(ann, bob, turn_timeout=3600)
+        game = start_skipbo(ann, bob, turn_timeout=3600)
     TurnReminder.objects.update(remind_at=timezone.now() - timedelta(seconds=1))
     with django_capture_on_commit_callbacks(execute=True):
         assert fanout.send_due_reminders() == 1
@@ -308,7 +308,7 @@ def test_push_turned_off_sends_nothing(vapid, eager, service, django_capture_on_
     subscribe(ann, service)
     client_for(ann).patch("/api/me/notifications/", {"push_enabled": False}, format="json")
     with django_capture_on_commit_callbacks(execute=True):
-        skipbo_game(ann, bob, turn_timeout=3600)
+        start_skipbo(ann, bob, turn_timeout=3600)
     assert service.requests == []
 
 
@@ -330,7 +330,7 @@ def test_operators_see_the_counters(vapid):
 def test_seat_taken_and_rematch_pushes(vapid, eager, service, django_capture_on_commit_callbacks):
     from games.services import friends as friend_services
     from games.services import games as game_services
-    from tests.api.conftest import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS
+    from tests.fixtures import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS
 
     ann, bob = user("ann"), user("bob")
     subscribe(ann, service)

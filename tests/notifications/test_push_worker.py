@@ -10,8 +10,9 @@ import redis
 
 from games import followers
 from games.models import PushDelivery
-from tests.helpers import skipbo_game, user, wait_for
+from tests.fixtures import start_skipbo, user
 from tests.notifications.test_push import PAIR, subscribe
+from tests.poll import wait_for
 from tests.pushservice import PushService
 
 pytestmark = [
@@ -22,7 +23,7 @@ pytestmark = [
 ]
 
 
-def test_a_push_lost_with_the_broker_is_delivered_once(celery, settings):
+def test_a_push_lost_with_the_broker_is_delivered_once(celery, redis_broker, settings):
     keys = {
         "PABLO_VAPID_PRIVATE_KEY": PAIR["private_key"],
         "PABLO_VAPID_PUBLIC_KEY": PAIR["public_key"],
@@ -39,15 +40,15 @@ def test_a_push_lost_with_the_broker_is_delivered_once(celery, settings):
         subscribe(ann, service)
         celery.beat()
         worker = celery.worker()
-        skipbo_game(ann, bob, turn_timeout=3600)  # the follower runs in the worker
+        start_skipbo(ann, bob, turn_timeout=3600)  # the follower runs in the worker
         wait_for(lambda: len(service.requests) == 1, 30)
         assert service.open(service.requests[0], PAIR["public_key"])["kind"] == "your_turn"
         celery.stop(worker)
-        skipbo_game(bob, ann, turn_timeout=3600)  # bob on turn: nothing for ann
-        game = skipbo_game(ann, bob, turn_timeout=3600)
+        start_skipbo(bob, ann, turn_timeout=3600)  # bob on turn: nothing for ann
+        game = start_skipbo(ann, bob, turn_timeout=3600)
         followers.follow_all()  # the rows written, their tasks sent to Redis...
         assert PushDelivery.objects.filter(status="pending").count() == 1
-        redis.Redis.from_url(celery.broker).flushdb()  # ... and lost with it
+        redis.Redis.from_url(redis_broker).flushdb()  # ... and lost with it
         celery.worker("w2")
         wait_for(lambda: len(service.requests) == 2, 30)
         message = service.open(service.requests[1], PAIR["public_key"])

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0012_fair_shares'),
+        ('games', '0013_account_language'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
