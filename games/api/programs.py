@@ -1,0 +1,32 @@
+"""The API for programs (API.md "For programs", docs/programs.md), mounted by
+games/api/urls.py: thin views over ``games.services`` and ``games.selectors``."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games.services import accounts as account_services
+
+from .views import JsonApiView, _errors
+
+
+class BotAccountSerializer(serializers.Serializer):
+    bot_account = serializers.BooleanField(help_text="Always true.")
+
+
+class BotAccountApi(JsonApiView):
+    @extend_schema(
+        operation_id="me_bot",
+        request=None,
+        responses={200: BotAccountSerializer, **_errors(401, 409)},
+        summary="Make your account a bot account, for good.",
+        description="Only an account that has never sat at a game (else 409 `has_played`); "
+        "there is no way back. Its players show `bot_account`; it never enters the "
+        "people's leaderboard. Again: 200, nothing changes.",
+    )
+    def post(self, request: Request) -> Response:
+        account_services.bot_account_make(user=request.user)
+        return Response({"bot_account": True})
