@@ -70,9 +70,11 @@ def test_the_invite_is_shown_to_the_players_only(ann, bob, cid):
     invite = game["invite"]
     assert isinstance(invite, str) and len(invite) >= 20
     assert ann.game(game["id"])["invite"] == invite
-    seen = bob.game(game["id"])  # everyone may read a game ...
-    assert seen["private"] is True and "invite" not in seen  # ... but not its invite
-    assert invite not in bob.get(f"/api/games/{game['id']}/").content.decode()
+    # a stranger gets the unknown game's 404; who presents the invite reads the game ...
+    assert bob.get(f"/api/games/{game['id']}/").status_code == 404
+    seen = bob.get(f"/api/games/{game['id']}/?invite={invite}")
+    assert seen.status_code == 200, seen.content
+    assert seen.json()["private"] is True and "invite" not in seen.json()  # ... not its invite
     joined = bob.post(f"/api/games/{game['id']}/join/", {"invite": invite}, format="json").json()
     assert joined["invite"] == invite and joined["you"] == 1
     listed = next(g for g in ann.get("/api/games/?mine=true").json()["results"])
