@@ -8,6 +8,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from games.selectors import programs as program_selectors
 from games.services import accounts as account_services
 
 from .views import JsonApiView, _errors
@@ -15,6 +16,25 @@ from .views import JsonApiView, _errors
 
 class BotAccountSerializer(serializers.Serializer):
     bot_account = serializers.BooleanField(help_text="Always true.")
+
+
+class TurnSerializer(serializers.Serializer):
+    game = serializers.UUIDField()
+    ruleset = serializers.CharField()
+    deadline = serializers.DateTimeField(allow_null=True, help_text="null: no turn timer.")
+    version = serializers.IntegerField(help_text="The game's version: act with it.")
+
+
+class TurnsApi(JsonApiView):
+    @extend_schema(
+        operation_id="me_turns",
+        responses={200: TurnSerializer(many=True), **_errors(401)},
+        summary="The games where you may act now, soonest deadline first.",
+        description="Running games whose rules wait for your seat (in the setup phase, "
+        "every seat that still has to act).",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(program_selectors.turns(user=request.user))
 
 
 class BotAccountApi(JsonApiView):

@@ -24,6 +24,7 @@ urlpatterns = [
     path("me/history/", friends.HistoryApi.as_view(), name="history"),
     # the platform for programs (docs/programs.md)
     path("me/bot/", programs.BotAccountApi.as_view(), name="me_bot"),
+    path("me/turns/", programs.TurnsApi.as_view(), name="me_turns"),
     # ratings (docs/ratings.md)
     path("ratings/<str:ruleset>/", ratings.LeaderboardApi.as_view(), name="leaderboard"),
     path("players/<str:username>/", ratings.PlayerApi.as_view(), name="player"),
