@@ -4,7 +4,7 @@
 run:            ## run web + Celery worker + beat on the embedded default (or DATABASE_URL etc.)
 	scripts/run.sh
 
-test:           ## the whole test suite (real PostgreSQL + Redis when reachable); ARGS go to pytest
+test:           ## the whole test suite in parallel (real PostgreSQL + Redis when reachable); ARGS go to pytest
 	scripts/test.sh $(ARGS)
 
 test-embedded:  ## the suite on the embedded default (SQLite, file broker), as `make run` serves it

@@ -55,7 +55,7 @@ from django.db import connection, connections  # noqa: E402
 
 from games.models import Event, FollowerPosition  # noqa: E402
 from tests.followers import probe  # noqa: E402
-from tests.processes import Procs  # noqa: E402
+from tests.processes import Processes, database_url  # noqa: E402
 
 GOALS = {"lag_p99_s": 1.0, "catch_up_s": 10.0}
 
@@ -199,7 +199,7 @@ def main() -> int:
     with connection.cursor() as cursor:
         cursor.execute(probe.CREATE)
     tmp = Path(tempfile.mkdtemp(prefix="bench-followers-"))
-    procs = Procs(tmp, BROKER)
+    procs = Processes(tmp, DATABASE_URL=database_url(), CELERY_BROKER_URL=BROKER)
     procs.env.update(
         DJANGO_SETTINGS_MODULE="tests.followers.settings",
         PABLO_TEST_KEEP_DEFAULT_CACHE="1",  # the hint's key shared with this process
@@ -208,17 +208,16 @@ def main() -> int:
     )
     for name in ("PABLO_TEST_DB_NAME", "PABLO_SWEEP_SECONDS", "PABLO_WEBHOOK_BACKOFF"):
         procs.env.pop(name, None)  # the service's defaults, not the tests' faster sweeps
-    worker_args = ["worker", "--pool=threads", "--concurrency=2", "--without-heartbeat",
-                   "--without-gossip", "--without-mingle"]  # fmt: skip
+    worker_options = ["--pool=threads", "--concurrency=2", "--without-heartbeat",
+                      "--without-gossip", "--without-mingle"]  # fmt: skip
     missed = []
     try:
         User = get_user_model()
         users = [User.objects.create_user(username=f"bench{i}", password="x") for i in (0, 1)]
         games = [new_game(users) for _ in range(16)]
         first = head()
-        worker = procs._start("worker", worker_args, {})
-        procs.wait_ready(worker)
-        procs._start("beat", ["beat", f"--schedule={tmp / 'beat-schedule'}"], {})
+        worker = procs.worker("worker", options=worker_options)
+        procs.beat()
 
         # 1. lag at 100 actions/s
         since = head()
@@ -249,7 +248,7 @@ def main() -> int:
         done = write(games, users, 100.0, outage, 4)
         target = head()
         behind = {name: target - p for name, p in positions().items()}
-        worker = procs._start("worker", worker_args, {})
+        worker = procs.worker("worker", wait=False, options=worker_options)
         reached = wait_caught_up(target, 120)
         slowest = max(reached.values()) if reached.keys() >= behind.keys() else float("inf")
         out["catch_up_s"] = slowest
@@ -278,7 +277,7 @@ def main() -> int:
             missed.append(f"followers behind at the end: {late}")
 
         # 4. each follower's cost (worker stopped: tasks enqueued just wait in the queue)
-        procs.stop_all()
+        procs.close()
         print(f"each follower again over the {target - down} events of the outage, here:")
         for follower, ms in follower_costs(down, target):
             print(f"  {follower}: {ms:.1f} ms per 100 events", flush=True)
@@ -288,7 +287,7 @@ def main() -> int:
         print(procs.logs())
         raise
     finally:
-        procs.stop_all()
+        procs.close()
         connections.close_all()
         creation.destroy_test_db(DB_NAME, verbosity=0)
         client.flushdb()

@@ -28,9 +28,8 @@ import django
 
 django.setup()
 
-from games import rules  # noqa: E402
+from games import rules, store  # noqa: E402
 from games.models import Event, Game  # noqa: E402
-from games.selectors import games as game_selectors  # noqa: E402
 from games.store import parse_deadline  # noqa: E402
 
 
@@ -56,7 +55,7 @@ def main(record: str) -> int:
         for seq, kind in claimed.get(str(game.id), {}).items():
             if stored.get(seq) != kind:
                 problems.append(f"{game.id}: 201 said seq {seq} {kind}, stream {stored.get(seq)}")
-        state = rules.fold(game_selectors.to_engine(r) for r in rows)
+        state = rules.fold(store.to_engine(r) for r in rows)
         folded = (
             state.status,
             state.version,

@@ -1,7 +1,7 @@
 """Typed commands: what the API hands the services once a body has been checked.
 
 Commands are checked once, at the edge. The API's serializers
-(``games.serializers``) turn a request body into one of these values, checking
+(``games.api.serializers``) turn a request body into one of these values, checking
 every shape a body can get wrong -- JSON types, required fields, ranges that can
 never be valid -- with one wording per error. The services trust them and add
 only what needs the game: the pure rules check what depends on the state (a

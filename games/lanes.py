@@ -20,27 +20,24 @@ Two ways to run them:
 * **A plain** ``celery -A pablo worker`` (``make run``, a small deployment)
   consumes the interactive queues with its pool and runs each heavy queue in
   ``PABLO_HEAVY_LANES`` lanes (default 1): processes of its own, spawned by the
-  worker (``LaneStep``), outside the pool. Heavy work never takes a pool slot,
+  worker (``pablo.lanes.LaneStep``), outside the pool. Heavy work never takes a pool slot,
   so however much of it is queued the pool's slots stay free for interactive
   work, and heavy work still finishes, one task at a time per lane, in the
   order it was queued. A lane runs ``PABLO_HEAVY_NICE`` (10) steps nicer than
   the worker: on a busy machine the interactive processes get the CPU first.
-  (Lanes were threads of the worker first: the CPU-bound
-  lanes then held the interpreter's lock against the pool's threads, and a
-  ``basic`` bot's move, dozens of short database round trips each waiting to
-  get the lock back, came up to 5 s late.)
+  (Lanes were threads of the worker first: the CPU-bound lanes then held the
+  interpreter's lock against the pool's threads, and a ``basic`` bot's move,
+  dozens of short database round trips each waiting to get the lock back,
+  came up to 5 s late.)
 * **Dedicated workers** (the production split): ``celery -A pablo worker -Q
   bots,analysis`` takes the heavy queues with its whole pool, and the
   interactive workers run with ``PABLO_HEAVY_LANES=0``. A worker never runs
   lanes for a queue its pool consumes.
 
-A lane takes one message at a time from its queue (kombu's ``SimpleQueue``:
-works on Redis and on the embedded file broker), waits for its ``eta`` if it
-has one, runs the task in the lane's thread and acknowledges it afterwards
-(killed midway, the broker hands the message out again, as for the pool).
+The lanes themselves (a worker step, the lane processes) are ``pablo.lanes``.
 
 How much heavy work one account or one address can have queued is bounded
-where it is asked for (``games.api.throttling``: self-playing bot games and
+where it is asked for (``games.api.shares``: games with bots and
 unfinished analyses, per account and per address), so that in these FIFO
 queues nobody has more than their share ahead of anyone else.
 """

@@ -162,8 +162,8 @@ class Snapshot(models.Model):
     """A game's folded state at ``version``, pickled: a projection, never an event.
 
     Kept so that loading a long game no process has in its cache folds at most
-    ``streams.SNAPSHOT_EVERY`` events instead of the whole stream. One row per
-    game (the latest), written by ``games.streams`` only; valid only for the rules
+    ``store.SNAPSHOT_EVERY`` events instead of the whole stream. One row per
+    game (the latest), written by ``games.store`` only; valid only for the rules
     code that made it (``code``, a fingerprint of ``games/rules``), so a deploy
     that changes the rules ignores older rows. Deleting any of them loses nothing:
     the next load folds the events and writes it again.
@@ -400,3 +400,26 @@ class FollowerPosition(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} @ {self.position}"
+
+
+# --------------------------------------------------------------------------- languages
+
+
+class AccountLanguage(models.Model):
+    """The language an account chose with the header's switch (``settings.LANGUAGES``).
+
+    No row: the browser's choice (its cookie, else ``Accept-Language``) for
+    pages, English for mails. The pages and the mails read it; the API does not
+    (its ``detail`` sentences follow the request's ``Accept-Language``).
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="language",
+    )
+    code = models.CharField(max_length=8)
+
+    def __str__(self) -> str:
+        return self.code

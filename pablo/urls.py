@@ -3,6 +3,7 @@ the web table (lobby, accounts, tables) at / (play.urls)."""
 
 from django.contrib import admin
 from django.urls import include, path, re_path
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from games.api.notifications import NotificationSettingsApi, WebhookApi
@@ -28,6 +29,8 @@ urlpatterns = [
     path("ratings/", players.leaderboards, name="ratings"),
     path("players/<str:username>/", players.player, name="player"),
     path("health/ready", ready, name="health-ready"),
+    # play.js's sentences in the page's language (docs/table.md "Languages")
+    path("jsi18n/", JavaScriptCatalog.as_view(packages=["play"]), name="javascript-catalog"),
     # Any other /api/ path ending in "/" is a JSON 404 (API.md error shape).
     re_path(r"^api/(?:.*/)?$", not_found_view),
 ]

@@ -11,8 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tabletop.cards import card_html, card_short
+from django.utils.translation import gettext as _
 
+from tabletop.cards import card_html, card_short, spoken
+
+from .choices import slot_name
 from .selection import Pick, Selection, live
 
 JSON = dict[str, Any]
@@ -24,17 +27,25 @@ def family(ctx: JSON, state: JSON, selection: Selection, kind: str) -> None:
         slots = []
         for pos, code in enumerate(fields.get(str(p["seat"])) or []):
             ref = f"f{p['seat']}.{pos}"
-            whose = "your" if p["you"] else f"{p['name']}'s"
-            pick = selection.pick(ref, f"{whose} slot {pos}")
-            slots.append({"pos": pos, "html": card_html(code, kind), "pick": live(pick)})
+            where = slot_name(p["seat"], pos, ctx["you"], ctx["names"])
+            pick = selection.pick(ref, f"{where}: {spoken(code, kind)}")
+            html = card_html(code, kind, where=where)
+            slots.append({"pos": pos, "html": html, "pick": live(pick)})
         p["slots"] = slots
     discard = state.get("discard") or {}
     top = discard.get("top")
-    ctx["discard_html"] = card_html(top, kind) if top else None
+    ctx["discard_html"] = card_html(top, kind, where=_("discard pile")) if top else None
     ctx["discard_count"] = discard.get("count", 0)
     ctx["deck_count"] = (state.get("deck") or {}).get("count", 0)
     held = state.get("held")
-    ctx["held_html"] = card_html(held, kind) if held else None
+    ctx["held_html"] = card_html(held, kind, where=_("held card")) if held else None
+
+
+def _discard_pile(player: JSON, n: int) -> str:
+    words = {"name": player["name"], "n": n + 1}
+    if player["you"]:
+        return _("your discard pile %(n)s") % words
+    return _("%(name)s's discard pile %(n)s") % words
 
 
 def skipbo(ctx: JSON, state: JSON, selection: Selection, kind: str) -> None:
@@ -45,17 +56,21 @@ def skipbo(ctx: JSON, state: JSON, selection: Selection, kind: str) -> None:
     for p in ctx["players"]:
         seat = str(p["seat"])
         st = stock.get(seat) or {}
-        p["stock_html"] = card_html(st.get("top"), kind) if st.get("top") else None
+        top = st.get("top")
+        where = _("your stock pile") if p["you"] else _("%(name)s's stock pile") % p
+        p["stock_html"] = card_html(top, kind, where=where) if top else None
         p["stock_count"] = st.get("count", 0)
-        p["stock_pick"] = live(selection.pick("st", "your stock card")) if p["you"] else None
+        p["stock_pick"] = (
+            live(selection.pick("st", f"{where}: {spoken(top, kind)}")) if p["you"] else None
+        )
         piles = []
         for n, pile in enumerate(discards.get(seat) or [[], [], [], []]):
             piles.append(
                 {
                     "n": n + 1,
-                    "cards": [card_html(c, kind) for c in pile[-4:]],
+                    "cards": [card_html(c, kind, where=_discard_pile(p, n)) for c in pile[-4:]],
                     "more": max(0, len(pile) - 4),
-                    "pick": live(selection.pick(f"d{n}", f"your discard pile {n + 1}"))
+                    "pick": live(selection.pick(f"d{n}", _discard_pile(p, n)))
                     if p["you"]
                     else None,
                 }
@@ -66,7 +81,7 @@ def skipbo(ctx: JSON, state: JSON, selection: Selection, kind: str) -> None:
     seen: set[str] = set()
     for code in state.get("hand") or [] if you is not None else []:
         ref = f"h:{code}"
-        pick = selection.pick(ref, f"{card_short(code, kind)} from your hand")
+        pick = selection.pick(ref, _("%(card)s from your hand") % {"card": card_short(code, kind)})
         if ref in seen and pick.selected:
             pick = Pick(ref, True, False, pick.sel, pick.label)
         seen.add(ref)
@@ -80,10 +95,12 @@ def skipbo(ctx: JSON, state: JSON, selection: Selection, kind: str) -> None:
         building.append(
             {
                 "n": n + 1,
-                "html": card_html(top, kind) if top else None,
+                "html": card_html(top, kind, where=_("building pile %(n)s") % {"n": n + 1})
+                if top
+                else None,
                 "next": (b or {}).get("next", 1),
                 "count": (b or {}).get("count", 0),
-                "pick": live(selection.pick(f"b{n}", f"building pile {n + 1}")),
+                "pick": live(selection.pick(f"b{n}", _("building pile %(n)s") % {"n": n + 1})),
             }
         )
     ctx["building"] = building

@@ -14,7 +14,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from tabletop.cards import card_short
+from tabletop.describe import and_list
 
 JSON = dict[str, Any]
 
@@ -58,12 +62,8 @@ def expand(
     # (legal_actions lists a throw for each of them whenever throwing is open)
     own = [a.get("position") for a in legal if a.get("type") == "throw" and a.get("seat") == you]
 
-    def name(seat: Any) -> str:
-        if seat == you:
-            return "your"
-        if isinstance(seat, int) and 0 <= seat < len(names):
-            return f"{names[seat]}'s"
-        return "a"
+    def slot(seat: Any, pos: Any) -> str:
+        return slot_name(seat, pos, you, names)
 
     for action in legal:
         t = action.get("type")
@@ -74,17 +74,22 @@ def expand(
                     Choice(
                         {"type": "look", "positions": list(pair)},
                         tuple(f"f{you}.{p}" for p in pair),
-                        label=f"Look at your slots {pair[0]} and {pair[1]}",
+                        label=_("Look at your slots %(a)s and %(b)s")
+                        % {"a": pair[0], "b": pair[1]},
                     )
                 )
         elif t == "replace" and ch:
             for positions in ch.get("positions", []):
-                slots = " and ".join(str(p) for p in positions)
                 choices.append(
                     Choice(
                         {"type": "replace", "positions": list(positions)},
                         tuple(f"f{you}.{p}" for p in positions),
-                        label=f"Replace your slot{'s' if len(positions) > 1 else ''} {slots}",
+                        label=ngettext(
+                            "Replace your slot %(slots)s",
+                            "Replace your slots %(slots)s",
+                            len(positions),
+                        )
+                        % {"slots": and_list([str(p) for p in positions])},
                     )
                 )
         elif t == "peek" and ch:
@@ -93,7 +98,7 @@ def expand(
                     Choice(
                         {"type": "peek", "position": p},
                         (f"f{you}.{p}",),
-                        label=f"Peek at your slot {p}",
+                        label=_("Peek at your slot %(slot)s") % {"slot": p},
                     )
                 )
         elif t == "spy" and ch:
@@ -103,7 +108,7 @@ def expand(
                     Choice(
                         {"type": "spy", "seat": s, "position": p},
                         (f"f{s}.{p}",),
-                        label=f"Spy on {name(s)} slot {p}",
+                        label=_("Spy on %(slot)s") % {"slot": slot(s, p)},
                     )
                 )
         elif t == "swap" and ch:
@@ -114,13 +119,19 @@ def expand(
                         Choice(
                             {"type": "swap", "position": p, "seat": s, "their_position": q},
                             (f"f{you}.{p}", f"f{s}.{q}"),
-                            label=f"Swap your slot {p} with {name(s)} slot {q}",
+                            label=_("Swap %(mine)s with %(theirs)s")
+                            % {"mine": slot(you, p), "theirs": slot(s, q)},
                         )
                     )
         elif t == "throw":
             s, p = action.get("seat"), action.get("position")
             choices.append(
-                Choice(dict(action), (f"f{s}.{p}",), label=f"Throw {name(s)} slot {p}", throw=True)
+                Choice(
+                    dict(action),
+                    (f"f{s}.{p}",),
+                    label=_("Throw %(slot)s") % {"slot": slot(s, p)},
+                    throw=True,
+                )
             )
             if you is not None and s != you:
                 for g in own:
@@ -129,7 +140,8 @@ def expand(
                             {**action, "give_position": g},
                             (f"f{s}.{p}", f"f{you}.{g}"),
                             ordered=True,
-                            label=f"Throw {name(s)} slot {p}, giving your slot {g}",
+                            label=_("Throw %(slot)s, giving %(mine)s")
+                            % {"slot": slot(s, p), "mine": slot(you, g)},
                             gift=True,
                         )
                     )
@@ -137,19 +149,22 @@ def expand(
             src = action.get("from")
             pile = action.get("pile")
             if src == "hand":
-                ref, what = f"h:{action.get('card')}", card_short(str(action.get("card")), kind)
-                what = f"{what} from your hand"
+                ref = f"h:{action.get('card')}"
+                what = _("%(card)s from your hand") % {
+                    "card": card_short(str(action.get("card")), kind)
+                }
             elif src == "stock":
-                ref, what = "st", "your stock card"
+                ref, what = "st", _("your stock card")
             else:
                 d = action.get("discard_pile")
-                ref, what = f"d{d}", f"the top of your discard pile {_n(d)}"
+                ref, what = f"d{d}", _("the top of your discard pile %(n)s") % {"n": _n(d)}
             choices.append(
                 Choice(
                     dict(action),
                     (ref, f"b{pile}"),
                     ordered=True,
-                    label=f"Play {what} onto building pile {_n(pile)}",
+                    label=_("Play %(what)s onto building pile %(pile)s")
+                    % {"what": what, "pile": _n(pile)},
                 )
             )
         elif t == "end":
@@ -159,23 +174,33 @@ def expand(
                     dict(action),
                     (f"h:{c}", f"d{d}"),
                     ordered=True,
-                    label=f"End turn: put {card_short(str(c), kind)} on your discard pile {_n(d)}",
+                    label=_("End turn: put %(card)s on your discard pile %(pile)s")
+                    % {"card": card_short(str(c), kind), "pile": _n(d)},
                 )
             )
         elif t == "draw":
             src = action.get("source")
-            label = "Draw from the deck" if src == "deck" else "Take the discard"
+            label = _("Draw from the deck") if src == "deck" else _("Take the discard")
             buttons.append(Button(label, dict(action)))
         elif t == "discard":
-            buttons.append(Button("Discard the card you hold", dict(action)))
+            buttons.append(Button(_("Discard the card you hold"), dict(action)))
         elif t == "call":
-            buttons.append(Button("Call", dict(action), "danger"))
+            buttons.append(Button(_("Call"), dict(action), "danger"))
         elif t == "skip":
-            buttons.append(Button("Skip the power", dict(action), "quiet"))
+            buttons.append(Button(_("Skip the power"), dict(action), "quiet"))
         elif not ch:
             verb = str(t).replace("_", " ").capitalize()
             buttons.append(Button(verb, dict(action)))
     return choices, buttons
+
+
+def slot_name(seat: Any, pos: Any, you: int | None, names: list[str]) -> str:
+    """A slot for people: "your slot 2", "ann's slot 2" (a seat out of range: "slot 2")."""
+    if seat == you:
+        return _("your slot %(slot)s") % {"slot": pos}
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return _("%(name)s's slot %(slot)s") % {"name": names[seat], "slot": pos}
+    return _("slot %(slot)s") % {"slot": pos}
 
 
 def _n(value: Any) -> str:

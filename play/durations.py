@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 
 def time_left(deadline: str | None, now: datetime | None = None) -> str:
@@ -28,4 +29,5 @@ def human_seconds(seconds: int) -> str:
     if hours < 48:
         return f"{hours} h {minutes} min" if minutes else f"{hours} h"
     days, hours = divmod(hours, 24)
-    return f"{days} days {hours} h" if hours else f"{days} days"
+    text = ngettext("%(days)s day", "%(days)s days", days) % {"days": days}
+    return f"{text} {hours} h" if hours else text

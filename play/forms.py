@@ -18,96 +18,114 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.utils.translation import gettext, gettext_lazy
 
 from games import rules
 
 #: Turn time units offered (seconds each); the API takes 1 s to 14 days.
 UNITS = [("minutes", 60), ("hours", 3600), ("days", 86400)]
+UNIT_WORDS = {
+    "minutes": gettext_lazy("minutes"),
+    "hours": gettext_lazy("hours"),
+    "days": gettext_lazy("days"),
+}
 #: Options shown under "More options" rather than at once.
 MORE = ("start_seat", "memory", "max_timeouts", "stand_in")
 #: Each bot level in words (the seats' and the stand-in's choices); a level the rules
 #: add later and that is not named here is "a <level> bot".
 BOT_WORDS = {
-    "random": "a random bot (any legal move)",
-    "basic": "a basic bot",
-    "expert": "an expert bot (the strongest)",
+    "random": gettext_lazy("a random bot (any legal move)"),
+    "basic": gettext_lazy("a basic bot"),
+    "expert": gettext_lazy("an expert bot (the strongest)"),
 }
 
 
 def bot_words(level: str) -> str:
-    return BOT_WORDS.get(level, f"a {level} bot")
+    return BOT_WORDS.get(level) or gettext("a %(level)s bot") % {"level": level}
 
 
 def seat_choices(levels: list[str]) -> list[tuple[str, str]]:
     """Who may take a seat: a person (who joins), or a bot of each level the ruleset lists."""
-    return [("", "a person (who joins)")] + [(level, bot_words(level)) for level in levels]
+    person = gettext("a person (who joins)")
+    return [("", person)] + [(level, bot_words(level)) for level in levels]
 
 
 #: name -> (label, sentence, {value: words}, default in words). Options the
 #: rules add later and that are not named here fall back to the API's text.
 WORDS: dict[str, tuple[str, str, dict[Any, str], str]] = {
     "jokers": (
-        "Jokers",
-        "How many jokers are shuffled in; each counts minus one.",
-        {1: "1 joker", 2: "2 jokers"},
+        gettext_lazy("Jokers"),
+        gettext_lazy("How many jokers are shuffled in; each counts minus one."),
+        {1: gettext_lazy("1 joker"), 2: gettext_lazy("2 jokers")},
         "",
     ),
     "forty_two": (
-        "Exactly 42 loses",
-        "A player whose game total becomes exactly 42 loses at once.",
+        gettext_lazy("Exactly 42 loses"),
+        gettext_lazy("A player whose game total becomes exactly 42 loses at once."),
         {},
         "",
     ),
     "minus_sixty_nine": (
-        "Exactly minus 69 wins",
-        "A player whose game total becomes exactly -69 wins at once.",
+        gettext_lazy("Exactly minus 69 wins"),
+        gettext_lazy("A player whose game total becomes exactly -69 wins at once."),
         {},
         "",
     ),
     "advanced": (
-        "Advanced rules",
-        "A player with no card left must discard what they draw, and a discarded queen "
-        "gives them one more card.",
+        gettext_lazy("Advanced rules"),
+        gettext_lazy(
+            "A player with no card left must discard what they draw, and a discarded queen "
+            "gives them one more card."
+        ),
         {},
         "",
     ),
     "decks": (
-        "Decks",
-        "One 52-card deck is enough for up to 6 players; take two for more.",
-        {1: "1 deck", 2: "2 decks"},
+        gettext_lazy("Decks"),
+        gettext_lazy("One 52-card deck is enough for up to 6 players; take two for more."),
+        {1: gettext_lazy("1 deck"), 2: gettext_lazy("2 decks")},
         "",
     ),
     "stock_size": (
-        "Stock pile",
-        "How many cards each player must get rid of to win (5 to 30; with many players "
-        "fewer fit, as the draw pile needs 30 cards).",
+        gettext_lazy("Stock pile"),
+        gettext_lazy(
+            "How many cards each player must get rid of to win (5 to 30; with many players "
+            "fewer fit, as the draw pile needs 30 cards)."
+        ),
         {},
-        "30 cards, 20 with 5\u20136 players",
+        gettext_lazy("30 cards, 20 with 5–6 players"),  # noqa: RUF001 (an en dash)
     ),
     "start_seat": (
-        "Who starts",
-        "The player who takes the first turn.",
+        gettext_lazy("Who starts"),
+        gettext_lazy("The player who takes the first turn."),
         {},
-        "random",
+        gettext_lazy("random"),
     ),
     "memory": (
-        "Memory help",
-        "Whether the table keeps showing cards you have seen, or shows each once and you "
-        "remember it.",
-        {"assisted": "shown by the table", "strict": "remembered by you"},
+        gettext_lazy("Memory help"),
+        gettext_lazy(
+            "Whether the table keeps showing cards you have seen, or shows each once and you "
+            "remember it."
+        ),
+        {
+            "assisted": gettext_lazy("shown by the table"),
+            "strict": gettext_lazy("remembered by you"),
+        },
         "",
     ),
     "max_timeouts": (
-        "Missed turns before absent",
-        "After this many missed turns in a row a player counts as absent, and their turns "
-        "are played for them until they come back.",
+        gettext_lazy("Missed turns before absent"),
+        gettext_lazy(
+            "After this many missed turns in a row a player counts as absent, and their turns "
+            "are played for them until they come back."
+        ),
         {},
         "3",
     ),
     "stand_in": (
-        "Who plays for an absent player",
-        "What happens on an absent player's turns.",
-        {"rules": "the simplest move the rules allow", **BOT_WORDS},
+        gettext_lazy("Who plays for an absent player"),
+        gettext_lazy("What happens on an absent player's turns."),
+        {"rules": gettext_lazy("the simplest move the rules allow"), **BOT_WORDS},
         "",
     ),
 }
@@ -124,7 +142,7 @@ class IntegerInput(forms.TextInput):
 
 
 def _field_errors(field: forms.Field) -> None:
-    field.error_messages = {**field.error_messages, "invalid": "Give a whole number."}
+    field.error_messages = {**field.error_messages, "invalid": gettext_lazy("Give a whole number.")}
 
 
 class CreateForm(forms.Form):
@@ -140,21 +158,25 @@ class CreateForm(forms.Form):
         f = self.fields
         f["ruleset"] = forms.CharField(widget=forms.HiddenInput, initial=self.ruleset)
         f["seats"] = forms.TypedChoiceField(
-            label="Players",
+            label=gettext_lazy("Players"),
             choices=[(n, str(n)) for n in range(lo, hi + 1)],
             coerce=int,
             initial=default_seats,
-            help_text="You included.",
+            help_text=gettext_lazy("You included."),
         )
         f["turn_amount"] = forms.IntegerField(
-            label="Time per turn",
+            label=gettext_lazy("Time per turn"),
             initial=1,
             widget=IntegerInput(),
-            help_text="From 1 minute to 14 days. When it runs out, the server plays the turn.",
+            help_text=gettext_lazy(
+                "From 1 minute to 14 days. When it runs out, the server plays the turn."
+            ),
         )
         _field_errors(f["turn_amount"])
         f["turn_unit"] = forms.ChoiceField(
-            label="unit", choices=[(u, u) for u, _ in UNITS], initial="days"
+            label=gettext_lazy("unit"),
+            choices=[(u, UNIT_WORDS[u]) for u, _seconds in UNITS],
+            initial="days",
         )
         self.option_names: list[str] = []
         # options a ruleset takes but that change nothing a player would notice in it
@@ -165,17 +187,18 @@ class CreateForm(forms.Form):
             self.option_names.append(name)
             f[f"opt_{name}"] = self._option(name, opt, hi)
         f["private"] = forms.BooleanField(
-            label="Private game",
+            label=gettext_lazy("Private game"),
             required=False,
-            help_text="Not listed under open games: only people you send the invite link "
-            "to can join.",
+            help_text=gettext_lazy(
+                "Not listed under open games: only people you send the invite link to can join."
+            ),
         )
         self.bot_names = []
         for seat in range(1, hi):
             key = f"bot_{seat}"
             self.bot_names.append(key)
             f[key] = forms.ChoiceField(
-                label=f"Seat {seat}",
+                label=gettext("Seat %(seat)s") % {"seat": seat},
                 choices=seat_choices(list(spec.get("bot_levels") or ["basic", "random"])),
                 required=False,
                 initial="",
@@ -183,10 +206,10 @@ class CreateForm(forms.Form):
         self.stacked = bool(settings.PABLO_ALLOW_STACKED_DECKS)
         if self.stacked:
             f["decks"] = forms.CharField(
-                label="Stacked decks (testing only)",
+                label=gettext_lazy("Stacked decks (testing only)"),
                 required=False,
                 widget=forms.Textarea(attrs={"rows": 2}),
-                help_text="A JSON list of lists of card codes, top first.",
+                help_text=gettext_lazy("A JSON list of lists of card codes, top first."),
             )
 
     # ------------------------------------------------------------------ fields
@@ -199,8 +222,9 @@ class CreateForm(forms.Form):
         default = opt.get("default")
         field: forms.Field
         if name == "start_seat":
-            choices = [("", "random"), ("0", "you")] + [
-                (str(s), f"the player in seat {s}") for s in range(1, max_players)
+            choices = [("", gettext("random")), ("0", gettext("you"))] + [
+                (str(s), gettext("the player in seat %(seat)s") % {"seat": s})
+                for s in range(1, max_players)
             ]
             field = forms.ChoiceField(label=label, choices=choices, required=False, initial="")
         elif "enum" in opt:
@@ -229,7 +253,10 @@ class CreateForm(forms.Form):
             field = forms.CharField(label=label, required=False, max_length=200)
         if default_words and isinstance(field, forms.IntegerField) and field.initial is None:
             # only under a box shown empty (a select says its default among its choices)
-            sentence = f"{sentence} Left empty: {default_words}."
+            sentence = gettext("%(sentence)s Left empty: %(default)s.") % {
+                "sentence": sentence,
+                "default": default_words,
+            }
         field.help_text = sentence
         return field
 
@@ -261,7 +288,9 @@ class CreateForm(forms.Form):
         try:
             return json.loads(raw)
         except (ValueError, RecursionError):
-            raise forms.ValidationError("Give a JSON list of lists of card codes.") from None
+            raise forms.ValidationError(
+                gettext("Give a JSON list of lists of card codes.")
+            ) from None
 
     def body(self) -> dict[str, Any]:
         """The API's create body from the cleaned fields (call after ``is_valid``)."""
@@ -308,7 +337,7 @@ class CreateForm(forms.Form):
             target = "seats"
         elif head == "turn_timeout":
             target = "turn_amount"
-            rest = "The time per turn is from 1 minute to 14 days."
+            rest = gettext("The time per turn is from 1 minute to 14 days.")
         elif head.startswith("bots"):
             target = None
         elif head.startswith("decks") and self.stacked:

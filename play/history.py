@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from django.core.paginator import Paginator
+from django.utils.translation import gettext
 
 from games import rules
 from games.ratings import selectors as ratings
@@ -20,12 +21,6 @@ from games.selectors import friends as friend_selectors
 from .lobby import ruleset_name
 
 PAGE = 20
-
-
-def _ordinal(n: int) -> str:
-    if 10 <= n % 100 <= 20:
-        return f"{n}th"
-    return f"{n}{({1: 'st', 2: 'nd', 3: 'rd'}).get(n % 10, 'th')}"
 
 
 def _row(row: dict[str, Any], losers: list[int]) -> dict[str, Any]:
@@ -38,7 +33,7 @@ def _row(row: dict[str, Any], losers: list[int]) -> dict[str, Any]:
         "lost": not won and row["you"] in losers,
         "when": datetime.fromisoformat(when.replace("Z", "+00:00")) if when else None,
         "names": [p["username"] for p in row["players"]],
-        "rank_words": f"{_ordinal(row['rank'])} of {len(row['players'])}",
+        "rank_words": rank_words(row["rank"], len(row["players"])),
         "score_words": _points(row["ruleset"], row["score"]),
     }
 
@@ -46,7 +41,7 @@ def _row(row: dict[str, Any], losers: list[int]) -> dict[str, Any]:
 def _points(ruleset: str, score: float) -> str:
     """A score in the ruleset's words ("1 point", "3 cards left in stock")."""
     one, many = rules.get_ruleset(ruleset).presentation.score_words
-    return f"{score:g} {one if abs(score) == 1 else many}"
+    return f"{score:g} {gettext(one) if abs(score) == 1 else gettext(many)}"
 
 
 def _rows(games: Any, user: Any) -> list[dict[str, Any]]:
@@ -76,7 +71,7 @@ def summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "played": len(mine),
                 "won": sum(r["won"] for r in mine),
                 "lost": sum(r["lost"] for r in mine),
-                "places": ", ".join(f"{_ordinal(p)} \u00d7{n}" for p, n in sorted(places.items())),
+                "places": ", ".join(f"{ordinal(p)} \u00d7{n}" for p, n in sorted(places.items())),
                 "average": _points(ruleset, round(average, 1)),
             }
         )
@@ -93,3 +88,19 @@ def context(user: Any, page_number: Any = 1) -> dict[str, Any]:
         row["rating_change"] = changes.get((row["id"], row["you"]))
     per_ruleset = summary(rows if not page.has_other_pages() else _rows(games, user))
     return {"rows": rows, "page": page, "per_ruleset": per_ruleset, "nav": "history"}
+
+
+def ordinal(n: int) -> str:
+    """A place in words: "1st", "2nd" (each language writes its own ordinals)."""
+    if 10 <= n % 100 <= 20 or n % 10 not in (1, 2, 3):
+        return gettext("%(n)sth") % {"n": n}
+    if n % 10 == 1:
+        return gettext("%(n)sst") % {"n": n}
+    if n % 10 == 2:
+        return gettext("%(n)snd") % {"n": n}
+    return gettext("%(n)srd") % {"n": n}
+
+
+def rank_words(rank: int, players: int) -> str:
+    """A rank among players in words: "1st of 3"."""
+    return gettext("%(rank)s of %(count)s") % {"rank": ordinal(rank), "count": players}

@@ -11,10 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import QueryDict
+from django.utils.translation import gettext, ngettext
 
 from games.errors import ApplicationError
 from games.ratings import selectors as ratings
 from games.selectors import games as game_selectors
+from tabletop.layouts import local_name
 
 from .durations import time_left
 from .forms import UNITS, CreateForm
@@ -27,7 +29,7 @@ REMATCH_LOOKBACK = 20
 def ruleset_name(ruleset_id: str) -> str:
     for r in _rulesets():
         if r["id"] == ruleset_id:
-            return str(r["name"])
+            return local_name(str(r["name"]))
     return ruleset_id
 
 
@@ -81,7 +83,7 @@ def lists(user: Any) -> dict[str, Any]:
         row["deadline"] = turn.get("deadline")
         seat = turn.get("seat")
         names = {p["seat"]: p["username"] for p in data["players"]}
-        row["turn_name"] = names.get(seat, "") if seat is not None else "everyone"
+        row["turn_name"] = names.get(seat, "") if seat is not None else gettext("everyone")
         if state.get("legal_actions") and (seat is None or seat == data["you"]):
             your_move.append(row)
         else:
@@ -143,5 +145,12 @@ def _human_timeout(seconds: int) -> str:
     for unit, per in reversed(UNITS):
         if seconds % per == 0 and seconds >= per:
             n = seconds // per
-            return f"{n} {unit[:-1] if n == 1 else unit}"
+            return UNIT_COUNT[unit](n) % {"n": n}
     return f"{seconds} s"
+
+
+UNIT_COUNT = {
+    "minutes": lambda n: ngettext("%(n)s minute", "%(n)s minutes", n),
+    "hours": lambda n: ngettext("%(n)s hour", "%(n)s hours", n),
+    "days": lambda n: ngettext("%(n)s day", "%(n)s days", n),
+}

@@ -12,15 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from tabletop.cards import card_html
+from tabletop.describe import ROUND_END_WORDS
 
 JSON = dict[str, Any]
-
-REASONS = {
-    "call": "after the call",
-    "empty_field": "because a field is empty",
-    "exhausted": "because no card is left to draw",
-}
 
 
 def session_key(game_id: Any) -> str:
@@ -50,11 +47,6 @@ def build(
     calls = [c for c in shown.get("calls") or [] if isinstance(c.get("seat"), int)]
     callers = {c["seat"] for c in calls}
 
-    def name(seat: int) -> str:
-        if seat == you:
-            return "you"
-        return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
-
     rows = []
     for seat in sorted(range(len(names)), key=lambda s: (s != you, s)):
         cards = []
@@ -67,7 +59,7 @@ def build(
         rows.append(
             {
                 "seat": seat,
-                "name": "You" if seat == you else names[seat],
+                "name": _("You") if seat == you else names[seat],
                 "you": seat == you,
                 "cards": cards,
                 "total": totals.get(str(seat)),
@@ -80,17 +72,39 @@ def build(
     if calls:
         parts = []
         for c in calls:
-            who = "You" if c["seat"] == you else name(c["seat"])  # names keep their case
-            points = scores.get(str(c["seat"]))
-            after = f" ({points:+d})" if isinstance(points, int) else ""
-            if c.get("succeeded") is True:
-                parts.append(f"{who} called {call_word}, and it worked{after}.")
-            elif c.get("succeeded") is False:
-                parts.append(f"{who} called {call_word}, and it failed{after}.")
-            else:
-                parts.append(f"{who} called {call_word}, but the round ended without it{after}.")
+            seat = c["seat"]
+            points = scores.get(str(seat))
+            words = {
+                "name": names[seat] if 0 <= seat < len(names) else seat,
+                "word": call_word,
+                "points": f" ({points:+d})" if isinstance(points, int) else "",
+            }
+            parts.append(_call_sentence(seat == you, c.get("succeeded")) % words)
         call = " ".join(parts)
     else:
-        why = REASONS.get(str(shown.get("reason")), "")
-        call = f"Nobody called: the round ended {why}." if why else "Nobody called."
+        why = ROUND_END_WORDS.get(str(shown.get("reason")), "")
+        call = (
+            _("Nobody called: the round ended %(why)s.") % {"why": why}
+            if why
+            else _("Nobody called.")
+        )
     return {"round": number, "rows": rows, "call": call, "reason": shown.get("reason")}
+
+
+def _call_sentence(you: bool, succeeded: bool | None) -> str:
+    """A call's outcome: "ann called Cabo, and it worked (+0)." (``%`` its words)."""
+    if succeeded is True:
+        return (
+            _("You called %(word)s, and it worked%(points)s.")
+            if you
+            else _("%(name)s called %(word)s, and it worked%(points)s.")
+        )
+    if succeeded is False:
+        return (
+            _("You called %(word)s, and it failed%(points)s.")
+            if you
+            else _("%(name)s called %(word)s, and it failed%(points)s.")
+        )
+    if you:
+        return _("You called %(word)s, but the round ended without it%(points)s.")
+    return _("%(name)s called %(word)s, but the round ended without it%(points)s.")

@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from .choices import Button, Choice
 
 JSON = dict[str, Any]
@@ -51,11 +53,13 @@ class Selection:
     def pick(self, ref: str, label: str = "") -> Pick:
         if ref in self.refs:
             rest = [r for r in self.refs if r != ref]
-            return Pick(ref, True, True, ",".join(rest), f"Unpick {label}")
+            return Pick(ref, True, True, ",".join(rest), _("Unpick %(card)s") % {"card": label})
         nxt = [*self.refs, ref]
         leads = [c for c in self.choices if self.covers(c.refs, c.ordered, nxt)]
         quiet = bool(leads) and all(c.throw or c.gift for c in leads) and not self.refs
-        return Pick(ref, bool(leads), False, ",".join(nxt), f"Pick {label}", quiet)
+        return Pick(
+            ref, bool(leads), False, ",".join(nxt), _("Pick %(card)s") % {"card": label}, quiet
+        )
 
 
 def complete(selection: Selection) -> list[Button]:
@@ -79,7 +83,7 @@ def hint(legal: list[JSON], selection: Selection, kind: str) -> str:
     if len(selection.refs) == 1 and any(
         c.gift and c.refs[0] == selection.refs[0] for c in selection.choices
     ):
-        return (
+        return _(
             "Click one of your cards to give in exchange if the throw is right, "
             "or click the picked card again to put it back."
         )
@@ -97,25 +101,25 @@ def hint(legal: list[JSON], selection: Selection, kind: str) -> str:
             for c in selection.choices
         )
         if not more:
-            return "Choose what to do, or click a picked card again to put it back."
+            return _("Choose what to do, or click a picked card again to put it back.")
         if complete(selection):
-            return "Choose what to do, pick another card, or click a picked card to put it back."
-        return "Pick the next card, or click a picked card again to put it back."
+            return _("Choose what to do, pick another card, or click a picked card to put it back.")
+        return _("Pick the next card, or click a picked card again to put it back.")
     if "look" in types:
-        return "Click two of your cards to look at them."
+        return _("Click two of your cards to look at them.")
     parts = []
     if "replace" in types:
-        parts.append("click your card(s) to replace")
+        parts.append(_("click your card(s) to replace"))
     if "peek" in types:
-        parts.append("click one of your cards to peek")
+        parts.append(_("click one of your cards to peek"))
     if "spy" in types:
-        parts.append("click another player's card to spy")
+        parts.append(_("click another player's card to spy"))
     if "swap" in types:
-        parts.append("click one of yours and one of theirs to swap")
+        parts.append(_("click one of yours and one of theirs to swap"))
     if "play" in types or "end" in types:
-        parts.append("click a card of yours, then the pile it goes on")
+        parts.append(_("click a card of yours, then the pile it goes on"))
     if "throw" in types:
-        parts.append("to throw a card onto the discard pile, click it first")
+        parts.append(_("to throw a card onto the discard pile, click it first"))
     text = "; ".join(parts)
     return text[:1].upper() + text[1:] + "."
 

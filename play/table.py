@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games import rules
-from tabletop.describe import STAGE_WORDS, describe
+from tabletop.describe import STAGE_WORDS, and_list, describe
 from tabletop.layouts import layout
 
 from .boards import BOARDS
@@ -28,13 +30,16 @@ JSON = dict[str, Any]
 
 def recent_words(
     events: list[JSON], names: list[str], kind: str, you: int | None, ruleset: str
-) -> list[str]:
-    out: list[str] = []
+) -> list[JSON]:
+    """The sentences of ``events`` (as the seat saw them), each with its event's ``seq``:
+    the script announces the ones newer than the page it replaces."""
+    out: list[JSON] = []
     for e in events:
         event = rules.Event(type=e["type"], data=e["data"] or {}, seat=e["seat"])
-        out += describe(
+        said = describe(
             event, e["data"] or {}, names, kind, viewer=you, ruleset=ruleset, reader=you
         )
+        out += [{"seq": e["seq"], "text": text} for text in said]
     return out
 
 
@@ -46,8 +51,10 @@ def raced(
     theirs = [e for e in events if e["seq"] > since and e["seat"] not in (None, you)]
     words = recent_words(theirs, names, kind, you, ruleset)
     if not words:
-        return "The game moved on before your move arrived, so it was not made. Choose again."
-    return " ".join(words) + " That came first, so your move was not made. Choose again."
+        return _("The game moved on before your move arrived, so it was not made. Choose again.")
+    return _("%(moves)s That came first, so your move was not made. Choose again.") % {
+        "moves": " ".join(w["text"] for w in words)
+    }
 
 
 def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
@@ -57,7 +64,7 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
     ruleset = game["ruleset"]
     drawn = layout(ruleset)
     kind = drawn.cards
-    names = [f"Seat {s}" for s in range(game["seats"])]
+    names = [_("Seat %(seat)s") % {"seat": s} for s in range(game["seats"])]
     absent = {}
     scores = {}
     for p in game["players"]:
@@ -128,6 +135,7 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
     if you is not None:
         players.sort(key=lambda p: (not p["you"], p["seat"]))
     ctx["players"] = players
+    ctx["winner_names"] = and_list([p["name"] for p in players if p["winner"]])
     ctx["board"] = drawn.board
     ctx["board_template"] = f"play/_{drawn.board}.html"
     BOARDS[drawn.board](ctx, state, selection, kind)

@@ -17,6 +17,7 @@ urlpatterns = [
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/language/", views.language_view, name="language"),
     path("accounts/token/", views.api_token, name="token"),
     path("accounts/email/<str:token>/", views.email_confirm, name="email_confirm"),
     path("history/", views.history_view, name="history"),

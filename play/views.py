@@ -25,7 +25,9 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 from rest_framework.exceptions import ValidationError
 
@@ -42,7 +44,7 @@ from games.services import accounts as account_services
 from games.services import friends as friend_services
 from games.services import games as game_services
 
-from . import history, lobby, reveal, table
+from . import history, language, lobby, reveal, table
 from .action_form import ActionForm
 from .durations import human_seconds
 from .recent import acted_since_round_end, recent_events
@@ -58,7 +60,11 @@ def refusal(exc: Exception) -> str | None:
     response = exception_handler(exc, {})
     if response is None or not isinstance(response.data, dict):
         return None
-    return str(response.data.get("detail", "That was refused."))
+    return str(response.data.get("detail", gettext("That was refused.")))
+
+
+def _too_many_games(wait: int) -> str:
+    return gettext("You have started many games lately; try again in %(wait)s s.") % {"wait": wait}
 
 
 def _table_url(game_id: Any, sel: str = "") -> str:
@@ -139,12 +145,38 @@ def signup(request: HttpRequest) -> HttpResponse:
             form.add_error("username", exc.detail.split(": ", 1)[-1])
         else:
             login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
+            # The language the new player signed up in is the one their mails speak.
+            account_services.account_language_set(user=user, code=translation.get_language())
             return HttpResponseRedirect(_safe_next(request) or reverse("play:lobby"))
     return render(request, "registration/signup.html", {"form": form})
 
 
+@require_POST
+def language_view(request: HttpRequest) -> HttpResponse:
+    """The header's switch: the browser's cookie, and the account's language when signed in."""
+    code = request.POST.get("language", "")
+    back = _safe_next(request) or _safe_url(request, request.headers.get("Referer", ""))
+    response = HttpResponseRedirect(back or reverse("play:lobby"))
+    if code not in dict(settings.LANGUAGES):
+        return response
+    if request.user.is_authenticated:
+        account_services.account_language_set(user=request.user, code=code)
+        language.remember(request, code)
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        code,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        secure=request.is_secure(),
+    )
+    return response
+
+
 def _safe_next(request: HttpRequest) -> str:
-    target = request.POST.get("next") or request.GET.get("next") or ""
+    return _safe_url(request, request.POST.get("next") or request.GET.get("next") or "")
+
+
+def _safe_url(request: HttpRequest, target: str) -> str:
     # As Django's LoginView: on an https page, no http:// target (a downgrade).
     if target and url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
@@ -225,7 +257,10 @@ def create(request: HttpRequest) -> HttpResponse:
     """
     wait = game_created(request)  # PABLO_THROTTLE_GAMES, as POST /api/games/
     if wait is not None:
-        messages.error(request, f"You have started many games lately; try again in {wait} s.")
+        messages.error(
+            request,
+            _too_many_games(wait),
+        )
         return HttpResponseRedirect(reverse("play:lobby") + "#new")
     form = lobby.create_form(request.POST)
     if form is None:
@@ -245,7 +280,7 @@ def create(request: HttpRequest) -> HttpResponse:
         except shares.Over as exc:
             form.refused(str(exc.detail))
         except (RulesError, ApplicationError, ValidationError) as exc:
-            form.refused(refusal(exc) or "The game could not be created.")
+            form.refused(refusal(exc) or gettext("The game could not be created."))
         else:
             return HttpResponseRedirect(_table_url(game.id))
     ctx = lobby.context(request.user, bound=form)
@@ -329,9 +364,17 @@ def _stopped(events: list[dict[str, Any]], names: list[str], you: int | None) ->
     aborted = next((e for e in reversed(events) if e["type"] == "game_aborted"), None)
     reason = ((aborted or {}).get("data") or {}).get("reason")
     if reason == CANCELLED:
-        who = "You" if you == 0 else names[0]
-        return {"cancelled": True, "stopped": f"{who} cancelled this game before it started."}
-    return {"cancelled": False, "stopped": "The game was stopped: every player was absent."}
+        if you == 0:
+            stopped = gettext("You cancelled this game before it started.")
+        else:
+            stopped = gettext("%(name)s cancelled this game before it started.") % {
+                "name": names[0]
+            }
+        return {"cancelled": True, "stopped": stopped}
+    return {
+        "cancelled": False,
+        "stopped": gettext("The game was stopped: every player was absent."),
+    }
 
 
 def _rematch(new_id: Any, user: Any) -> dict[str, Any] | None:
@@ -360,7 +403,7 @@ def act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """One action from a form: the same checks and service as ``POST .../actions/``."""
     game = _game_or_404(request, game_id)
     if not request.user.is_authenticated:
-        return _back(request, game.id, "Log in to play: you are not signed in.")
+        return _back(request, game.id, gettext("Log in to play: you are not signed in."))
     form = ActionForm(request.POST)
     if not form.is_valid():
         return _back(request, game.id, form.first_error())
@@ -370,7 +413,11 @@ def act(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     limit = ActionLimit()
     if not limit.allow_request(request, None):
         wait = int(limit.wait() or 1)
-        return _back(request, game.id, f"Too many actions at once; try again in {wait} seconds.")
+        return _back(
+            request,
+            game.id,
+            gettext("Too many actions at once; try again in %(wait)s seconds.") % {"wait": wait},
+        )
     if form.cleaned_data["version"] is not None:
         body["expected_version"] = form.cleaned_data["version"]
     key = form.cleaned_data["key"]
@@ -418,7 +465,7 @@ def join(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     except (RulesError, ApplicationError) as exc:
         if status_of(exc) == 404:
             raise Http404("No game with this id.") from None
-        messages.error(request, refusal(exc) or "You could not join this game.")
+        messages.error(request, refusal(exc) or gettext("You could not join this game."))
         return HttpResponseRedirect(back)
     return _back(request, game.id)
 
@@ -434,7 +481,7 @@ def cancel(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
         if status_of(exc) == 404:  # a stranger on a private game: as an unknown id
             raise Http404("No game with this id.") from None
         return _back(request, game.id, refusal(exc))
-    messages.info(request, "You cancelled your game: nobody can join it any more.")
+    messages.info(request, gettext("You cancelled your game: nobody can join it any more."))
     return HttpResponseRedirect(reverse("play:lobby"))
 
 
@@ -446,7 +493,9 @@ def rematch(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     wait = game_created(request)  # PABLO_THROTTLE_GAMES: a rematch creates a game too
     if wait is not None:
         return _back(
-            request, game.id, f"You have started many games lately; try again in {wait} s."
+            request,
+            game.id,
+            _too_many_games(wait),
         )
     try:
         with transaction.atomic():
@@ -474,7 +523,7 @@ def rematch(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 def come_back(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     game = _game_or_404(request, game_id)
     if not request.user.is_authenticated:
-        return _back(request, game.id, "Log in to play: you are not signed in.")
+        return _back(request, game.id, gettext("Log in to play: you are not signed in."))
     try:
         game_services.game_come_back(game_id=game.id, user=request.user)
     except (RulesError, ApplicationError) as exc:
@@ -497,7 +546,7 @@ def close_reveal(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """A form without a valid CSRF token: nothing is done; on a table, say so there."""
     parts = request.path.strip("/").split("/")
-    detail = (
+    detail = gettext(
         "This form had expired or did not come from this site (no valid CSRF token); "
         "nothing was done. Here is the table as it is now."
     )

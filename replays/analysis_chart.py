@@ -13,6 +13,9 @@ from typing import Any
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from tabletop.advice import MARK_WORDS
 
 from . import chart
 from .chart import PALETTE
@@ -40,10 +43,13 @@ def svg(decisions: Sequence[dict[str, Any]], names: Sequence[str], *, chance: bo
     def said(v: float) -> str:
         return f"{v * 100:.0f} %" if chance else f"{v:.0f}"
 
+    label = _("The estimate of each decision over the game, from %(low)s to %(high)s") % {
+        "low": said(low),
+        "high": said(high),
+    }
     parts = [
         f'<svg class="analysis-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'aria-label="The estimate of each decision over the game, from {said(low)} to '
-        f'{said(high)}" xmlns="http://www.w3.org/2000/svg">',
+        f'aria-label="{escape(label)}" xmlns="http://www.w3.org/2000/svg">',
         f'<line x1="{LEFT}" y1="{HEIGHT - PAD}" x2="{WIDTH - PAD}" y2="{HEIGHT - PAD}" '
         'stroke="#999" stroke-width="1"/>',
         f'<line x1="{LEFT}" y1="{PAD}" x2="{LEFT}" y2="{HEIGHT - PAD}" stroke="#999" '
@@ -63,10 +69,11 @@ def svg(decisions: Sequence[dict[str, Any]], names: Sequence[str], *, chance: bo
             f"<title>{escape(name)}</title></polyline>"
         )
         for i, v in points:
-            if decisions[i].get("mark"):
+            mark = decisions[i].get("mark")
+            if mark:
                 parts.append(
                     f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="5" fill="{colour}">'
-                    f"<title>{escape(name)}: {escape(decisions[i]['mark'])}</title></circle>"
+                    f"<title>{escape(name)}: {escape(MARK_WORDS.get(mark, mark))}</title></circle>"
                 )
     parts.append("</svg>")
     return mark_safe("".join(parts))

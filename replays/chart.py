@@ -15,9 +15,14 @@ from dataclasses import dataclass
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext as _
 
 #: Colour-blind-friendly (Okabe-Ito), one per seat; repeats past eight.
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
+
+#: The x axis in words.
+AXIS_WORDS = {"round": gettext_lazy("round"), "turn": gettext_lazy("turn")}
 
 
 @dataclass(frozen=True)
@@ -75,15 +80,18 @@ class Chart:
             return top + plot_h * (high - v) / (high - low)
 
         self.x = x
+        axis = AXIS_WORDS.get(x_label, x_label)
         head = [
             f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
             f'aria-labelledby="chart-title" preserveAspectRatio="xMidYMid meet" '
             f'xmlns="http://www.w3.org/2000/svg">',
             f'<title id="chart-title">{escape(title)}</title>'
             if title is not None
-            else '<title id="chart-title">Game totals after each round</title>'
-            if x_label == "round"
-            else '<title id="chart-title">Cards left in each stock pile, turn by turn</title>',
+            else '<title id="chart-title">{}</title>'.format(
+                escape(_("Game totals after each round"))
+                if x_label == "round"
+                else escape(_("Cards left in each stock pile, turn by turn"))
+            ),
         ]
         step = _nice_step(high - low)
         tick = (low // step + 1) * step
@@ -102,7 +110,7 @@ class Chart:
             )
         head.append(
             f'<text class="axis" x="{left + plot_w / 2:.1f}" y="{height - 2}" '
-            f'text-anchor="middle">{escape(x_label)}</text>'
+            f'text-anchor="middle">{escape(axis)}</text>'
         )
         tail = []
         if threshold is not None:
@@ -110,7 +118,7 @@ class Chart:
             tail.append(
                 f'<line class="threshold" x1="{left}" x2="{left + plot_w}" y1="{y(value):.1f}" '
                 f'y2="{y(value):.1f}"/><text class="threshold-label" x="{left + 4}" '
-                f'y="{y(value) - 5:.1f}">{escape(label)}</text>'
+                f'y="{y(value) - 5:.1f}">{escape(gettext(label))}</text>'
             )
         ends: list[tuple[float, Series]] = []
         dots = rounds <= self.MAX_DOTS
@@ -121,9 +129,13 @@ class Chart:
             )
             if dots:
                 for r, v in enumerate(s.values):
+                    title = escape(
+                        _("%(name)s: %(value)s after %(axis)s %(n)s")
+                        % {"name": s.name, "value": v, "axis": axis, "n": r}
+                    )
                     tail.append(
                         f'<circle cx="{x(r):.1f}" cy="{y(v):.1f}" r="3" fill="{s.colour}">'
-                        f"<title>{escape(s.name)}: {v} after {escape(x_label)} {r}</title>"
+                        f"<title>{title}</title>"
                         "</circle>"
                     )
             ends.append((y(s.values[-1]), s))

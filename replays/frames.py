@@ -33,6 +33,9 @@ def frame(replay: Replay, step: Step, perspective: int | None) -> JSON:
         "round": table.get("round"),
         "phase": table.get("phase"),
         "turn_seat": turn.get("seat"),
+        "turn_name": replay.names[turn["seat"]]
+        if isinstance(turn.get("seat"), int) and 0 <= turn["seat"] < len(replay.names)
+        else "",
         "stage": STAGE_WORDS.get(turn.get("stage") or "", turn.get("stage") or ""),
         "deck_count": (table.get("deck") or {}).get("count"),
         "actor": actor,

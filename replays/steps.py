@@ -37,6 +37,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from django.core.cache import cache
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from games import rules
 from games.rules import Event, State
@@ -156,7 +158,8 @@ def game_replay(game: Any) -> Replay:
     names the code that built it (``code_version``), so a deploy that changes
     the rules or the viewer never reads a state pickled by the old code.
     """
-    key = f"replay:{game.id}:{game.version}:{code_version()}"
+    # The jumps' labels are words of the page's language: one entry per language.
+    key = f"replay:{game.id}:{game.version}:{code_version()}:{get_language()}"
     try:
         replay = cache.get(key)
     except Exception:  # an unreadable entry, a cache server away: build instead
@@ -258,7 +261,7 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
         scores = tuple(state.scores)
         if i == start:  # step 0: the deal
             steps.append(Step(0, i, None, i + 1, None, 1, ("round",), intro=intro))
-            jumps.append((0, "Deal" if by_turn else "Round 1"))
+            jumps.append((0, _("Deal") if by_turn else _("Round %(n)s") % {"n": 1}))
             totals.append(scores if by_turn else (0,) * len(names))
             continue
         if by_turn:  # each turn's start, and the end (the winner's last card off the stock)
@@ -276,15 +279,21 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
             if event.type in words.ROUND_START:
                 round_no += 1
                 tags.append("round")
-                jumps.append((number, f"Round {round_no}"))
+                jumps.append((number, _("Round %(n)s") % {"n": round_no}))
             if event.type in words.CALL:
                 tags.append("call")
                 jumps.append(
-                    (number, f"{names[event.seat]} called" if event.seat is not None else "Call")
+                    (
+                        number,
+                        _("%(name)s called") % {"name": names[event.seat]}
+                        if event.seat is not None
+                        else _("Call"),
+                    )
                 )
             if event.type in ("game_finished", "game_aborted"):
                 tags.append("end")
-                jumps.append((number, "Game over" if event.type == "game_finished" else "Aborted"))
+                end = _("Game over") if event.type == "game_finished" else _("Aborted")
+                jumps.append((number, end))
             steps.append(Step(number, i, i, i, event.seat, round_no, tuple(tags)))
         steps[-1] = steps[-1]._replace(event_index=i, chart_x=len(totals) - 1)
     return Replay(

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import review, rules
@@ -23,7 +24,7 @@ from games.api.throttling import check_analysis, too_many_response
 from games.selectors import replays as replay_selectors
 from games.services import analysis as analysis_services
 from tabletop.advice import MARK_WORDS, advice
-from tabletop.layouts import layout
+from tabletop.layouts import layout, local_name
 
 from . import analysis_chart, chart
 from .frames import frame
@@ -53,7 +54,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
         rows.append(
             {
                 "game": game,
-                "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
+                "ruleset_name": local_name(RULESET_NAMES.get(game.ruleset, game.ruleset)),
                 "players": [
                     {"name": names.get(s, f"Seat {s}"), "winner": s in winners}
                     for s in range(game.seats)
@@ -144,7 +145,9 @@ def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
         series, threshold=layout(replay.ruleset).threshold, x_label=replay.chart_axis
     )
     svg = chart_.svg(step.chart_x)
-    perspectives = [{"label": "All cards", "url": url(number, None), "active": perspective is None}]
+    perspectives = [
+        {"label": _("All cards"), "url": url(number, None), "active": perspective is None}
+    ]
     perspectives += [
         {"label": name, "url": url(number, s), "active": perspective == s, "seat": s}
         for s, name in enumerate(replay.names)
@@ -153,7 +156,7 @@ def game_replay_view(request: HttpRequest, game_id) -> HttpResponse:
         "game": game,
         "invite": invite,
         "replay": replay,
-        "ruleset_name": RULESET_NAMES.get(replay.ruleset, replay.ruleset),
+        "ruleset_name": local_name(RULESET_NAMES.get(replay.ruleset, replay.ruleset)),
         "step": step,
         "number": number,
         "last": replay.last,
@@ -213,7 +216,9 @@ def _analysis(game, replay, step, url) -> dict:
         {
             **p,
             "name": replay.names[p["seat"]],
-            "loss_text": f"{p['loss'] * 100:.0f} %" if chance else f"{p['loss']:.0f} points",
+            "loss_text": f"{p['loss'] * 100:.0f} %"
+            if chance
+            else _("%(n)s points") % {"n": f"{p['loss']:.0f}"},
         }
         for p in data["players"]
     ]
@@ -230,9 +235,9 @@ def _analysis(game, replay, step, url) -> dict:
         "analysis_marked": marked,
         "analysis_chart": analysis_chart.svg(decisions, replay.names, chance=chance),
         "analysis_legend": analysis_chart.legend(decisions, replay.names),
-        "analysis_unit": "chance to win (higher is better)"
+        "analysis_unit": _("chance to win (higher is better)")
         if chance
-        else "expected round points (lower is better)",
+        else _("expected round points (lower is better)"),
     }
 
 

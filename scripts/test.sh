@@ -7,6 +7,11 @@
 # Tests that need PostgreSQL, Redis or a Celery worker skip, saying why, when those are
 # missing -- or fail under PABLO_REQUIRE_SERVICES=1 (CI). PABLO_TEST_DB_NAME names the test
 # database (default test_<name>) so that parallel runs on one server do not clash.
+#
+# In parallel (pytest-xdist): PABLO_TEST_WORKERS processes (default 4; 0 runs the tests in
+# pytest's own process), each with its own test database (<name>_gw0, _gw1 ...), its own
+# Redis database (the N-th of PABLO_TEST_REDIS_DB, default 1-15) and the OS's ports
+# (docs/design.md "Testing"). `-n 0` among the arguments runs them one by one, too.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/venv.sh dev || exit 1
@@ -28,4 +33,6 @@ case ${CELERY_BROKER_URL:-} in
     *) echo "broker: ${CELERY_BROKER_URL:-none} (Redis and Celery worker tests skip)" ;;
 esac
 
-exec .venv/bin/pytest "$@"
+workers=${PABLO_TEST_WORKERS:-4}
+echo "workers: $workers"
+exec .venv/bin/pytest -n "$workers" --dist worksteal "$@"

@@ -11,87 +11,120 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
 from .cards import card_short
+from .describe import and_list
 
 JSON = dict[str, Any]
 
-MARK_WORDS = {"inaccuracy": "Inaccuracy", "mistake": "Mistake", "blunder": "Blunder"}
+MARK_WORDS = {
+    "inaccuracy": gettext_lazy("Inaccuracy"),
+    "mistake": gettext_lazy("Mistake"),
+    "blunder": gettext_lazy("Blunder"),
+}
 
 
 def _card(code: Any, kind: str, default: str) -> str:
-    return f"the {card_short(code, kind)}" if isinstance(code, str) and code != "?" else default
+    if isinstance(code, str) and code != "?":
+        return _("the %(card)s") % {"card": card_short(code, kind)}
+    return default
 
 
 def _slots(positions: Sequence[int]) -> str:
-    if len(positions) == 1:
-        return f"slot {positions[0]}"
-    return "slots " + ", ".join(str(p) for p in positions[:-1]) + f" and {positions[-1]}"
+    return ngettext("slot %(slots)s", "slots %(slots)s", len(positions)) % {
+        "slots": and_list([str(p) for p in positions])
+    }
 
 
 def phrases(action: JSON | None, ctx: JSON, names: Sequence[str], kind: str) -> tuple[str, str]:
     """(imperative, gerund) words for an action: ("discard it", "discarding it")."""
     if action is None:
-        return "pass", "passing"
+        return _("pass"), _("passing")
     t = action.get("type")
-    held = _card(ctx.get("held"), kind, "the card")
-    top = _card(ctx.get("top"), kind, "the top card")
-
-    def who(seat: Any) -> str:
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "another player"
-
+    words = {
+        "held": _card(ctx.get("held"), kind, _("the card")),
+        "top": _card(ctx.get("top"), kind, _("the top card")),
+        "slot": action.get("position"),
+        "their": action.get("their_position"),
+        "pile": action.get("pile"),
+        "d": action.get("discard_pile"),
+    }
+    seat = action.get("seat")
+    words["who"] = (
+        names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else _("another player")
+    )
     if t == "draw":
         if action.get("source") == "discard":
-            return f"take {top} from the discard pile", f"taking {top} from the discard pile"
-        return "draw from the draw pile", "drawing from the draw pile"
+            return (
+                _("take %(top)s from the discard pile") % words,
+                _("taking %(top)s from the discard pile") % words,
+            )
+        return _("draw from the draw pile"), _("drawing from the draw pile")
     if t == "discard":
-        return f"discard {held}", f"discarding {held.replace('the card', 'it')}"
+        if ctx.get("held") in (None, "?"):
+            return _("discard %(held)s") % words, _("discarding it")
+        return _("discard %(held)s") % words, _("discarding %(held)s") % words
     if t == "replace":
-        where = _slots(action.get("positions") or [])
-        return f"replace {where} with {held}", f"replacing {where} with {held}"
-    if t == "peek":
-        return f"peek at slot {action.get('position')}", f"peeking at slot {action.get('position')}"
-    if t == "spy":
-        target = f"{who(action.get('seat'))}'s slot {action.get('position')}"
-        return f"spy on {target}", f"spying on {target}"
-    if t == "swap":
-        what = (
-            f"slot {action.get('position')} with {who(action.get('seat'))}'s slot "
-            f"{action.get('their_position')}"
+        words["where"] = _slots(action.get("positions") or [])
+        return (
+            _("replace %(where)s with %(held)s") % words,
+            _("replacing %(where)s with %(held)s") % words,
         )
-        return f"swap {what}", f"swapping {what}"
+    if t == "peek":
+        return _("peek at slot %(slot)s") % words, _("peeking at slot %(slot)s") % words
+    if t == "spy":
+        return (
+            _("spy on %(who)s's slot %(slot)s") % words,
+            _("spying on %(who)s's slot %(slot)s") % words,
+        )
+    if t == "swap":
+        return (
+            _("swap slot %(slot)s with %(who)s's slot %(their)s") % words,
+            _("swapping slot %(slot)s with %(who)s's slot %(their)s") % words,
+        )
     if t == "skip":
-        return "skip the power", "skipping the power"
+        return _("skip the power"), _("skipping the power")
     if t == "call":
-        return "call", "calling"
+        return _("call"), _("calling")
     if t == "play":
-        pile = f"building pile {action.get('pile')}"
         source = action.get("from")
         if source == "hand":
-            card = _card(action.get("card"), kind, "a card")
-            return f"play {card} from the hand onto {pile}", f"playing {card} onto {pile}"
+            words["card"] = _card(action.get("card"), kind, _("a card"))
+            return (
+                _("play %(card)s from the hand onto building pile %(pile)s") % words,
+                _("playing %(card)s onto building pile %(pile)s") % words,
+            )
         if source == "stock":
-            return f"play the stock card onto {pile}", f"playing the stock card onto {pile}"
-        d = action.get("discard_pile")
+            return (
+                _("play the stock card onto building pile %(pile)s") % words,
+                _("playing the stock card onto building pile %(pile)s") % words,
+            )
         return (
-            f"play the top of discard pile {d} onto {pile}",
-            f"playing the top of discard pile {d} onto {pile}",
+            _("play the top of discard pile %(d)s onto building pile %(pile)s") % words,
+            _("playing the top of discard pile %(d)s onto building pile %(pile)s") % words,
         )
     if t == "end":
         if action.get("card") is None:
-            return "end the turn", "ending the turn"
-        card = _card(action.get("card"), kind, "a card")
-        d = action.get("discard_pile")
-        return f"end the turn with {card} on discard pile {d}", f"discarding {card} on pile {d}"
+            return _("end the turn"), _("ending the turn")
+        words["card"] = _card(action.get("card"), kind, _("a card"))
+        return (
+            _("end the turn with %(card)s on discard pile %(d)s") % words,
+            _("discarding %(card)s on pile %(d)s") % words,
+        )
     return str(t), str(t)
 
 
-def _amount(loss: float, chance: bool) -> str:
+def _amount(loss: float, chance: bool) -> str | None:
+    """How much better, in words; None: less than a point."""
     if chance:
-        return f"about {max(1, round(loss * 100))} % more likely to win"
+        return _("about %(n)s %% more likely to win") % {"n": max(1, round(loss * 100))}
     points = round(loss)
     if points < 1:
-        return "slightly better"
-    return f"about {points} point{'s' if points != 1 else ''} better"
+        return None
+    return ngettext("about %(n)s point better", "about %(n)s points better", points) % {"n": points}
 
 
 def advice(row: JSON, names: Sequence[str], kind: str, *, chance: bool = False) -> str:
@@ -99,9 +132,10 @@ def advice(row: JSON, names: Sequence[str], kind: str, *, chance: bool = False) 
     ctx = row.get("context") or {}
     taken_do, taken_doing = phrases(row.get("taken"), ctx, names, kind)
     if row.get("best") == row.get("taken") or not row.get("loss"):
-        return f"{taken_do[:1].upper()}{taken_do[1:]}: the best choice here."
-    best_do, _ = phrases(row.get("best"), ctx, names, kind)
+        return capfirst(_("%(do)s: the best choice here.") % {"do": taken_do})
+    best_do, _doing = phrases(row.get("best"), ctx, names, kind)
+    words = {"best": best_do, "taken": taken_doing}
     amount = _amount(float(row["loss"]), chance)
-    if amount == "slightly better":
-        return f"{best_do[:1].upper()}{best_do[1:]} was slightly better than {taken_doing}."
-    return f"{best_do[:1].upper()}{best_do[1:]} — {amount} than {taken_doing}."
+    if amount is None:
+        return capfirst(_("%(best)s was slightly better than %(taken)s.") % words)
+    return capfirst(_("%(best)s — %(amount)s than %(taken)s.") % {**words, "amount": amount})

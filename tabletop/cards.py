@@ -25,30 +25,60 @@ from functools import lru_cache
 
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext_lazy, pgettext, pgettext_lazy
+from django.utils.translation import gettext as _
 
 from games.rules.family.presets import CABO
 
 from .icons import icon
 
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+#: The suits' icons (``tabletop.icons``).
 SUIT_NAME = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-RANK_NAME = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
+#: The suits in words ("7 of hearts").
+SUIT_WORDS = {
+    "S": gettext_lazy("spades"),
+    "H": gettext_lazy("hearts"),
+    "D": gettext_lazy("diamonds"),
+    "C": gettext_lazy("clubs"),
+}
+RANK_NAME = {
+    "A": gettext_lazy("Ace"),
+    "J": gettext_lazy("Jack"),
+    "Q": gettext_lazy("Queen"),
+    "K": gettext_lazy("King"),
+}
 #: A Cabo card's power by value, as the rules give it (the face names it).
 CABO_POWER = {int(rank): kind for rank, (kind, _optional) in CABO.powers.items()}
+#: The powers' names on a Cabo card's face.
+POWER_NAME = {
+    "peek": pgettext_lazy("Cabo power", "peek"),
+    "spy": pgettext_lazy("Cabo power", "spy"),
+    "swap": pgettext_lazy("Cabo power", "swap"),
+}
 
 
 def card_name(code: str, kind: str) -> str:
     """Plain words for a card: ``7H`` -> "7 of hearts", ``SB`` -> "Skip-Bo wild card"."""
     if kind == "skipbo":
-        return "Skip-Bo wild card" if code == "SB" else f"Skip-Bo {code}"
+        return _("Skip-Bo wild card") if code == "SB" else f"Skip-Bo {code}"
     if kind == "cabo":
         return f"Cabo {code}"
     if code == "JK":
-        return "Joker"
+        return _("Joker")
     rank, suit = code[:-1], code[-1:]
     if suit not in SUIT_NAME:
         return code
-    return f"{RANK_NAME.get(rank, rank)} of {SUIT_NAME[suit]}"
+    return _("%(rank)s of %(suit)s") % {"rank": RANK_NAME.get(rank, rank), "suit": SUIT_WORDS[suit]}
+
+
+def spoken(code: str | None, kind: str) -> str:
+    """What a screen reader says for a card: its name, "face-down card" or "empty slot"."""
+    if code is None:
+        return _("empty slot")
+    if code == "?":
+        return _("face-down card")
+    return card_name(code, kind)
 
 
 def card_short(code: str, kind: str) -> str:
@@ -56,23 +86,30 @@ def card_short(code: str, kind: str) -> str:
     if kind == "french" and code != "JK" and code[-1:] in SUIT_SYMBOL:
         return code[:-1] + SUIT_SYMBOL[code[-1]]
     if kind == "french" and code == "JK":
-        return "Joker"
+        return _("Joker")
     if kind == "skipbo" and code == "SB":
         return "Skip-Bo"
     return code
 
 
-@lru_cache(maxsize=2048)
 def _face(code: str, kind: str, size: str) -> SafeString:
+    return _face_in(code, kind, size, get_language())
+
+
+@lru_cache(maxsize=4096)
+def _face_in(code: str, kind: str, size: str, language: str) -> SafeString:
     name = card_name(code, kind)
     size_cls = f" card-{size}" if size else ""
     if kind == "french":
         if code == "JK":
             return format_html(
-                '<span class="card face joker{}" role="img" aria-label="Joker" title="Joker" '
-                'data-code="JK"><span class="rank">{}</span><span class="suit">JOKER</span></span>',
+                '<span class="card face joker{}" role="img" aria-label="{}" title="{}" '
+                'data-code="JK"><span class="rank">{}</span><span class="suit">{}</span></span>',
                 size_cls,
+                name,
+                name,
                 icon("star"),
+                name.upper(),
             )
         rank, suit = code[:-1], code[-1:]
         colour = "red" if suit in ("H", "D") else "black"
@@ -93,7 +130,7 @@ def _face(code: str, kind: str, size: str) -> SafeString:
         except ValueError:
             value = -1
         tier = "low" if value <= 4 else "mid" if value <= 8 else "high"
-        power = CABO_POWER.get(value, "")
+        power = POWER_NAME.get(CABO_POWER.get(value, ""), "")
         return format_html(
             '<span class="card face cabo cabo-{}{}" role="img" aria-label="{}" title="{}" '
             'data-code="{}"><span class="rank">{}</span><span class="suit">{}</span></span>',
@@ -109,10 +146,11 @@ def _face(code: str, kind: str, size: str) -> SafeString:
     if code == "SB":
         return format_html(
             '<span class="card face skipbo sb-wild{}" role="img" aria-label="{}" title="{}" '
-            'data-code="SB"><span class="rank">SB</span><span class="suit">wild</span></span>',
+            'data-code="SB"><span class="rank">SB</span><span class="suit">{}</span></span>',
             size_cls,
             name,
             name,
+            pgettext("Skip-Bo wild card", "wild"),
         )
     try:
         value = int(code)
@@ -131,36 +169,39 @@ def _face(code: str, kind: str, size: str) -> SafeString:
     )
 
 
-BACK = mark_safe(
-    '<span class="card back" role="img" aria-label="face-down card" title="face-down card"></span>'
-)
-EMPTY = mark_safe(
-    '<span class="card empty" role="img" aria-label="empty slot" title="empty slot"></span>'
-)
+def blank_card(css: str, words: str) -> SafeString:
+    """A card-sized place without a card (``css``: "empty", "back"), named ``words``."""
+    return format_html(
+        '<span class="card {}" role="img" aria-label="{}" title="{}"></span>', css, words, words
+    )
 
 
-def card_html(code: str | None, kind: str, *, size: str = "", unknown_to: str = "") -> SafeString:
+def card_html(
+    code: str | None, kind: str, *, size: str = "", unknown_to: str = "", where: str = ""
+) -> SafeString:
     """One card. ``None`` is an empty slot, ``"?"`` a face-down card.
 
     ``unknown_to`` names the acting player when this face-up card is one they
     did not know at that moment: the card is marked, and its label says so.
+    ``where`` puts the card's place before its spoken name ("your slot 2, face down").
     """
     if code is None:
-        return EMPTY
-    if code == "?":
-        if not size:
-            return BACK
-        return mark_safe(BACK.replace('class="card back"', f'class="card back card-{size}"'))
-    face = _face(code, kind, size)
-    if not unknown_to:
-        return face
-    note = escape(f" (not known to {unknown_to})")
-    name = card_name(code, kind)
-    return mark_safe(
-        face.replace('class="card face', 'class="card face unknown', 1)
-        .replace(f'aria-label="{name}', f'aria-label="{name}{note}', 1)
-        .replace(f'title="{name}"', f'title="{name}{note}"', 1)
-    )
+        html = blank_card("empty", spoken(code, kind))
+    elif code == "?":
+        html = blank_card(f"back card-{size}" if size else "back", spoken(code, kind))
+    else:
+        html = _face(code, kind, size)
+        if unknown_to:
+            note = escape(_(" (not known to %(name)s)") % {"name": unknown_to})
+            name = escape(card_name(code, kind))
+            html = mark_safe(
+                html.replace('class="card face', 'class="card face unknown', 1)
+                .replace(f'aria-label="{name}', f'aria-label="{name}{note}', 1)
+                .replace(f'title="{name}"', f'title="{name}{note}"', 1)
+            )
+    if where:
+        html = mark_safe(html.replace('aria-label="', f'aria-label="{escape(where)}: ', 1))
+    return html
 
 
 _SYMBOL_SUIT = {symbol: suit for suit, symbol in SUIT_SYMBOL.items()}
@@ -170,7 +211,7 @@ _SYMBOLS = re.compile("[" + "".join(SUIT_SYMBOL.values()) + "]")
 def suit_html(suit: str) -> SafeString:
     """A suit sign (``"H"``) as an inline SVG image named in words ("hearts")."""
     colour = "suit-red" if suit in ("H", "D") else "suit-black"
-    return icon(SUIT_NAME[suit], label=SUIT_NAME[suit], css=colour)
+    return icon(SUIT_NAME[suit], label=str(SUIT_WORDS[suit]), css=colour)
 
 
 def words_html(text: str) -> SafeString:

@@ -16,6 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext
+
 from games.rules import Event
 
 from .cards import card_short
@@ -36,11 +39,11 @@ CALL = frozenset({"called"})
 
 #: The stage of a turn (``state.turn.stage``) in words: "Ann is to draw".
 STAGE_WORDS = {
-    "look": "looking at two cards",
-    "draw": "to draw",
-    "hold": "holding a card",
-    "power": "using a power",
-    "play": "playing",
+    "look": gettext_lazy("looking at two cards"),
+    "draw": gettext_lazy("to draw"),
+    "hold": gettext_lazy("holding a card"),
+    "power": gettext_lazy("using a power"),
+    "play": gettext_lazy("playing"),
 }
 
 
@@ -68,7 +71,7 @@ class Words:
     def name(self, seat: Any) -> str:
         if isinstance(seat, int) and 0 <= seat < len(self.names):
             return self.names[seat]
-        return "someone"
+        return _("someone")
 
     @property
     def actor(self) -> str:
@@ -77,11 +80,11 @@ class Words:
             seat = self.data.get("seat")
         return self.name(seat)
 
-    def card(self, code: Any, default: str = "a card") -> str:
-        """A card in words, or ``default`` when the viewer did not see it."""
+    def card(self, code: Any, default: str | None = None) -> str:
+        """A card in words, or ``default`` ("a card") when the viewer did not see it."""
         if isinstance(code, str) and code not in ("?", ""):
             return card_short(code, self.kind)
-        return default
+        return _("a card") if default is None else default
 
     def code(self, *keys: str) -> Any:
         for key in keys:
@@ -89,12 +92,8 @@ class Words:
                 return self.data[key]
         return None
 
-    def whose(self, seat: Any, position: Any) -> str:
-        owner = "their own" if seat == self.event.seat else f"{self.name(seat)}'s"
-        return f"{owner} slot {position}" if position is not None else owner
-
     def seats(self, seats: Sequence[int]) -> str:
-        return _and([self.name(s) for s in seats]) or "nobody"
+        return and_list([self.name(s) for s in seats]) or _("nobody")
 
 
 Describer = Callable[[Words], str]
@@ -162,17 +161,17 @@ def describe_start(events: Sequence[Event], names: Sequence[str], kind: str) -> 
     header = events[0].data
     seats = header.get("seats", len(names))
     rounds = sum(1 for e in events if e.type in ROUND_START)
-    who = _and(list(names[:seats]))
+    who = and_list(list(names[:seats]))
     if kind == "skipbo":
-        return f"{who} sit down; the stock piles are dealt."
-    return f"{who} sit down; round {max(rounds, 1)} is dealt."
+        return _("%(who)s sit down; the stock piles are dealt.") % {"who": who}
+    return _("%(who)s sit down; round %(round)s is dealt.") % {"who": who, "round": max(rounds, 1)}
 
 
-def _and(items: Sequence[str]) -> str:
+def and_list(items: Sequence[str]) -> str:
     items = [i for i in items if i]
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return _("%(items)s and %(last)s") % {"items": ", ".join(items[:-1]), "last": items[-1]}
 
 
 # --------------------------------------------------------------------------- engine events
@@ -180,27 +179,31 @@ def _and(items: Sequence[str]) -> str:
 
 @describes("game_created")
 def _created(w: Words) -> str:
-    return f"{w.name(0)} created the game"
+    return _("%(name)s created the game") % {"name": w.name(0)}
 
 
 @describes("player_joined")
 def _joined(w: Words) -> str:
-    return f"{w.data.get('username') or w.actor} took seat {w.data.get('seat')}"
+    return _("%(name)s took seat %(seat)s") % {
+        "name": w.data.get("username") or w.actor,
+        "seat": w.data.get("seat"),
+    }
 
 
 @describes("game_started")
 def _started(w: Words) -> str:
-    return "Every seat is taken: the game starts"
+    return _("Every seat is taken: the game starts")
 
 
 @describes("round_started")
 def _round_started(w: Words) -> str:
     start = w.data.get("start_seat")
-    text = f"Round {w.data.get('round', '')} is dealt".replace("  ", " ")
     if w.kind == "skipbo":
-        text = "The stock piles are dealt"
+        text = _("The stock piles are dealt")
+    else:
+        text = _("Round %(round)s is dealt") % {"round": w.data.get("round", "")}
     if isinstance(start, int):
-        text += f"; {w.name(start)} starts"
+        text = _("%(text)s; %(name)s starts") % {"text": text, "name": w.name(start)}
     return text
 
 
@@ -211,26 +214,30 @@ def _deadline(w: Words) -> str:
 
 @describes("turn_timed_out")
 def _timed_out(w: Words) -> str:
-    return f"Timeout: {w.actor}'s turn was played for them"
+    return _("Timeout: %(name)s's turn was played for them") % {"name": w.actor}
 
 
 @describes("player_absent")
 def _absent(w: Words) -> str:
-    return f"{w.actor} timed out too often and is marked absent"
+    return _("%(name)s timed out too often and is marked absent") % {"name": w.actor}
 
 
 @describes("player_returned")
 def _returned(w: Words) -> str:
-    return f"{w.actor} is back"
+    return _("%(name)s is back") % {"name": w.actor}
 
 
 @describes("game_finished")
 def _finished(w: Words) -> str:
     winners = w.data.get("winners") or []
     losers = w.data.get("losers") or []
-    text = f"Game over: {w.seats(winners)} {'win' if len(winners) != 1 else 'wins'}"
+    text = ngettext("Game over: %(who)s wins", "Game over: %(who)s win", len(winners) or 2) % {
+        "who": w.seats(winners)
+    }
     if losers:
-        text += f"; {w.seats(losers)} {'lose' if len(losers) != 1 else 'loses'}"
+        text += ngettext("; %(who)s loses", "; %(who)s lose", len(losers)) % {
+            "who": w.seats(losers)
+        }
     return text
 
 
@@ -238,21 +245,27 @@ def _finished(w: Words) -> str:
 def _aborted(w: Words) -> str:
     reason = w.data.get("reason")
     if reason == "cancelled":  # only its creator, seat 0, may cancel (games.friends)
-        return f"{w.name(0)} cancelled the game before it started"
-    return "The game was stopped" + (f": {reason}" if reason else "")
+        return _("%(name)s cancelled the game before it started") % {"name": w.name(0)}
+    if reason:
+        return _("The game was stopped: %(reason)s") % {"reason": reason}
+    return _("The game was stopped")
 
 
 # --------------------------------------------------------------------------- Skip-Bo
 
-SOURCE_WORDS = {"hand": "hand", "stock": "stock pile", "discard": "discard pile"}
+SOURCE_WORDS = {
+    "hand": gettext_lazy("from their hand"),
+    "stock": gettext_lazy("from their stock pile"),
+    "discard": gettext_lazy("from their discard pile"),
+}
 
 
 @describes("turn_started")
 def _turn_started(w: Words) -> str:
     seat = w.event.seat if w.event.seat is not None else w.data.get("seat")
     if w.reader is not None and seat == w.reader:
-        return "Now it is your turn."
-    return f"Now it is {w.actor}'s turn."
+        return _("Now it is your turn.")
+    return _("Now it is %(name)s's turn.") % {"name": w.actor}
 
 
 @describes("cards_drawn")
@@ -260,50 +273,78 @@ def _cards_drawn(w: Words) -> str:
     cards = w.data.get("cards")
     if cards:
         shown = ", ".join(w.card(c.get("code")) for c in cards)
-        return f"{w.actor} drew {len(cards)} card{'s' if len(cards) != 1 else ''}: {shown}"
+        return ngettext(
+            "%(name)s drew %(count)s card: %(cards)s",
+            "%(name)s drew %(count)s cards: %(cards)s",
+            len(cards),
+        ) % {"name": w.actor, "count": len(cards), "cards": shown}
     count = w.data.get("count", 0)
-    return f"{w.actor} drew {count} card{'s' if count != 1 else ''}"
+    return ngettext("%(name)s drew %(count)s card", "%(name)s drew %(count)s cards", count) % {
+        "name": w.actor,
+        "count": count,
+    }
 
 
 @describes("draw_pile_reshuffled")
 def _draw_reshuffled(w: Words) -> str:
     count = w.data.get("count", len(w.data.get("order") or []))
     if w.kind == "skipbo":
-        return f"The draw pile ran out: {count} completed cards were shuffled into a new one"
-    return f"The draw pile ran out: the discard pile was shuffled into a new one of {count}"
+        return _(
+            "The draw pile ran out: %(count)s completed cards were shuffled into a new one"
+        ) % {"count": count}
+    return _("The draw pile ran out: the discard pile was shuffled into a new one of %(count)s") % {
+        "count": count
+    }
 
 
 @describes("card_played")
 def _card_played(w: Words) -> str:
     source = w.data.get("from")
-    where = SOURCE_WORDS.get(source, source or "hand")
+    where = str(SOURCE_WORDS.get(source, SOURCE_WORDS["hand"]))
     if source == "discard" and w.data.get("discard_pile") is not None:
-        where = f"discard pile {w.data['discard_pile'] + 1}"
+        where = _("from their discard pile %(n)s") % {"n": w.data["discard_pile"] + 1}
     card = w.card(w.code("code"))
     value = w.data.get("value")
-    as_value = f" as a {value}" if w.data.get("code") == "SB" and value else ""
+    if w.data.get("code") == "SB" and value:
+        card = _("%(card)s as a %(value)s") % {"card": card, "value": value}
     pile = w.data.get("pile")
-    text = f"{w.actor} played {card}{as_value} from their {where} onto building pile {pile + 1}"
+    text = _("%(name)s played %(card)s %(where)s onto building pile %(pile)s") % {
+        "name": w.actor,
+        "card": card,
+        "where": where,
+        "pile": pile + 1,
+    }
     if source == "stock":
         top = w.data.get("stock_top")
         if top and top.get("code"):
-            text += f"; their stock shows {w.card(top['code'])} next"
+            text += _("; their stock shows %(card)s next") % {"card": w.card(top["code"])}
         elif "stock_top" in w.data and top is None:
-            text += "; their stock pile is empty"
+            text += _("; their stock pile is empty")
     return text
 
 
 @describes("pile_completed")
 def _pile_completed(w: Words) -> str:
     pile = w.data.get("pile")
-    return f"Building pile {pile + 1 if isinstance(pile, int) else ''} reached 12 and was cleared"
+    return _("Building pile %(pile)s reached 12 and was cleared") % {
+        "pile": pile + 1 if isinstance(pile, int) else ""
+    }
 
 
 @describes("card_discarded")
 def _card_discarded(w: Words) -> str:
     pile = w.data.get("discard_pile")
-    where = f"discard pile {pile + 1}" if isinstance(pile, int) else "a discard pile"
-    return f"{w.actor} put {w.card(w.code('code'))} on their {where}, ending the turn"
+    card = w.card(w.code("code"))
+    if isinstance(pile, int):
+        return _("%(name)s put %(card)s on their discard pile %(pile)s, ending the turn") % {
+            "name": w.actor,
+            "card": card,
+            "pile": pile + 1,
+        }
+    return _("%(name)s put %(card)s on a discard pile, ending the turn") % {
+        "name": w.actor,
+        "card": card,
+    }
 
 
 @describes("turn_ended")
@@ -312,25 +353,27 @@ def _turn_ended(w: Words) -> str:
     if reason == "discard":
         return ""  # said by card_discarded: the step merges into that one
     if reason == "no_cards":
-        return f"{w.actor} has no card left and nothing to draw: the turn ends"
-    return f"{w.actor}'s turn ends"
+        return _("%(name)s has no card left and nothing to draw: the turn ends") % {"name": w.actor}
+    return _("%(name)s's turn ends") % {"name": w.actor}
 
 
 # --------------------------------------------------------------------------- the Pablo family
 
 POWER_WORDS = {
-    "peek": "peek at one of their own cards",
-    "spy": "spy on another player's card",
-    "swap": "swap a card blind",
-    "spy_swap": "spy, then swap",
-    "spy-and-swap": "spy, then swap",
-    "swap_seen": "swap",
+    "peek": gettext_lazy("peek at one of their own cards"),
+    "spy": gettext_lazy("spy on another player's card"),
+    "swap": gettext_lazy("swap a card blind"),
+    "spy_swap": gettext_lazy("spy, then swap"),
+    "spy-and-swap": gettext_lazy("spy, then swap"),
+    "swap_seen": gettext_lazy("swap"),
 }
 
 
 def _slots(positions: Sequence[Any]) -> str:
     items = [str(p) for p in positions]
-    return ("slot " if len(items) == 1 else "slots ") + _and(items)
+    return ngettext("their slot %(slots)s", "their slots %(slots)s", len(items)) % {
+        "slots": and_list(items)
+    }
 
 
 @describes("looked")
@@ -338,39 +381,47 @@ def _looked(w: Words) -> str:
     positions = w.data.get("positions") or []
     cards = w.data.get("cards") or []
     shown = [w.card(c.get("code"), "") for c in cards]
-    text = f"{w.actor} looked at their {_slots(positions)}"
+    text = _("%(name)s looked at %(slots)s") % {"name": w.actor, "slots": _slots(positions)}
     if shown and all(shown):
-        text += ": " + _and(shown)
+        text += ": " + and_list(shown)
     return text
 
 
 @describes("drawn")
 def _drawn(w: Words) -> str:
     if w.data.get("source") == "discard":
-        return f"{w.actor} took {w.card(w.code('code'))} from the discard pile"
+        return _("%(name)s took %(card)s from the discard pile") % {
+            "name": w.actor,
+            "card": w.card(w.code("code")),
+        }
     code = w.code("code")
     if code is None:
-        return f"{w.actor} drew from the deck"
-    return f"{w.actor} drew {w.card(code)} from the deck"
+        return _("%(name)s drew from the deck") % {"name": w.actor}
+    return _("%(name)s drew %(card)s from the deck") % {"name": w.actor, "card": w.card(code)}
 
 
 @describes("reshuffled")
 def _reshuffled(w: Words) -> str:
     count = w.data.get("count", len(w.data.get("order") or []))
-    return (
-        f"The draw pile ran out: the discard pile (but its top) was shuffled into a new "
-        f"draw pile of {count} card{'s' if count != 1 else ''}; everyone forgets those cards"
-    )
+    return ngettext(
+        "The draw pile ran out: the discard pile (but its top) was shuffled into a new "
+        "draw pile of %(count)s card; everyone forgets those cards",
+        "The draw pile ran out: the discard pile (but its top) was shuffled into a new "
+        "draw pile of %(count)s cards; everyone forgets those cards",
+        count,
+    ) % {"count": count}
 
 
 @describes("discarded")
 def _discarded(w: Words) -> str:
-    text = f"{w.actor} discarded {w.card(w.code('code'))}"
+    text = _("%(name)s discarded %(card)s") % {"name": w.actor, "card": w.card(w.code("code"))}
     power = w.data.get("power")
     if power:
         kind = power.get("kind", "")
         what = POWER_WORDS.get(kind, kind.replace("_", " "))
-        text += f": its power lets them {what}" + (" (optional)" if power.get("optional") else "")
+        text += _(": its power lets them %(what)s") % {"what": what}
+        if power.get("optional"):
+            text += _(" (optional)")
     return text
 
 
@@ -378,53 +429,80 @@ def _discarded(w: Words) -> str:
 def _replaced(w: Words) -> str:
     positions = w.data.get("positions") or []
     out = w.data.get("out") or []
-    held = w.card(w.code("code"), "the held card")
-    if w.data.get("open"):
-        held = w.card(w.code("code"), "the card")
-    gone = _and([w.card(o.get("code")) for o in out])
+    held = w.card(w.code("code"), _("the card") if w.data.get("open") else _("the held card"))
+    words = {
+        "name": w.actor,
+        "slots": _slots(positions),
+        "card": held,
+        "gone": and_list([w.card(o.get("code")) for o in out]),
+        "new": w.data.get("new_position"),
+    }
     if len(positions) <= 1:
-        return f"{w.actor} put {held} into their {_slots(positions)}, discarding {gone}"
+        return _("%(name)s put %(card)s into %(slots)s, discarding %(gone)s") % words
     if w.data.get("correct"):
         return (
-            f"{w.actor} replaced their {_slots(positions)} with {held} — correct: "
-            f"{gone} go to the discard pile"
+            _(
+                "%(name)s replaced %(slots)s with %(card)s — correct: "
+                "%(gone)s go to the discard pile"
+            )
+            % words
         )
-    new = w.data.get("new_position")
-    text = f"{w.actor} tried to replace their {_slots(positions)} at once — wrong: {gone} "
-    text += "do not match and stay, shown to everyone"
-    if new is not None:
-        return text + f"; {held} goes into a new slot {new}"
-    return text + f"; {held} goes onto the discard pile"
+    if words["new"] is not None:
+        return (
+            _(
+                "%(name)s tried to replace %(slots)s at once — wrong: %(gone)s do not match "
+                "and stay, shown to everyone; %(card)s goes into a new slot %(new)s"
+            )
+            % words
+        )
+    return (
+        _(
+            "%(name)s tried to replace %(slots)s at once — wrong: %(gone)s do not match "
+            "and stay, shown to everyone; %(card)s goes onto the discard pile"
+        )
+        % words
+    )
 
 
 @describes("peeked")
 def _peeked(w: Words) -> str:
     code = w.code("code")
-    text = f"{w.actor} peeked at their slot {w.data.get('position')}"
-    return text + (f": {w.card(code)}" if code else "")
+    words = {"name": w.actor, "slot": w.data.get("position"), "card": w.card(code)}
+    if code:
+        return _("%(name)s peeked at their slot %(slot)s: %(card)s") % words
+    return _("%(name)s peeked at their slot %(slot)s") % words
 
 
 @describes("spied")
 def _spied(w: Words) -> str:
     code = w.code("code")
-    text = f"{w.actor} spied on {w.name(w.data.get('seat'))}'s slot {w.data.get('position')}"
-    return text + (f": {w.card(code)}" if code else "")
+    words = {
+        "name": w.actor,
+        "other": w.name(w.data.get("seat")),
+        "slot": w.data.get("position"),
+        "card": w.card(code),
+    }
+    if code:
+        return _("%(name)s spied on %(other)s's slot %(slot)s: %(card)s") % words
+    return _("%(name)s spied on %(other)s's slot %(slot)s") % words
 
 
 @describes("swapped")
 def _swapped(w: Words) -> str:
     mine = (w.data.get("mine") or {}).get("code")
     theirs = (w.data.get("theirs") or {}).get("code")
-    text = (
-        f"{w.actor} swapped their slot {w.data.get('position')} with "
-        f"{w.name(w.data.get('seat'))}'s slot {w.data.get('their_position')}"
-    )
+    text = _("%(name)s swapped their slot %(slot)s with %(other)s's slot %(their)s") % {
+        "name": w.actor,
+        "slot": w.data.get("position"),
+        "other": w.name(w.data.get("seat")),
+        "their": w.data.get("their_position"),
+    }
     if mine and theirs:
-        text += f" ({w.card(mine)} for {w.card(theirs)})"
+        text += _(" (%(mine)s for %(theirs)s)") % {"mine": w.card(mine), "theirs": w.card(theirs)}
     elif theirs:
-        text += f" and received {w.card(theirs)}"
+        text += _(" and received %(card)s") % {"card": w.card(theirs)}
     elif mine:
-        text += f", giving away {w.card(mine)}"
+        text += _(", giving away %(card)s") % {"card": w.card(mine)}
     return text
 
 
@@ -432,47 +510,67 @@ def _swapped(w: Words) -> str:
 def _power_skipped(w: Words) -> str:
     reason = w.data.get("reason")
     if reason == "impossible":
-        return "The power could not be used: there is no card to use it on"
+        return _("The power could not be used: there is no card to use it on")
     if reason == "timeout":
-        return f"{w.actor}'s power was skipped (timeout)"
-    return f"{w.actor} chose not to use the power"
+        return _("%(name)s's power was skipped (timeout)") % {"name": w.actor}
+    return _("%(name)s chose not to use the power") % {"name": w.actor}
 
 
 @describes("thrown")
 def _thrown(w: Words) -> str:
     owner = w.data.get("seat")
-    whose = "their own" if owner == w.event.seat else f"{w.name(owner)}'s"
-    card = w.card(w.code("code"), "card")
-    if w.data.get("correct"):
-        text = f"{w.actor} threw {whose} {card} — correct"
-        given = w.data.get("given")
-        if w.data.get("give_position") is not None or given:
-            gift = w.card((given or {}).get("code"), "a card")
-            text += f"; {w.actor} gave {gift} from their slot {w.data.get('give_position')} "
-            text += "into the empty slot"
-        return text
-    return f"{w.actor} threw {whose} {card} — wrong: it stays where it was, shown to everyone"
+    card = w.card(w.code("code"), pgettext("thrown", "card"))
+    if owner == w.event.seat:
+        thrown = _("%(name)s threw their own %(card)s") % {"name": w.actor, "card": card}
+    else:
+        thrown = _("%(name)s threw %(other)s's %(card)s") % {
+            "name": w.actor,
+            "other": w.name(owner),
+            "card": card,
+        }
+    if not w.data.get("correct"):
+        return _("%(thrown)s — wrong: it stays where it was, shown to everyone") % {
+            "thrown": thrown
+        }
+    text = _("%(thrown)s — correct") % {"thrown": thrown}
+    given = w.data.get("given")
+    if w.data.get("give_position") is not None or given:
+        text += _("; %(name)s gave %(card)s from their slot %(slot)s into the empty slot") % {
+            "name": w.actor,
+            "card": w.card((given or {}).get("code")),
+            "slot": w.data.get("give_position"),
+        }
+    return text
 
 
 @describes("penalty")
 def _penalty(w: Words) -> str:
     code = w.code("code")
-    where = f"into new slot {w.data.get('position')}"
-    card = f" ({w.card(code)})" if code else ""
+    words = {
+        "name": w.actor,
+        "card": f" ({w.card(code)})" if code else "",
+        "slot": w.data.get("position"),
+    }
     if w.data.get("reason") == "queen":
-        return f"{w.actor} has no card left and discarded a queen: one more card{card} {where}"
-    return f"{w.actor} takes a penalty card{card} {where}, face down"
+        return (
+            _(
+                "%(name)s has no card left and discarded a queen: one more card%(card)s "
+                "into new slot %(slot)s"
+            )
+            % words
+        )
+    return _("%(name)s takes a penalty card%(card)s into new slot %(slot)s, face down") % words
 
 
 @describes("called")
 def _called(w: Words) -> str:
-    return f"{w.actor} called {layout(w.ruleset).call_word}"
+    return _("%(name)s called %(word)s") % {"name": w.actor, "word": layout(w.ruleset).call_word}
 
 
 ROUND_END_WORDS = {
-    "call": "after the call",
-    "empty_field": "because a field is empty",
-    "exhausted": "because no card is left to draw",
+    "call": gettext_lazy("after the call"),
+    "empty_field": gettext_lazy("because a field is empty"),
+    "exhausted": gettext_lazy("because no card is left to draw"),
 }
 
 
@@ -485,7 +583,10 @@ def _round_ended(w: Words) -> str:
     for key in sorted(scores, key=int):
         score, total = scores[key], totals.get(key)
         shown = f"{score:+d}" if isinstance(score, int) else str(score)
-        extra = f" (holds {total})" if total is not None and total != score else ""
-        parts.append(f"{w.name(int(key))} {shown}{extra}")
-    text = f"Round {w.data.get('round', '')} ends{' ' + why if why else ''}: " + ", ".join(parts)
-    return text.replace("  ", " ")
+        if total is not None and total != score:
+            shown = _("%(score)s (holds %(total)s)") % {"score": shown, "total": total}
+        parts.append(f"{w.name(int(key))} {shown}")
+    words = {"round": w.data.get("round", ""), "why": why, "scores": ", ".join(parts)}
+    if why:
+        return _("Round %(round)s ends %(why)s: %(scores)s") % words
+    return _("Round %(round)s ends: %(scores)s") % words

@@ -15,6 +15,8 @@ a template per page and an entry here (docs/table.md "Adding a ruleset").
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_noop
+
 from games import rules
 
 #: The boards the table and the viewer can lay out (a template of each per page).
@@ -48,3 +50,27 @@ def layout(ruleset: str) -> Layout:
 def kind_of(ruleset: str) -> str:
     """The family of card codes of ``ruleset`` (``tabletop.cards`` draws them)."""
     return layout(ruleset).cards
+
+
+#: The rules' names of the rulesets and the words of their presentation, for the
+#: catalogues: each language says them its own way (Tamalou stays Tamalou).
+RULE_WORDS = (
+    gettext_noop("Pablo"),
+    gettext_noop("Pablo (50)"),
+    gettext_noop("Tamalou"),
+    gettext_noop("Cabo"),
+    gettext_noop("Skip-Bo"),
+    gettext_noop("game ends at 100"),
+    gettext_noop("game ends above 50"),
+    gettext_noop("game ends above 100"),
+    gettext_noop("an empty stock wins"),
+    gettext_noop("point"),
+    gettext_noop("points"),
+    gettext_noop("card left in stock"),
+    gettext_noop("cards left in stock"),
+)
+
+
+def local_name(name: str) -> str:
+    """A ruleset's name, or a word of its presentation, as the current language says it."""
+    return gettext(name)

@@ -1,50 +1,13 @@
-"""Helpers for the deadline and notification tests: users, games, clocks, waiting."""
+"""Helpers for the deadline and notification tests: a game's state and events, a webhook
+receiver."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-from contextlib import contextmanager
-from datetime import datetime, timedelta
 from typing import Any
-from unittest import mock
-
-from django.utils import timezone
 
 from games import rules
 from games.models import Event, Game
 from games.selectors import games as game_selectors
-from games.services import games as game_services
-from tests.factories import UserFactory
-
-
-def user(name: str, email: str = "") -> Any:
-    return UserFactory(username=name, password="secret1", email=email)
-
-
-@contextmanager
-def clock(moment: datetime):
-    """Make the services believe it is ``moment`` (deadlines are written from their clock)."""
-    with mock.patch("django.utils.timezone.now", return_value=moment):
-        yield
-
-
-def skipbo_game(
-    a: Any, b: Any, *, turn_timeout: int = 60, ago: float = 0, max_timeouts: int = 3
-) -> Game:
-    """A started two-player Skip-Bo game, seat 0 (``a``) on turn.
-
-    ``ago``: pretend it was created that many seconds ago, so its first
-    deadline is ``turn_timeout - ago`` seconds from now (negative: overdue).
-    """
-    options = {"start_seat": 0, "max_timeouts": max_timeouts}
-    with clock(timezone.now() - timedelta(seconds=ago)):
-        game = game_services.game_create(
-            user=a, ruleset="skipbo", seats=2, turn_timeout=turn_timeout, options=options
-        )
-        game_services.game_join(game_id=game.id, user=b)
-    game.refresh_from_db()
-    return game
 
 
 def state(game: Game) -> rules.State:
@@ -66,18 +29,6 @@ def timeouts_per_turn(game_id: Any) -> dict[tuple[str, int | None], int]:
         elif row.type == "turn_timed_out":
             counts[(key, row.seat)] = counts.get((key, row.seat), 0) + 1
     return counts
-
-
-def wait_for(predicate: Callable[[], Any], timeout: float, step: float = 0.1) -> Any:
-    """Poll ``predicate`` until it is truthy; fail after ``timeout`` seconds."""
-    end = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out after {timeout} s waiting for {predicate}")
-        time.sleep(step)
 
 
 class Receiver:

@@ -1,20 +1,34 @@
-"""Real Celery processes for the deadline tests: a worker (or two) and beat on Redis.
+"""The one launcher: processes of this checkout started by tests, their ports and databases.
 
-The tests using ``celery`` are transactional (the worker must see committed
-rows) and point the worker at the pytest-django test database. They use their
-own Redis database (``PABLO_TEST_REDIS_DB``, 1 by default; any of 1-15, so that
-several test runs side by side each take their own), flushed before and after,
-and re-point this process's Celery app at it so that what the services
-enqueue here (the fast path, notifications) reaches the worker too.
+``Processes`` starts a Celery worker or beat, uvicorn (``pablo.asgi``), gunicorn
+(``pablo.wsgi``) or ``manage.py``, each in a session of its own with its log in
+the test's ``tmp_path``, and stops them all at the end, whatever happens. What a
+process is pointed at is its environment: ``Processes(tmp, DATABASE_URL=…)``.
+
+The fixtures, for every test directory (``tests/conftest.py``):
+
+- ``own_redis_database`` (for every test process): its own Redis database
+  (``redis_db``) for Celery's messages, the feed's fan-out and the processes it starts;
+- ``redis_broker``: that database, flushed before and after the test, so that a
+  worker started now takes what the services enqueue here, and only that;
+- ``processes``: a ``Processes`` whose logs are printed when the test fails;
+- ``celery``: the same, pointed at the pytest-django test database (the test must
+  be transactional: the worker sees committed rows only) and ``redis_broker``.
+
+Tests run in parallel (pytest-xdist, docs/design.md "Testing"): every port is the
+one the OS gives (``free_port``), every Redis database and test database is the
+worker's own, every process writes under the test's ``tmp_path``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import signal
+import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlparse
@@ -23,12 +37,66 @@ import pytest
 from django.db import connection
 
 from pablo.celery import app
+from tests.poll import wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
-CELERY = str(Path(sys.executable).with_name("celery"))
+BIN = Path(sys.executable).parent
 
 
-def _point_app_at(url: str, options: dict[str, Any] | None = None) -> None:
+def free_port() -> int:
+    """A loopback port the OS says is free (never a fixed one: parallel runs would meet)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port: int, timeout: float = 30, up: bool = True) -> None:
+    """Until something listens on ``port`` (``up``), or nothing does any more."""
+
+    def listening() -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", port), 0.5):
+                return True
+        except OSError:
+            return False
+
+    wait_for(lambda: listening() == up, timeout, what=f"port {port} {'up' if up else 'down'}")
+
+
+def database_url() -> str:
+    """The pytest-django test database (this worker's) as a URL, for processes a test starts."""
+    s = connection.settings_dict
+    if s["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{s['NAME']}"
+    auth = quote(s["USER"] or "")
+    if s.get("PASSWORD"):
+        auth += ":" + quote(s["PASSWORD"])
+    return f"postgres://{auth}@{s.get('HOST') or '127.0.0.1'}:{s.get('PORT') or 5432}/{s['NAME']}"
+
+
+def redis_dbs(spec: str) -> list[int]:
+    """``"4,9-15"`` -> [4, 9, 10, …, 15]: the Redis databases the suite may flush."""
+    dbs: list[int] = []
+    for part in filter(None, (p.strip() for p in spec.split(","))):
+        low, _, high = part.partition("-")
+        dbs.extend(range(int(low), int(high or low) + 1))
+    assert dbs and all(1 <= db <= 15 for db in dbs), (
+        f"PABLO_TEST_REDIS_DB={spec!r}: databases 1-15 only (0 is the broker's)"
+    )
+    return dbs
+
+
+def redis_db() -> int:
+    """This test process's Redis database: under pytest-xdist worker ``gwN`` takes the N-th
+    of ``PABLO_TEST_REDIS_DB`` (default ``1-15``), else its first."""
+    dbs = redis_dbs(os.environ.get("PABLO_TEST_REDIS_DB", "1-15"))
+    worker = int(re.sub(r"\D", "", os.environ.get("PYTEST_XDIST_WORKER", "")) or 0)
+    assert worker < len(dbs), f"{worker + 1} test workers, {len(dbs)} Redis databases ({dbs})"
+    return dbs[worker]
+
+
+def point_app_at(url: str, options: dict[str, Any] | None = None) -> None:
+    """This process's Celery app sends to ``url`` from now on."""
     # Configured from Django settings, the app reads the namespaced keys first.
     for key in ("broker_url", "CELERY_BROKER_URL"):
         app.conf[key] = url
@@ -38,38 +106,24 @@ def _point_app_at(url: str, options: dict[str, Any] | None = None) -> None:
     app.amqp._producer_pool = None
 
 
-def _database_url() -> str:
-    s = connection.settings_dict
-    auth = quote(s["USER"] or "")
-    if s.get("PASSWORD"):
-        auth += ":" + quote(s["PASSWORD"])
-    host = s.get("HOST") or "127.0.0.1"
-    port = s.get("PORT") or 5432
-    return f"postgres://{auth}@{host}:{port}/{s['NAME']}"
+class Processes:
+    """Starts and stops processes of this checkout; ``procs`` holds (process, log path)."""
 
-
-class Procs:
-    """Starts and stops Celery processes; their logs are kept in ``tmp``."""
-
-    def __init__(self, tmp: Path, broker: str) -> None:
+    def __init__(self, tmp: Path, **env: str) -> None:
         self.tmp = tmp
-        self.broker = broker
-        self.procs: list[tuple[subprocess.Popen[bytes], Path]] = []
         self.env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "pablo.settings.test",
-            "DATABASE_URL": _database_url(),
-            "CELERY_BROKER_URL": broker,
-            "PABLO_SWEEP_SECONDS": "0.5",
-            "PABLO_WEBHOOK_BACKOFF": "0.2",
             "PABLO_VAR_DIR": str(tmp / "var"),
             "PYTHONUNBUFFERED": "1",
+            **env,
         }
+        self.procs: list[tuple[subprocess.Popen[bytes], Path]] = []
 
-    def _start(self, name: str, args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
+    def start(self, name: str, args: list[str], **env: str) -> subprocess.Popen[bytes]:
         log = self.tmp / f"{name}-{len(self.procs)}.log"
         proc = subprocess.Popen(
-            [CELERY, "-A", "pablo", *args, "--loglevel=INFO"],
+            args,
             cwd=ROOT,
             env={**self.env, **env},
             stdout=log.open("wb"),
@@ -79,25 +133,54 @@ class Procs:
         self.procs.append((proc, log))
         return proc
 
-    def worker(self, name: str = "w1", wait: bool = True, **env: str) -> subprocess.Popen[bytes]:
-        proc = self._start(
-            name,
-            [
-                "worker",
-                "--pool=solo",
-                "--without-heartbeat",
-                "--without-gossip",
-                "--without-mingle",
-                f"--hostname={name}@%h",
-            ],
-            env,
+    def manage(self, *args: str) -> None:
+        out = subprocess.run(
+            [str(BIN / "python"), "manage.py", *args],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
         )
+        assert out.returncode == 0, out.stdout + out.stderr
+
+    def celery(self, name: str, *args: str, **env: str) -> subprocess.Popen[bytes]:
+        """``celery -A pablo <args>`` at log level INFO."""
+        return self.start(
+            name, [str(BIN / "celery"), "-A", "pablo", *args, "--loglevel=INFO"], **env
+        )
+
+    def worker(
+        self, name: str = "w1", wait: bool = True, options: list[str] | None = None, **env: str
+    ) -> subprocess.Popen[bytes]:
+        """A worker; ``options`` replace the default ones (solo pool, no gossip …)."""
+        if options is None:
+            options = ["--pool=solo", "--without-heartbeat", "--without-gossip", "--without-mingle"]
+        proc = self.celery(name, "worker", *options, f"--hostname={name}@%h", **env)
         if wait:
             self.wait_ready(proc)
         return proc
 
-    def beat(self) -> subprocess.Popen[bytes]:
-        return self._start("beat", ["beat", f"--schedule={self.tmp / 'beat-schedule'}"], {})
+    def beat(self, **env: str) -> subprocess.Popen[bytes]:
+        return self.celery("beat", "beat", f"--schedule={self.tmp / 'beat-schedule'}", **env)
+
+    def feed(self, name: str = "feed", workers: int = 1, **env: str) -> str:
+        """uvicorn pablo.asgi:application; returns its base URL. Its database connections
+        carry ``application_name`` pablo-test-<name> (``pg_stat_activity``)."""
+        port = free_port()
+        args = [str(BIN / "uvicorn"), "pablo.asgi:application", "--host", "127.0.0.1"]
+        args += ["--port", str(port), "--workers", str(workers), "--log-level", "warning"]
+        self.start(name, args, PGAPPNAME=f"pablo-test-{name}", **env)
+        wait_port(port, 60)
+        return f"http://127.0.0.1:{port}"
+
+    def web(self, name: str = "web", workers: int = 2, threads: int = 4, **env: str) -> str:
+        """gunicorn pablo.wsgi (the thread path); returns its base URL."""
+        port = free_port()
+        args = [str(BIN / "gunicorn"), "pablo.wsgi", "--bind", f"127.0.0.1:{port}"]
+        args += ["--workers", str(workers), "--threads", str(threads), "--no-control-socket"]
+        self.start(name, args, PGAPPNAME=f"pablo-test-{name}", **env)
+        wait_port(port, 60)
+        return f"http://127.0.0.1:{port}"
 
     def log(self, proc: subprocess.Popen[bytes]) -> str:
         for p, path in self.procs:
@@ -105,12 +188,19 @@ class Procs:
                 return path.read_text(errors="replace")
         return ""
 
+    def logs(self) -> str:
+        return "\n".join(
+            f"--- {path.name}\n{path.read_text(errors='replace')[-3000:]}" for _, path in self.procs
+        )
+
     def wait_ready(self, proc: subprocess.Popen[bytes], timeout: float = 60) -> None:
-        end = time.monotonic() + timeout
-        while " ready." not in self.log(proc):
-            if proc.poll() is not None or time.monotonic() > end:
-                raise AssertionError("worker did not start:\n" + self.log(proc)[-4000:])
-            time.sleep(0.1)
+        """Until a Celery worker says it is ready; fails at once if it died."""
+
+        def ready() -> bool:
+            assert proc.poll() is None, "worker did not start:\n" + self.log(proc)[-4000:]
+            return " ready." in self.log(proc)
+
+        wait_for(ready, timeout, what="the worker ready:\n" + self.log(proc)[-4000:])
 
     def kill(self, proc: subprocess.Popen[bytes]) -> None:
         """SIGKILL: no shutdown, no acknowledgements, the database connection just drops."""
@@ -118,51 +208,77 @@ class Procs:
         proc.wait(10)
 
     def stop(self, proc: subprocess.Popen[bytes]) -> None:
+        """SIGTERM to its session, SIGKILL after 15 s."""
         if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
             try:
                 proc.wait(15)
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait(10)
 
-    def stop_all(self) -> None:
+    def close(self) -> None:
         for proc, _ in self.procs:
             self.stop(proc)
 
-    def logs(self) -> str:
-        return "\n".join(
-            f"--- {path.name}\n{path.read_text(errors='replace')[-3000:]}" for _, path in self.procs
-        )
+
+@pytest.fixture(scope="session", autouse=True)
+def own_redis_database() -> Any:
+    """This test process's own Redis database (``redis_db``) for all it sends to Redis:
+    Celery's messages, the feed's fan-out, and (``CELERY_BROKER_URL``) the processes it
+    starts. Parallel workers never meet, and the suite leaves a running service's
+    database alone. ``""`` without Redis."""
+    from django.conf import settings
+
+    given = os.environ.get("CELERY_BROKER_URL", "")
+    if not given.startswith("redis"):
+        yield ""
+        return
+    url = urlparse(given)._replace(path=f"/{redis_db()}").geturl()
+    before = (settings.CELERY_BROKER_URL, settings.PABLO_FEED_REDIS_URL)
+    os.environ["CELERY_BROKER_URL"] = settings.CELERY_BROKER_URL = url
+    if given == settings.PABLO_FEED_REDIS_URL:  # the fan-out on the broker's Redis
+        settings.PABLO_FEED_REDIS_URL = url
+    point_app_at(url, app.conf.broker_transport_options)
+    yield url
+    os.environ["CELERY_BROKER_URL"] = given
+    settings.CELERY_BROKER_URL, settings.PABLO_FEED_REDIS_URL = before
+    point_app_at(given, app.conf.broker_transport_options)
 
 
 @pytest.fixture
-def redis_broker(require_postgres, require_redis, monkeypatch) -> Any:
+def redis_broker(require_redis: str) -> Any:
+    """This test process's Redis database (``own_redis_database``), flushed before and after:
+    a worker started now takes only what this test sends."""
     import redis
 
-    db = int(os.environ.get("PABLO_TEST_REDIS_DB", "1"))
-    assert 1 <= db <= 15, "the deadline tests use Redis databases 1-15 only (0 is the broker's)"
-    parsed = urlparse(require_redis)
-    url = f"redis://{parsed.hostname or '127.0.0.1'}:{parsed.port or 6379}/{db}"
-    client = redis.Redis.from_url(url)
+    client = redis.Redis.from_url(require_redis)
     client.flushdb()
-    before = (app.conf.broker_url, app.conf.broker_transport_options)
-    monkeypatch.setenv("CELERY_BROKER_URL", url)  # Celery reads it before its own config
-    _point_app_at(url)
-    yield url
-    monkeypatch.undo()
-    _point_app_at(*before)
+    yield require_redis
     client.flushdb()
     client.close()
 
 
 @pytest.fixture
-def celery(redis_broker, tmp_path, request) -> Any:
-    procs = Procs(tmp_path, redis_broker)
-    yield procs
-    procs.stop_all()
+def processes(tmp_path: Path, request: Any) -> Any:
+    found = Processes(tmp_path)
+    yield found
+    found.close()
     if getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed:
-        print(procs.logs())
+        print(found.logs())
+
+
+@pytest.fixture
+def celery(require_postgres: None, redis_broker: str, processes: Processes) -> Any:
+    processes.env.update(
+        DATABASE_URL=database_url(),
+        CELERY_BROKER_URL=redis_broker,
+        PABLO_SWEEP_SECONDS="0.5",
+        PABLO_WEBHOOK_BACKOFF="0.2",
+    )
+    yield processes
+    processes.close()
     connection.close()
 
 

@@ -11,7 +11,7 @@ move pickers below are the ways of choosing that exist:
   action each seat the game is *not* waiting for, in seat order, gets one
   chance at the new version -- the bot may take it or pass -- and then the
   first seat the game waits for acts. That mirrors the service, where a bot is
-  asked once per version of the game (``games.bot_turns``).
+  asked once per version of the game (``games.turns.bots``).
 * ``weighted_random_move``: any seat's legal action at random, throws rarer
   (``replays.autoplay``: lively games for the viewer's tests and benchmarks).
 """

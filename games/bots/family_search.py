@@ -17,10 +17,10 @@ import math
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from games.rules import Context, Event, State, get_ruleset
-from games.rules.family.presets import PRESETS, Preset
+from games.rules.family.presets import PRESETS, Preset, RoundOutcome
 
 from . import family
 from .common import JSON, waits_for
@@ -266,15 +266,6 @@ def _ended(events: list[Event]) -> JSON | None:
     return None
 
 
-class _Outcome(NamedTuple):
-    """What a preset's ``score`` reads (the rules' ``RoundOutcome``, by its fields)."""
-
-    totals: list[int]
-    callers: list[int]
-    reason: str
-    values: list[list[int]]
-
-
 def _may_act_off_turn(p: Preset, s: Any, seat: int) -> bool:
     """Could the basic bot act out of turn now (a call window, a throw it knows matches)?
 
@@ -353,7 +344,7 @@ def rollout(
     # Cut (or stuck): score the round as if it ended now with nobody calling.
     values = [[p.value(world.codes[c]) for c in f if c is not None] for f in world.fields]
     round_totals = [sum(v) for v in values]
-    scores, _ = p.score(_Outcome(round_totals, [], "exhausted", values))
+    scores, _ = p.score(RoundOutcome(round_totals, [], "exhausted", values))
     totals = [p.adjust_total(world.scores[i] + scores[i]) for i in range(world.seats)]
     return Result(list(scores), totals, None, None, cut=True)
 

@@ -26,7 +26,8 @@ from django.conf import settings
 from django.core import signing
 from django.db import transaction
 from django.db.models.functions import Now
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from games import outbox, rules, store
 from games.models import Game, NotificationSettings, Seat, TurnReminder
@@ -39,6 +40,7 @@ from .mail import (
     TURN_REMINDER,
     YOUR_TURN,
     email_text,
+    language_of,
 )
 from .webhooks import canonical, post_webhook
 
@@ -147,7 +149,7 @@ def _fan_out(game: Game, seats: list[int], payload: dict[str, Any]) -> int:
     """Enqueue one delivery per seat and channel, after the current transaction commits."""
     rows = (
         Seat.objects.filter(game=game, seat__in=seats)
-        .select_related("user", "user__notification_settings")
+        .select_related("user", "user__notification_settings", "user__language")
         .order_by("seat")
     )
     jobs: list[tuple[str, tuple[Any, ...]]] = []
@@ -157,7 +159,7 @@ def _fan_out(game: Game, seats: list[int], payload: dict[str, Any]) -> int:
         body = {**payload, "seat": row.seat, "delivery": str(uuid.uuid4())}
         email_on = prefs.email_enabled if prefs is not None else True
         if email_on and user.email:
-            subject, text = email_text(body)
+            subject, text = email_text(body, language_of(user))
             jobs.append(("games.deliver_email", (user.email, subject, text)))
         if prefs is not None and prefs.webhook_enabled and prefs.webhook_url:
             jobs.append(("games.deliver_webhook", (user.pk, canonical(body))))
@@ -209,13 +211,14 @@ def send_email_confirmation(user: Any, email: str, nonce: str) -> None:
     """Mail ``email`` a link that makes it ``user``'s address (after the commit, by the
     outbox); ``nonce`` is the one the caller just stored (``email_nonce``)."""
     link = email_confirmation_link(user, email, nonce)
-    subject = "Confirm your e-mail address for Pablo"
-    text = (
-        f"Someone -- we hope you -- asked to receive the notifications of the Pablo player "
-        f"{user.username!r} at this address.\nTo confirm, open this link within "
-        f"{CONFIRM_DAYS} days and press the button:\n{link}\n\nIf it was not you, ignore "
-        f"this mail: nothing else will be sent to this address.\n"
-    )
+    with translation.override(language_of(user)):
+        subject = gettext("Confirm your e-mail address for Pablo")
+        text = gettext(
+            "Someone -- we hope you -- asked to receive the notifications of the Pablo player "
+            "%(name)s at this address.\nTo confirm, open this link within "
+            "%(days)s days and press the button:\n%(link)s\n\nIf it was not you, ignore "
+            "this mail: nothing else will be sent to this address.\n"
+        ) % {"name": repr(user.username), "days": CONFIRM_DAYS, "link": link}
 
     def send() -> None:
         try:

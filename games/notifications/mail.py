@@ -6,6 +6,10 @@ from typing import Any
 
 from django.conf import settings
 from django.core.mail import send_mail
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from games import rules
 
 YOUR_TURN = "your_turn"
 TURN_REMINDER = "turn_reminder"
@@ -18,34 +22,59 @@ def deliver_email(to: str, subject: str, text: str) -> None:
     send_mail(subject, text, settings.DEFAULT_FROM_EMAIL, [to], fail_silently=False)
 
 
-def email_text(body: dict[str, Any]) -> tuple[str, str]:
-    """Subject and plain text of the e-mail for a notification ``body``."""
+def language_of(user: Any) -> str:
+    """The language a user's mails speak: the one they chose, else the site's default."""
+    chosen = getattr(user, "language", None)  # AccountLanguage, or None without a row
+    return chosen.code if chosen is not None else settings.LANGUAGE_CODE
+
+
+def email_text(body: dict[str, Any], language: str | None = None) -> tuple[str, str]:
+    """Subject and plain text of the e-mail for a notification ``body``, in ``language``."""
+    with translation.override(language or settings.LANGUAGE_CODE):
+        return _email_text(body)
+
+
+def _email_text(body: dict[str, Any]) -> tuple[str, str]:
     game = body["game_id"]
-    ruleset = body["ruleset"]
-    where = f"{ruleset} game {game} (seat {body['seat']})"
+    ruleset = _(rules.get_ruleset(body["ruleset"]).name)  # its local name (tabletop.layouts)
+    where = _("%(ruleset)s game %(game)s (seat %(seat)s)") % {
+        "ruleset": ruleset,
+        "game": game,
+        "seat": body["seat"],
+    }
     deadline = body.get("deadline")
     kind = body["event"]
     # Links: the table (/play/{id}/) to act, the replay (/replays/{id}/) once it is over.
     site = str(getattr(settings, "PABLO_SITE_URL", "http://localhost:8000")).rstrip("/")
     table, replay = f"{site}/play/{game}/", f"{site}/replays/{game}/"
+    words = {"ruleset": ruleset, "where": where, "deadline": deadline, "table": table}
+    words["replay"] = replay
     if kind == YOUR_TURN:
         return (
-            f"Your turn in {ruleset}",
-            f"It is your turn in {where}.\nPlay before {deadline} (UTC); after that the "
-            f"server plays for you.\nYour seat: {table}\n",
+            _("Your turn in %(ruleset)s") % words,
+            _(
+                "It is your turn in %(where)s.\nPlay before %(deadline)s (UTC); after that the "
+                "server plays for you.\nYour seat: %(table)s\n"
+            )
+            % words,
         )
     if kind == TURN_REMINDER:
         return (
-            f"Reminder: your turn in {ruleset} ends soon",
-            f"Most of your time for this turn in {where} has passed.\nPlay before "
-            f"{deadline} (UTC); after that the server plays for you.\nYour seat: {table}\n",
+            _("Reminder: your turn in %(ruleset)s ends soon") % words,
+            _(
+                "Most of your time for this turn in %(where)s has passed.\nPlay before "
+                "%(deadline)s (UTC); after that the server plays for you.\nYour seat: %(table)s\n"
+            )
+            % words,
         )
     if kind == GAME_ABORTED:
         return (
-            f"{ruleset} game aborted",
-            f"The {where} was aborted: every player was absent.\nReplay: {replay}\n",
+            _("%(ruleset)s game aborted") % words,
+            _("The %(where)s was aborted: every player was absent.\nReplay: %(replay)s\n") % words,
         )
     result = body.get("result") or {}
-    seat = body["seat"]
-    verdict = "You won." if seat in result.get("winners", []) else "You did not win this time."
-    return (f"{ruleset} game over", f"The {where} is over. {verdict}\nReplay: {replay}\n")
+    if body["seat"] in result.get("winners", []):
+        text = _("The %(where)s is over. You won.\nReplay: %(replay)s\n")
+    else:
+        text = _("The %(where)s is over. You did not win this time.\nReplay: %(replay)s\n")
+    return _("%(ruleset)s game over") % words, text % words

@@ -25,7 +25,7 @@ through a ``Context``, and every outcome of chance is written into the events.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol, TypeVar
@@ -98,14 +98,18 @@ class Chance(Protocol):
 class Context:
     """What a decision may use besides the state: chance and the current time.
 
-    ``scratch``: the caller owns the state and throws it away: the decision
-    evolves it in place instead of a copy (a bot's rollout, which plays many
-    actions on a world of its own; a refused action leaves it half-evolved).
+    ``scratch``: the caller owns the state: the decision evolves it in place
+    instead of a copy, so each decided event is applied once (an action stored by
+    a service, a bot's rollout on a world of its own; a refused action leaves the
+    state half-evolved). ``before``: called with the state and each decided event
+    just before the event is applied to it (the actor's redaction,
+    ``rules.act_seen``).
     """
 
     chance: Chance
     now: datetime
     scratch: bool = False
+    before: Callable[[Any, Event], None] | None = None
 
 
 def iso(moment: datetime) -> str:

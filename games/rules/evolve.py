@@ -31,6 +31,8 @@ class Work(Generic[S]):
 
     def emit(self, type_: str, data: JSON, seat: int | None = None) -> Event:
         event = Event(type_, data, seat)
+        if self.ctx.before is not None:
+            self.ctx.before(self.s, event)
         apply(self.s, event)
         self.events.append(event)
         return event

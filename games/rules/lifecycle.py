@@ -2,14 +2,17 @@
 
 Each function takes a state and a command and returns the new events (or
 raises a ``RulesError``), and never touches the state it is given (but
-``act_in_place``). After an action, ``_follow_up`` starts the next deadline
-and plays absent players' turns at once.
+``act_in_place`` and ``act_seen``). After an action, ``_follow_up`` starts the
+next deadline and plays absent players' turns at once. Each event is applied
+once to the state being worked on: the rulesets' decisions evolve it as they
+emit (``Context.scratch``), and the life cycle applies only the events it makes
+itself.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
@@ -89,9 +92,7 @@ def join(
         work = state.copy()
         events.append(Event("game_started", {}))
         apply_all(work, events)
-        started = get_ruleset(state.ruleset).start(work, ctx)
-        apply_all(work, started)
-        events += started
+        events += get_ruleset(state.ruleset).start(work, replace(ctx, scratch=True))
         events += _follow_up(work, ctx)
     return events
 
@@ -104,7 +105,7 @@ def act(
     ``stand_in``: a bot plays the turn of an absent player (option ``stand_in``):
     the player stays absent (no ``player_returned``).
     """
-    return _act(state.copy(), seat, command, ctx, stand_in, apply_all)
+    return _act(state.copy(), seat, command, ctx, stand_in)
 
 
 def act_in_place(
@@ -113,11 +114,11 @@ def act_in_place(
     """``act`` evolving ``state`` itself by the events it returns (no copy).
 
     For callers that own their state and want the next one without a second
-    copy and fold (a bot's move in games.services, the bots' simulations,
-    games/bots/driver.py). After a refusal ``state`` may hold a
-    ``player_returned`` mark: pass a copy if that matters (``act`` does).
+    copy and fold (a bot's move in games.services.bots, the bots' simulations,
+    games/bots/driver.py). After a refusal ``state`` may be half-evolved: pass
+    a copy if that matters (``act`` does).
     """
-    return _act(state, seat, command, ctx, stand_in, apply_all)
+    return _act(state, seat, command, ctx, stand_in)
 
 
 @dataclass
@@ -138,21 +139,42 @@ def act_seen(state: State, seat: int, command: JSON, ctx: Context) -> Acted:
     """
     seen: list[JSON] = []
 
-    def step(work: State, events: Iterable[Event]) -> None:
-        for event in events:
-            seen.append(event_view(work, event, seat))
-            apply(work, event)
+    def before(work: State, event: Event) -> None:
+        seen.append(event_view(work, event, seat))
 
-    return Acted(_act(state, seat, command, ctx, False, step), seen)
+    return Acted(_act(state, seat, command, ctx, False, before), seen)
 
 
-#: How ``_act`` evolves its state by the events it has just decided.
+#: Called with the state and each event just before the event is applied to it.
+Before = Callable[[State, Event], None]
+#: How the life cycle evolves its state by the events it makes itself (the
+#: ruleset's decisions evolve it as they emit theirs: ``Context.scratch``).
 Step = Callable[[State, Iterable[Event]], None]
 
 
+def _stepper(before: Before | None) -> Step:
+    """``apply`` each event, after ``before`` if there is one."""
+    if before is None:
+        return apply_all
+
+    def step(work: State, events: Iterable[Event]) -> None:
+        for event in events:
+            before(work, event)
+            apply(work, event)
+
+    return step
+
+
 def _act(
-    state: State, seat: int, command: JSON, ctx: Context, stand_in: bool, step: Step
+    state: State,
+    seat: int,
+    command: JSON,
+    ctx: Context,
+    stand_in: bool,
+    before: Before | None = None,
 ) -> list[Event]:
+    """``state`` is the caller's own: every event is applied to it once, as it is
+    decided (the ruleset's decision evolves it in place: ``Context.scratch``)."""
     # The shape checks that need the game (the API checked the rest): 400 before 409.
     target = command.get("seat")
     if isinstance(target, int) and not 0 <= target < state.seats:
@@ -162,14 +184,13 @@ def _act(
     if state.status != "active":
         raise NotAllowed(f"The game is {state.status}, not active.", "game_not_active")
     ruleset = get_ruleset(state.ruleset)
+    step = _stepper(before)
     events: list[Event] = []
     if not stand_in and (state.absent[seat] or state.timeouts[seat]):
         events.append(Event("player_returned", {}, seat))
         step(state, events)
-    decided = ruleset.decide(state, seat, command, ctx)
-    step(state, decided)
-    events += decided
-    events += _follow_up(state, ctx, step)
+    events += ruleset.decide(state, seat, command, replace(ctx, scratch=True, before=before))
+    events += _follow_up(state, ctx, before)
     return events
 
 
@@ -205,17 +226,17 @@ def timeout(state: State, key: str, ctx: Context) -> list[Event]:
 
 
 def _time_out(
-    work: State, ruleset: Ruleset, seats: Sequence[int], ctx: Context, step: Step = apply_all
+    work: State, ruleset: Ruleset, seats: Sequence[int], ctx: Context, before: Before | None = None
 ) -> list[Event]:
-    """Play ``seats``'s pending actions for them (mutates ``work``, through ``step``)."""
+    """Play ``seats``'s pending actions for them (mutates ``work``: each event once)."""
+    step = _stepper(before)
     events: list[Event] = []
     for seat in seats:
         if work.status != "active" or seat not in ruleset.actors(work):
             continue
         first = [Event("turn_timed_out", {}, seat)]
         step(work, first)
-        auto = ruleset.timeout(work, seat, ctx)
-        step(work, auto)
+        auto = ruleset.timeout(work, seat, replace(ctx, scratch=True, before=before))
         done = first + auto
         if not work.absent[seat] and work.timeouts[seat] >= work.options["max_timeouts"]:
             marks = [Event("player_absent", {}, seat)]
@@ -227,9 +248,10 @@ def _time_out(
     return events
 
 
-def _follow_up(work: State, ctx: Context, step: Step = apply_all) -> list[Event]:
+def _follow_up(work: State, ctx: Context, before: Before | None = None) -> list[Event]:
     """After an action: start a new deadline, play absent players' turns at once
-    (mutates ``work``, through ``step``)."""
+    (mutates ``work``: each event once)."""
+    step = _stepper(before)
     ruleset = get_ruleset(work.ruleset)
     events: list[Event] = []
     for _ in range(MAX_AUTO_STEPS):
@@ -243,11 +265,11 @@ def _follow_up(work: State, ctx: Context, step: Step = apply_all) -> list[Event]
             step(work, new)
             events += new
         # With a bot as stand-in (option ``stand_in``) the absent player's turns wait
-        # for that bot (games/bot_turns.py); the deadline still backs it up.
+        # for that bot (games/turns/bots.py); the deadline still backs it up.
         if work.options.get("stand_in", "rules") != "rules":
             return events
         away = [s for s in actors if work.absent[s]]
         if not away:
             return events
-        events += _time_out(work, ruleset, away, ctx, step)
+        events += _time_out(work, ruleset, away, ctx, before)
     raise RuntimeError("absent players' turns did not come to an end")

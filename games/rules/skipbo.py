@@ -110,7 +110,7 @@ class Skipbo:
     min_players = 2
     action_events = frozenset({"card_played", "card_discarded"})
     off_turn_actions = False  # only the player on turn acts
-    round_end_event = None
+    round_end_event: str | None = None
     presentation = Presentation(
         "skipbo",
         "skipbo",

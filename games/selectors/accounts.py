@@ -7,7 +7,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from games.models import AccountName, BotAccount
+from games.models import AccountLanguage, AccountName, BotAccount
 from games.usernames import clean_username, name_digest, username_key, username_problem
 
 JSON = dict[str, Any]
@@ -65,3 +65,8 @@ def bot_account_names(names: Iterable[str | None]) -> set[str]:
             "user__username", flat=True
         )
     )
+
+
+def account_language(*, user: Any) -> str | None:
+    """The language ``user`` chose with the header's switch, or None."""
+    return AccountLanguage.objects.filter(user=user).values_list("code", flat=True).first()

@@ -19,10 +19,6 @@ from games.selectors import accounts
 JSON = dict[str, Any]
 
 
-def to_engine(row: Event) -> rules.Event:
-    return store.to_engine(row)
-
-
 def game_events(game: Game, *, upto: int | None = None) -> list[rules.Event]:
     """The game's stream as engine events, in order (up to seq ``upto``)."""
     return store.events(game.id, upto=upto)
@@ -214,7 +210,7 @@ def event_views(
         rows = Event.objects.filter(game=game, seq__lte=upto)
     out = []
     for row in rows.order_by("seq"):
-        event = to_engine(row)
+        event = store.to_engine(row)
         if state is None:  # game_created: nothing before it, nothing hidden in it
             state = rules.fold([event])
             data: JSON | None = dict(event.data) if row.seq > after else None

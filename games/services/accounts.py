@@ -5,13 +5,14 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
 from games import errors
 from games.errors import ApplicationError
-from games.models import AccountName, BotAccount, Seat
+from games.models import AccountLanguage, AccountName, BotAccount, Seat
 from games.notifications import fanout
 from games.selectors import accounts as account_selectors
 from games.services.notifications import email_confirmations_forget
@@ -142,3 +143,10 @@ def bot_account_make(*, user: Any) -> None:
             "This account has already played: it cannot become a bot.", "has_played"
         )
     BotAccount.objects.get_or_create(user=user)
+
+
+def account_language_set(*, user: Any, code: str) -> None:
+    """Remember ``code`` (one of ``settings.LANGUAGES``) as ``user``'s language."""
+    if code not in dict(settings.LANGUAGES):
+        raise ApplicationError(f"language: {code!r} is not offered.", "invalid_language")
+    AccountLanguage.objects.update_or_create(user=user, defaults={"code": code})

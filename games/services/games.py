@@ -113,7 +113,7 @@ def game_create(
     ``rated``: whether it counts for ratings; a game with stacked decks never does.
 
     ``bots``: ``[{"seat", "level"}]`` seats taken by bots at once, as checked by
-    the API's input serializer (``games.commands.check_bots``).
+    the API's input serializer (``games.api.serializers.check_bots``).
     ``private``: listed to its players only, joined with its invite (games/friends.py).
     ``created_from``: the creator's address, hashed (``games.api.shares.address_key``).
     """

@@ -47,9 +47,3 @@ def state(game: Game, version: int | None = None) -> rules.State:
         )
     cache.remember(game.id, folded)
     return folded
-
-
-def state_at(game: Game, version: int) -> rules.State:
-    """The state at ``version``, kept in the cache as a starting point for later reads
-    (the table's last moves start just before them); a private copy."""
-    return state(game, version)

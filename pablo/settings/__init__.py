@@ -123,10 +123,12 @@ MIDDLEWARE = [
     "pablo.unavailable.DatabaseUnavailableMiddleware",  # 503 while the database is away
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",  # the cookie, then Accept-Language
     "pablo.middleware.ApiTrailingSlashMiddleware",  # before CommonMiddleware's redirect
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "play.language.LanguageMiddleware",  # the account's language; the API: Accept-Language
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -142,6 +144,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -190,7 +193,12 @@ AUTH_PASSWORD_VALIDATORS = [
     },
 ]
 
-LANGUAGE_CODE = "en-us"
+# docs/table.md "Languages": pages, sentences, mails and the API's details.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fr", "Français"), ("de", "Deutsch")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -297,7 +305,7 @@ LOGGING = {
 # Redis's visibility timeout (1 hour), so no message is delivered twice for
 # being held too long; multi-day deadlines are never ETA tasks.
 PABLO_SWEEP_SECONDS = env.float("PABLO_SWEEP_SECONDS", default=1.0)
-# Bots act about this many seconds after they may (games/bot_turns.py).
+# Bots act about this many seconds after they may (games/turns/bots.py).
 PABLO_BOT_DELAY = env.float("PABLO_BOT_DELAY", default=1.0)
 # The expert bot's budget: rollouts per decision (docs/bots.md; the default decides
 # within 1 s at p95 on one core).
@@ -335,7 +343,7 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": max(5.0, 5 * PABLO_SWEEP_SECONDS)},
     },
 }
-# The outbox (pablo/outbox.py): messages the broker refused are kept in the
+# The outbox (games/outbox/): messages the broker refused are kept in the
 # database and published by this beat task once it is back.
 PABLO_OUTBOX_SECONDS = env.float("PABLO_OUTBOX_SECONDS", default=2.0)
 CELERY_BEAT_SCHEDULE["flush-outbox"] = {

@@ -6,9 +6,11 @@ from typing import Any
 
 from django import template
 from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 
 from play.selection import Pick
+from tabletop.cards import blank_card
 
 register = template.Library()
 
@@ -17,7 +19,7 @@ register = template.Library()
 def pick(selection: Any, html: Any) -> SafeString:
     """``html`` (a card) as a link that picks it, when it can be picked now."""
     if html is None or html == "":
-        html = EMPTY
+        html = blank_card("empty", gettext("empty pile"))
     return card_link(selection, html)
 
 
@@ -26,16 +28,13 @@ def card_link(pick: Pick | None, html: SafeString) -> SafeString:
     if pick is None:
         return html
     return format_html(
-        '<a class="pick{}" href="?sel={}" data-sel="{}" aria-label="{}" aria-pressed="{}">{}</a>',
+        '<a class="pick{}" href="?sel={}" data-sel="{}" data-ref="{}" role="button" '
+        'aria-label="{}" aria-pressed="{}">{}</a>',
         " picked" if pick.selected else (" quiet" if pick.quiet else ""),
         pick.sel,
         pick.sel,
+        pick.ref,
         pick.label,
         "true" if pick.selected else "false",
         html,
     )
-
-
-EMPTY = mark_safe(
-    '<span class="card empty" role="img" aria-label="empty pile" title="empty pile"></span>'
-)

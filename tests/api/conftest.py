@@ -9,14 +9,9 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tests.factories import UserFactory
+from tests.fixtures import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS
 
 JSON = dict[str, Any]
-
-#: Skip-Bo, 2 players, stock 5: seat 0's stock is 1..5 (top first), so seat 0 wins by
-#: playing its stock onto building pile 0 five times. Seat 1's stock: five 9s.
-#: Then the draw pile: seat 0's first hand (five 7s), seat 1's (five 8s) ...
-SKIPBO_QUICK = ["1", "2", "3", "4", "5", "9", "9", "9", "9", "9", "7", "7", "7", "7", "7"]
-SKIPBO_QUICK_OPTIONS = {"start_seat": 0, "stock_size": 5}
 
 
 class Player(APIClient):
@@ -79,7 +74,8 @@ def create(client: APIClient, **body: Any) -> JSON:
 
 @pytest.fixture
 def quick_skipbo(ann, bob) -> JSON:
-    """An active 2-player Skip-Bo game (ann seat 0 on turn, bob seat 1)."""
+    """An active 2-player Skip-Bo game on the quick deck (ann seat 0 on turn, bob seat 1):
+    ``tests.fixtures.start_skipbo(ann, bob, quick=True)`` through the HTTP client."""
     game = create(
         ann, ruleset="skipbo", seats=2, options=SKIPBO_QUICK_OPTIONS, decks=[SKIPBO_QUICK]
     )

@@ -153,10 +153,10 @@ def test_waiting_game_state_is_null_and_feed_works(ann, bob):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_long_poll_replaces_a_connection_that_broke_while_it_waited(ann, quick_skipbo):
+def test_a_long_poll_replaces_a_connection_that_broke_while_it_waited(
+    require_postgres, ann, quick_skipbo
+):
     """PostgreSQL restarted (here: the backend killed) between two polls of a long poll."""
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL")
     game = Game.objects.get(pk=quick_skipbo["id"])
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")

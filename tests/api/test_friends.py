@@ -13,7 +13,8 @@ from django.test.utils import CaptureQueriesContext
 
 from games.models import Event, Game
 from play import lobby
-from tests.api.conftest import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS, create
+from tests.api.conftest import create
+from tests.fixtures import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS
 
 pytestmark = pytest.mark.django_db
 

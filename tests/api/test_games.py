@@ -8,7 +8,8 @@ import pytest
 from django.test import override_settings
 
 from games.models import Event, Game, Seat
-from tests.api.conftest import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS, create
+from tests.api.conftest import create
+from tests.fixtures import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS
 
 pytestmark = pytest.mark.django_db
 

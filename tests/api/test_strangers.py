@@ -21,7 +21,6 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
-from urllib.parse import urlparse
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -142,14 +141,10 @@ def shared_cache(request, settings, tmp_path):
             "LOCATION": str(tmp_path / "throttle"),
         }
     else:
-        url = os.environ.get("CELERY_BROKER_URL", "")
-        if not url.startswith("redis"):
-            pytest.skip("needs Redis (CELERY_BROKER_URL=redis://…)")
-        parsed = urlparse(url)
-        db = int(os.environ.get("PABLO_TEST_REDIS_DB", "1"))
+        url = request.getfixturevalue("require_redis")
         config = {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": f"redis://{parsed.hostname}:{parsed.port or 6379}/{db}",
+            "LOCATION": url,  # this test process's own database (tests/processes.py)
             "KEY_PREFIX": f"strangers-{os.getpid()}",
         }
     settings.CACHES = {**settings.CACHES, "throttle": config}

@@ -17,7 +17,7 @@ from games.models import Event, Game
 from games.services import bots as bot_services
 from games.services import games as game_services
 from games.turns import deadlines
-from tests.helpers import clock, user
+from tests.fixtures import clock, user
 
 pytestmark = pytest.mark.django_db
 

@@ -11,11 +11,12 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import rules
+from games import lanes, rules
 from games.models import Event, Game
 from games.services import bots as bot_services
 from games.services import games as game_services
-from tests.helpers import clock, state, user
+from tests.fixtures import clock, user
+from tests.helpers import state
 
 LOOK = {"type": "look", "positions": [0, 1]}
 
@@ -54,7 +55,10 @@ def spy_decide(monkeypatch, during=None):
 
 
 @pytest.mark.django_db
-def test_a_timed_out_seat_with_an_expert_stand_in_is_played_by_the_expert(monkeypatch, settings):
+def test_a_timed_out_seat_with_an_expert_stand_in_is_played_by_its_bot(monkeypatch, settings):
+    """At its deadline the stand-in plays the absent player's turn (before, the seat timed
+    out again), with the configured budget, at the level a deadline's move takes
+    (``games.lanes.at_deadline``: the cheap policy in place of a heavy one)."""
     settings.PABLO_EXPERT_ITERATIONS = 7
     ann, bob = user("ann"), user("bob")
     game = game_services.game_create(
@@ -89,7 +93,8 @@ def test_a_timed_out_seat_with_an_expert_stand_in_is_played_by_the_expert(monkey
         stored = bot_services.game_timeout(game_id=game.id, turn_key=turn.turn_key)
 
     assert stored > 0
-    assert calls and all(c[:2] == ("expert", {"iterations": 7}) for c in calls)
+    level = lanes.at_deadline("expert")
+    assert calls and all(c[:2] == (level, {"iterations": 7}) for c in calls)
     after = rows(game)[before:]
     assert ("drawn", 1) in [(t, s) for _, t, s in after]  # the expert played bob's turn
     assert ("turn_timed_out", 1) not in [(t, s) for _, t, s in after]

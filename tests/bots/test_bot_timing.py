@@ -23,7 +23,7 @@ import pytest
 from games.bots import decide, waits_for
 from games.models import Event
 from pablo.celery import app
-from tests.processes import Procs, _point_app_at
+from tests.processes import Processes, database_url, point_app_at
 
 pytestmark = [
     pytest.mark.services,
@@ -52,31 +52,20 @@ def file_broker(require_postgres, tmp_path, monkeypatch):
         (var / "broker" / name).mkdir(parents=True)
     before = (app.conf.broker_url, app.conf.broker_transport_options, app.conf.broker_transport)
     monkeypatch.setenv("CELERY_BROKER_URL", "filesystem://")
-    _point_app_at("filesystem://", folders)
+    point_app_at("filesystem://", folders)
     app.conf.broker_transport = "pablo.filebroker:Transport"
     yield var
     monkeypatch.undo()
-    _point_app_at(before[0], before[1])
+    point_app_at(before[0], before[1])
     app.conf.broker_transport = before[2]
 
 
-def start_like_make_run(procs: Procs) -> None:
+def start_like_make_run(procs: Processes) -> None:
     """A worker as scripts/run.sh starts it, and beat."""
-    worker = procs._start(
-        "worker",
-        [
-            "worker",
-            "--pool=threads",
-            "--concurrency=2",
-            "--without-heartbeat",
-            "--without-gossip",
-            "--without-mingle",
-        ],
-        {"PABLO_BOT_DELAY": str(DELAY), "PABLO_SWEEP_SECONDS": "1"},
-    )
-    procs.wait_ready(worker)
-    beat = ["beat", f"--schedule={procs.tmp / 'beat-schedule'}"]
-    procs._start("beat", beat, {"PABLO_SWEEP_SECONDS": "1"})  # make run's default
+    options = ["--pool=threads", "--concurrency=2"]
+    options += ["--without-heartbeat", "--without-gossip", "--without-mingle"]
+    procs.worker("worker", options=options, PABLO_BOT_DELAY=str(DELAY), PABLO_SWEEP_SECONDS="1")
+    procs.beat(PABLO_SWEEP_SECONDS="1")  # make run's default
     time.sleep(1.5)  # beat's first messages
 
 
@@ -125,20 +114,15 @@ def check_on_time(player, settings) -> None:
     assert statistics.median(lags) <= DELAY + 0.5 and p90 <= DELAY + 1.0, lags
 
 
-def test_bots_move_on_time_on_the_file_broker(file_broker, tmp_path, ann, settings):
-    procs = Procs(tmp_path, "")  # CELERY_BROKER_URL empty: the embedded file broker
-    try:
-        start_like_make_run(procs)
-        check_on_time(ann, settings)
-        queue = Path(file_broker) / "broker" / "queue"
-        # nothing piles up: beat's messages are taken as they come
-        assert len(list(queue.iterdir())) < 10
-        assert "Traceback" not in "".join(procs.log(p) for p, _ in procs.procs)
-    except BaseException:
-        print(procs.logs())
-        raise
-    finally:
-        procs.stop_all()
+def test_bots_move_on_time_on_the_file_broker(file_broker, processes, ann, settings):
+    # CELERY_BROKER_URL empty: the embedded file broker
+    processes.env.update(DATABASE_URL=database_url(), CELERY_BROKER_URL="")
+    start_like_make_run(processes)
+    check_on_time(ann, settings)
+    queue = Path(file_broker) / "broker" / "queue"
+    # nothing piles up: beat's messages are taken as they come
+    assert len(list(queue.iterdir())) < 10
+    assert "Traceback" not in "".join(processes.log(p) for p, _ in processes.procs)
 
 
 def test_bots_move_on_time_on_redis(celery, ann, settings):

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games.bots import decide, waits_for
 from games.models import Event, Game
-from tests.helpers import wait_for
+from tests.poll import wait_for
 
 pytestmark = [
     pytest.mark.services,

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.faults.servers import call, free_port, wait_port
+from tests.faults.servers import call
+from tests.processes import free_port, wait_port
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(420)]
 
@@ -34,7 +35,7 @@ def group_alive(pgid: int) -> bool:
 
 
 def test_sigterm_to_the_process_group_stops_everything_within_10_s(tmp_path):
-    port = free_port(8101, 8149)
+    port = free_port()
     env = {
         k: v
         for k, v in os.environ.items()

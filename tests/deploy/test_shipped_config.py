@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.faults.servers import free_port
+from tests.processes import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOW_KEY = "-c\0import django; django.setup(); from django.conf import settings; print('ok')"
@@ -111,7 +111,7 @@ def test_run_sh_refuses_debug_beyond_loopback(tmp_path, bind):
 
 
 def test_gunicorn_refuses_debug_beyond_loopback(tmp_path):
-    port = free_port(18550, 18599)
+    port = free_port()
     gunicorn = str(Path(sys.executable).parent / "gunicorn")
     args = [gunicorn, "pablo.wsgi", "--bind", f"0.0.0.0:{port}", "--workers", "1"]
     out = run([*args, "--no-control-socket"], tmp_path, timeout=60, DJANGO_DEBUG="1")

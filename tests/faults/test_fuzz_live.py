@@ -17,7 +17,8 @@ import time
 import pytest
 from django.db import connection
 
-from tests.faults.servers import Service, call, database_url
+from tests.faults.servers import call
+from tests.processes import Processes, database_url
 
 pytestmark = [
     pytest.mark.services,
@@ -32,7 +33,9 @@ BUDGET = 60.0  # seconds of fuzzing at most
 
 @pytest.fixture
 def live(require_postgres, tmp_path):
-    service = Service(tmp_path, database_url(), PABLO_SWEEP_SECONDS="1")
+    service = Processes(
+        tmp_path, DATABASE_URL=database_url(), CELERY_BROKER_URL="", PABLO_SWEEP_SECONDS="1"
+    )
     try:
         yield service.web(workers=2, threads=2), service
     finally:

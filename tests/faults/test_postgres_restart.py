@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-from tests.faults.servers import Postgres, Service, call
+from tests.faults.servers import Postgres, call
+from tests.processes import Processes
 
 pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.timeout(300)]
 
@@ -53,7 +54,9 @@ def pick(game: JSON, rng: random.Random) -> JSON | None:
 @pytest.fixture
 def stack(tmp_path):
     pg = Postgres()
-    service = Service(tmp_path, pg.url)
+    service = Processes(
+        tmp_path, DATABASE_URL=pg.url, CELERY_BROKER_URL="", PABLO_SWEEP_SECONDS="0.5"
+    )
     try:
         service.manage("migrate", "--noinput", "-v0")
         yield pg, service

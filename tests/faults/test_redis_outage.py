@@ -21,9 +21,11 @@ from django.db import connection
 from games.models import OutboxMessage
 from games.notifications import fanout as notifications
 from games.notifications import webhooks
-from tests.faults.servers import Redis, Service, call, database_url
+from tests.faults.servers import Redis, call
 from tests.followers.conftest import PROBE_SETTINGS, probe_table  # noqa: F401
-from tests.helpers import Receiver, timeouts_per_turn, wait_for
+from tests.helpers import Receiver, timeouts_per_turn
+from tests.poll import wait_for
+from tests.processes import Processes, database_url
 
 pytestmark = [
     pytest.mark.services,
@@ -38,7 +40,13 @@ OUTAGE = 30.0
 @pytest.fixture
 def stack(require_postgres, tmp_path):
     redis = Redis()
-    service = Service(tmp_path, database_url(), redis.url, PABLO_WEBHOOK_BACKOFF="0.2")
+    service = Processes(
+        tmp_path,
+        DATABASE_URL=database_url(),
+        CELERY_BROKER_URL=redis.url,
+        PABLO_SWEEP_SECONDS="0.5",
+        PABLO_WEBHOOK_BACKOFF="0.2",
+    )
     receiver = Receiver()
     try:
         yield redis, service, receiver

@@ -8,43 +8,26 @@ the same process, and by the shared re-check (one query per process per
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
-from tests.feed.conftest import Servers
 from tests.feed.test_live import Waiters, call
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.processes import Processes
 
 
 @pytest.fixture
-def embedded(tmp_path: Path, request):
-    found = Servers(
-        tmp_path,
-        {
-            "DATABASE_URL": "",
-            "CELERY_BROKER_URL": "",
-            "PABLO_FEED_REDIS_URL": "",
-            "PABLO_CACHE_URL": "",
-            "PABLO_TEST_KEEP_THROTTLE_CACHE": "1",
-        },
+def embedded(processes: Processes) -> Processes:
+    processes.env.update(
+        DATABASE_URL="",
+        CELERY_BROKER_URL="",
+        PABLO_FEED_REDIS_URL="",
+        PABLO_CACHE_URL="",
+        DJANGO_LOG_LEVEL="WARNING",
+        PABLO_TEST_KEEP_THROTTLE_CACHE="1",
     )
-    migrate = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "-v0"],
-        cwd=ROOT,
-        env=found.env,
-        capture_output=True,
-        text=True,
-    )
-    assert migrate.returncode == 0, migrate.stderr
-    yield found
-    found.close()
-    if getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed:
-        print(found.logs())
+    processes.manage("migrate", "-v0")
+    return processes
 
 
 def test_the_embedded_default_wakes_waiters_in_and_across_processes(embedded):

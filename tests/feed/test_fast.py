@@ -21,7 +21,6 @@ from django.contrib.auth import get_user_model
 
 from games.feed import fast
 from games.selectors import games as game_selectors
-from tests.feed.conftest import wait_until
 from tests.feed.test_live import (
     Waiters,
     _hang_up,
@@ -31,6 +30,7 @@ from tests.feed.test_live import (
     started_game,
     users,
 )
+from tests.poll import wait_for
 
 User = get_user_model()
 
@@ -211,7 +211,7 @@ def test_the_ninth_wait_is_refused_when_all_would_take_the_fast_path(pg_servers)
     game = started_game([ann, ben])
     primed(base, game, token, log)
     waiters = Waiters(base, [(feed_path(game, game.version, 20), token)] * 9)
-    assert wait_until(lambda: len(waiters.results) >= 1, 10)
+    assert wait_for(lambda: len(waiters.results) >= 1, 10)
     time.sleep(0.5)
     assert [(r[0], r[1]["code"]) for r in waiters.results] == [(429, "throttled")]
     assert log.django_feed() == 2  # the primer's, the refusal's: the eight wait on the loop
@@ -226,7 +226,7 @@ def test_the_ninth_wait_is_refused_when_all_would_take_the_fast_path(pg_servers)
             assert body == game_selectors.event_feed(game=game, user=ann, after=game.version - 1)
     # every slot came back
     client = redis_lib.Redis.from_url(pg_servers.env["CELERY_BROKER_URL"])
-    assert wait_until(lambda: int(client.get(f"pablo-throttle:1:feed-waits:{ann.pk}")) == 0, 5)
+    assert wait_for(lambda: int(client.get(f"pablo-throttle:1:feed-waits:{ann.pk}")) == 0, 5)
     client.close()
 
 
@@ -272,7 +272,7 @@ def test_losing_the_subscription_forgets_the_known_version(pg_servers, settings)
         game = started_game([ann, ben])
         primed(base, game, token, log)
         redis.stop()
-        assert wait_until(lambda: "subscription lost" in log.path.read_text(), 10, 0.1)
+        assert wait_for(lambda: "subscription lost" in log.path.read_text(), 10, 0.1)
         before = game.version
         game = look(game, ann)  # unheard: the fan-out is away
         django = log.django_feed()
@@ -285,7 +285,7 @@ def test_losing_the_subscription_forgets_the_known_version(pg_servers, settings)
         assert raw_get(base, feed_path(game, game.version, 0.5), token)[0] == 200
         assert log.django_feed() == django + 2
         redis.start()
-        assert wait_until(lambda: "subscription is back" in log.path.read_text(), 20, 0.2)
+        assert wait_for(lambda: "subscription is back" in log.path.read_text(), 20, 0.2)
         primed(base, game, token, log)  # learnt again after one Django read
     finally:
         redis.close()
@@ -329,12 +329,12 @@ def test_clients_gone_from_fast_waits_give_their_slots_back(pg_servers):
     ]
     for thread in threads:
         thread.start()
-    assert wait_until(lambda: len(hung_up) == 8, 20)
+    assert wait_for(lambda: len(hung_up) == 8, 20)
     assert hung_up == ["gone"] * 8
     assert log.django_feed() == django  # they were all parked on the fast path
     client = redis_lib.Redis.from_url(pg_servers.env["CELERY_BROKER_URL"])
     key = f"pablo-throttle:1:feed-waits:{ann.pk}"
-    assert wait_until(lambda: int(client.get(key)) == 0, 5), client.get(key)
+    assert wait_for(lambda: int(client.get(key)) == 0, 5), client.get(key)
     client.close()
     waiters = Waiters(base, [(path, token)])  # a ninth is held, not refused
     time.sleep(1.0)

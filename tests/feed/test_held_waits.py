@@ -18,8 +18,8 @@ from urllib.parse import urlsplit
 import pytest
 from django.test import AsyncClient
 
-from tests.feed.conftest import wait_until
 from tests.feed.test_live import call, look, started_game, users
+from tests.poll import wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -101,7 +101,7 @@ def test_waits_in_every_spelling_hold_no_thread(pg_servers):
     assert delivered and delivered[0] - moved < 1.0
     for thread in threads:
         thread.join(10)
-    assert wait_until(lambda: len(statuses) == 48, 5)
+    assert wait_for(lambda: len(statuses) == 48, 5)
     assert statuses == [200] * 48
 
 

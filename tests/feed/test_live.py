@@ -17,6 +17,7 @@ import urllib.request
 from typing import Any
 
 import pytest
+import redis as redis_lib
 from django.contrib.auth import get_user_model
 from django.db import connection
 from rest_framework.authtoken.models import Token
@@ -24,7 +25,7 @@ from rest_framework.authtoken.models import Token
 from games.models import Game
 from games.selectors import games as game_selectors
 from games.services import games as game_services
-from tests.feed.conftest import wait_until
+from tests.poll import wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -118,7 +119,13 @@ def test_waiters_hold_no_connection_and_an_append_elsewhere_wakes_them(pg_server
     tokens = [ann_token, ben_token] + [t for _, t in others[:3]]
     jobs = [(f"/api/games/{game.id}/events/?after={after}&wait=25", t) for t in tokens] * 8
     waiters = Waiters(base, jobs)
-    time.sleep(2.0)
+    # every wait holds its slot (the counters the servers share in Redis), and the last
+    # ones are past their first reads: only then is the quiet measured
+    slots = redis_lib.Redis.from_url(pg_servers.env["CELERY_BROKER_URL"])
+    keys = [f"pablo-throttle:1:feed-waits:{u.pk}" for u in [ann, ben, *[u for u, _ in others[:3]]]]
+    wait_for(lambda: sum(int(n or 0) for n in slots.mget(keys)) == len(jobs), 30)
+    slots.close()
+    time.sleep(0.5)
     count, changed = feed_connections("feed")
     time.sleep(2.0)
     count2, changed2 = feed_connections("feed")
@@ -210,7 +217,7 @@ def test_at_most_feed_waits_per_user_across_processes_and_paths(pg_servers):
     # 6 waits on the feed processes, 6 on gunicorn's threads, at once: 8 are held
     waiters = Waiters(feed, [(path, token)] * 6)
     waiters2 = Waiters(web, [(path, token)] * 6)
-    assert wait_until(lambda: len(waiters.results) + len(waiters2.results) >= 4, 15)
+    assert wait_for(lambda: len(waiters.results) + len(waiters2.results) >= 4, 15)
     time.sleep(0.5)
     refused = waiters.results + waiters2.results
     assert len(refused) == 4, refused
@@ -240,7 +247,7 @@ def test_a_burst_of_waits_from_one_account_leaves_the_site_answering(pg_servers)
     game = started_game([ann, ben])
     path = f"/api/games/{game.id}/events/?after={game.version}&wait=30"
     waiters = Waiters(base, [(path, token)] * 60)
-    assert wait_until(lambda: len(waiters.results) >= 52, 20)
+    assert wait_for(lambda: len(waiters.results) >= 52, 20)
     start = time.monotonic()
     assert call(base, "/api/rulesets/")[0] == 200
     assert time.monotonic() - start < 1.0
@@ -301,7 +308,7 @@ def test_a_redis_restart_loses_nothing_and_the_hub_subscribes_again(pg_servers, 
         assert round_trip() < 2.0  # Redis away: the re-check
         redis.start()
         log = pg_servers.procs[0][1]
-        assert wait_until(lambda: "subscription is back" in log.read_text(), 20, 0.2)
+        assert wait_for(lambda: "subscription is back" in log.read_text(), 20, 0.2)
         time.sleep(2.5)  # this process's publisher tries again after its pause
         assert round_trip() < 2.0
     finally:
@@ -318,7 +325,7 @@ def test_a_client_that_goes_away_gives_its_wait_back(pg_servers):
     for _ in range(8):
         thread = threading.Thread(target=_hang_up, args=(base, path, token, hung_up), daemon=True)
         thread.start()
-    assert wait_until(lambda: len(hung_up) == 8, 20)
+    assert wait_for(lambda: len(hung_up) == 8, 20)
     assert hung_up == ["gone"] * 8
     time.sleep(0.5)  # (the server notices a closed connection at once; give it a moment)
     # their slots came back: a ninth wait is held, not refused

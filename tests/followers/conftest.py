@@ -10,7 +10,6 @@ from django.utils import timezone
 from games.models import Event, Game
 from games.store import sql
 from tests.factories import UserFactory
-from tests.processes import celery, redis_broker  # noqa: F401  (the worker fixtures)
 
 from . import probe
 

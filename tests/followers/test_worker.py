@@ -13,7 +13,7 @@ from django.db import connection, transaction
 
 from games.models import Event, FollowerPosition
 from pablo.celery import app
-from tests.helpers import wait_for
+from tests.poll import wait_for
 
 from .conftest import PROBE_SETTINGS, append, games
 

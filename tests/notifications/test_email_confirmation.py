@@ -19,7 +19,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from pablo.celery import app
-from tests.helpers import skipbo_game, user
+from tests.fixtures import start_skipbo, user
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +61,7 @@ def test_a_new_address_gets_only_a_confirmation_until_confirmed(
     # ann's turn: nothing goes to the unconfirmed address
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        skipbo_game(ann, bob, turn_timeout=3600)
+        start_skipbo(ann, bob, turn_timeout=3600)
     assert mail.outbox == []
     # opening the link changes nothing; pressing its button confirms
     page = Client().get(path)
@@ -73,7 +73,7 @@ def test_a_new_address_gets_only_a_confirmation_until_confirmed(
     ann.refresh_from_db()
     assert ann.email == "victim@example.org"
     with django_capture_on_commit_callbacks(execute=True):
-        skipbo_game(ann, bob, turn_timeout=3600)
+        start_skipbo(ann, bob, turn_timeout=3600)
     assert [m.to for m in mail.outbox] == [["victim@example.org"]]
     assert mail.outbox[0].subject.startswith("Your turn")
 

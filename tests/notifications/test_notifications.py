@@ -24,7 +24,8 @@ from games.services import accounts as account_services
 from games.services import games as game_services
 from games.turns import deadlines
 from pablo.celery import app
-from tests.helpers import Receiver, clock, skipbo_game, user
+from tests.fixtures import clock, start_skipbo, user
+from tests.helpers import Receiver
 
 
 @pytest.fixture
@@ -140,10 +141,10 @@ def test_your_turn_email_and_signed_webhook(eager, receiver, django_capture_on_c
     ann, bob = user("ann", "ann@example.org"), user("bob")
     secret = webhook(ann, receiver.url)
     with django_capture_on_commit_callbacks(execute=True):
-        game = skipbo_game(ann, bob, turn_timeout=3600)
+        game = start_skipbo(ann, bob, turn_timeout=3600)
     # seat 0 is on turn: ann gets an e-mail and a webhook; bob has no channel
     assert [m.to for m in mail.outbox] == [["ann@example.org"]]
-    assert mail.outbox[0].subject == "Your turn in skipbo"
+    assert mail.outbox[0].subject == "Your turn in Skip-Bo"
     assert str(game.id) in mail.outbox[0].body
     assert len(receiver.requests) == 1
     got = receiver.requests[0]
@@ -167,9 +168,9 @@ def test_channels_turned_off_send_nothing(eager, receiver, django_capture_on_com
         {"email_enabled": False, "webhook_enabled": False},
         format="json",
     )
-    assert not notifications.listening([skipbo_game(user("x"), user("y")).id])
+    assert not notifications.listening([start_skipbo(user("x"), user("y"), turn_timeout=60).id])
     with django_capture_on_commit_callbacks(execute=True):
-        skipbo_game(ann, bob, turn_timeout=3600)
+        start_skipbo(ann, bob, turn_timeout=3600)
     assert mail.outbox == [] and receiver.requests == []
 
 
@@ -183,7 +184,7 @@ def test_failing_receiver_is_retried_and_never_fails_the_action(
         ann, bob = user("ann"), user("bob")
         secret = webhook(ann, failing.url)
         with django_capture_on_commit_callbacks(execute=True):
-            game = skipbo_game(ann, bob, turn_timeout=3600)
+            game = start_skipbo(ann, bob, turn_timeout=3600)
         assert game.status == "active"
         assert [r["status"] for r in failing.requests] == [500, 500, 200]
         bodies = {r["body"] for r in failing.requests}
@@ -204,7 +205,7 @@ def test_unreachable_receiver_gives_up(eager, settings, django_capture_on_commit
     ann, bob = user("ann"), user("bob")
     webhook(ann, "http://127.0.0.1:9/nothing-listens-here")
     with django_capture_on_commit_callbacks(execute=True):
-        game = skipbo_game(ann, bob, turn_timeout=3600)
+        game = start_skipbo(ann, bob, turn_timeout=3600)
     assert game.status == "active"
 
 
@@ -220,7 +221,7 @@ def test_broker_down_never_fails_the_action(monkeypatch, django_capture_on_commi
     monkeypatch.setattr(tasks.enforce_deadline, "apply_async", down)
     ann, bob = user("ann", "ann@example.org"), user("bob")
     with django_capture_on_commit_callbacks(execute=True):
-        game = skipbo_game(ann, bob, turn_timeout=30)
+        game = start_skipbo(ann, bob, turn_timeout=30)
     assert game.status == "active" and game.deadline is not None
 
 
@@ -234,8 +235,8 @@ def test_fast_path_only_for_near_deadlines(
     monkeypatch.setattr(tasks.enforce_deadline, "apply_async", lambda *a, **k: sent.append((a, k)))
     ann, bob = user("ann"), user("bob")
     with django_capture_on_commit_callbacks(execute=True):
-        near = skipbo_game(ann, bob, turn_timeout=30)
-        skipbo_game(ann, bob, turn_timeout=86400)  # a day: the sweep's alone
+        near = start_skipbo(ann, bob, turn_timeout=30)
+        start_skipbo(ann, bob, turn_timeout=86400)  # a day: the sweep's alone
     assert len(sent) == 1
     args, kwargs = sent[0]
     assert args[0] == (str(near.id), near.turn_key)
@@ -249,8 +250,8 @@ def test_fast_path_only_for_near_deadlines(
 def test_reminder_sent_once_while_the_turn_lasts(eager, django_capture_on_commit_callbacks):
     ann, bob = user("ann", "ann@example.org"), user("bob", "bob@example.org")
     with django_capture_on_commit_callbacks(execute=True):
-        game = skipbo_game(ann, bob, turn_timeout=3600)
-        stale = skipbo_game(bob, ann, turn_timeout=3600)
+        game = start_skipbo(ann, bob, turn_timeout=3600)
+        stale = start_skipbo(bob, ann, turn_timeout=3600)
     mail.outbox.clear()
     TurnReminder.objects.update(remind_at=timezone.now() - timedelta(seconds=1))
     # the second game moved on: its reminder is for a turn that is over
@@ -258,7 +259,7 @@ def test_reminder_sent_once_while_the_turn_lasts(eager, django_capture_on_commit
     with django_capture_on_commit_callbacks(execute=True):
         assert notifications.send_due_reminders() == 1
     assert [(m.to, m.subject) for m in mail.outbox] == [
-        (["ann@example.org"], "Reminder: your turn in skipbo ends soon")
+        (["ann@example.org"], "Reminder: your turn in Skip-Bo ends soon")
     ]
     assert str(game.id) in mail.outbox[0].body
     assert not TurnReminder.objects.exists()
@@ -268,14 +269,14 @@ def test_reminder_sent_once_while_the_turn_lasts(eager, django_capture_on_commit
 @pytest.mark.django_db
 def test_game_end_notifies_every_player(eager, django_capture_on_commit_callbacks):
     ann, bob = user("ann", "ann@example.org"), user("bob", "bob@example.org")
-    game = skipbo_game(ann, bob, turn_timeout=60, ago=1000, max_timeouts=1)
+    game = start_skipbo(ann, bob, turn_timeout=60, ago=1000, max_timeouts=1)
     with django_capture_on_commit_callbacks(execute=True):
         with clock(timezone.now() - timedelta(seconds=500)):
             deadlines.sweep()  # seat 0 absent, seat 1's deadline overdue too
         deadlines.sweep()  # seat 1 absent: everyone is: aborted
     game.refresh_from_db()
     assert game.status == "aborted"
-    ended = [m for m in mail.outbox if m.subject == "skipbo game aborted"]
+    ended = [m for m in mail.outbox if m.subject == "Skip-Bo game aborted"]
     assert sorted(m.to[0] for m in ended) == ["ann@example.org", "bob@example.org"]
 
 
@@ -292,7 +293,7 @@ def test_private_destinations_can_be_refused(settings, receiver):
 @pytest.mark.django_db
 def test_no_stale_your_turn(eager, django_capture_on_commit_callbacks):
     ann, bob = user("ann", "ann@example.org"), user("bob", "bob@example.org")
-    game = skipbo_game(ann, bob, turn_timeout=3600)
+    game = start_skipbo(ann, bob, turn_timeout=3600)
     sent = notifications.notify_game(
         game_id=game.id, version=1, kind="your_turn", turn_key="an-older-turn", seats=[1]
     )

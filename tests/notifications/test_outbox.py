@@ -1,4 +1,4 @@
-"""The outbox (pablo/outbox.py): a message the broker refuses is kept, then sent once."""
+"""The outbox (games/outbox/): a message the broker refuses is kept, then sent once."""
 
 from __future__ import annotations
 

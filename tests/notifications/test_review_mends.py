@@ -72,10 +72,11 @@ def test_a_batch_failing_at_its_last_statement_is_enforced_game_by_game(monkeypa
     # when bulk_update runs; the fallback must still name the turns that were due.
     from games.models import Game
     from games.turns import deadlines
-    from tests.helpers import skipbo_game, timeouts_per_turn, user
+    from tests.fixtures import start_skipbo, user
+    from tests.helpers import timeouts_per_turn
 
     ann, bob = user("ann"), user("bob")
-    games = [skipbo_game(ann, bob, turn_timeout=60, ago=61) for _ in range(3)]
+    games = [start_skipbo(ann, bob, turn_timeout=60, ago=61) for _ in range(3)]
 
     def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("the update failed")

@@ -19,7 +19,6 @@ from games.bots import waits_for
 from games.models import Event, Game
 from games.selectors import games as game_selectors
 from tests.play.test_browser import PHONE, Player, check_page, choose, perform
-from tests.processes import celery, redis_broker  # noqa: F401
 
 ON_SQLITE = django_settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
 pytestmark = [
@@ -47,7 +46,7 @@ def test_skipbo_against_three_bots_from_the_lobby(
     live_server,
     chromium,
     artifacts,
-    celery,  # noqa: F811
+    celery,
     settings,
 ):
     settings.PABLO_BOT_DELAY = DELAY  # the countdown is set where the move is committed

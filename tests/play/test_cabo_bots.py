@@ -24,7 +24,6 @@ from games.bots import waits_for
 from games.models import Event, Game
 from games.selectors import games as game_selectors
 from tests.play.test_browser import DESKTOP, PHONE, Player, check_page, perform
-from tests.processes import celery, redis_broker  # noqa: F401
 
 ON_SQLITE = django_settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
 pytestmark = [
@@ -74,7 +73,7 @@ def test_cabo_against_two_bots_with_each_rounds_reveal(
     live_server,
     chromium,
     artifacts,
-    celery,  # noqa: F811
+    celery,
     settings,
 ):
     import json

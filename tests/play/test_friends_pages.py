@@ -14,7 +14,7 @@ from games.selectors import games as game_selectors
 from games.services import accounts as account_services
 from games.services import friends as friend_services
 from games.services import games as game_services
-from tests.api.conftest import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS
+from tests.fixtures import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.test import Client
 
 from games.services import accounts as account_services
 from games.services import games as game_services
-from tests.api.conftest import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS
+from tests.fixtures import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS
 
 pytestmark = pytest.mark.django_db
 

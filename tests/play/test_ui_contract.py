@@ -21,8 +21,9 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from pablo.celery import app
-from tests.api.conftest import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS, Player, create
+from tests.api.conftest import Player, create
 from tests.factories import UserFactory
+from tests.fixtures import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,6 @@ from django.conf import settings as django_settings
 from games.models import GameAnalysis
 from games.turns.bots import play_stored_game
 from tests.play.test_browser import DESKTOP, PHONE, Player
-from tests.processes import celery, redis_broker  # noqa: F401
 
 ON_SQLITE = django_settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
 pytestmark = [
@@ -25,7 +24,7 @@ pytestmark = [
 ]
 
 
-def test_a_cabo_game_analysed_from_the_viewer(live_server, chromium, artifacts, celery):  # noqa: F811
+def test_a_cabo_game_analysed_from_the_viewer(live_server, chromium, artifacts, celery):
     game = play_stored_game(
         "cabo", ["basic", "expert", "random", "basic"], {}, rng=random.Random(5)
     )

@@ -56,7 +56,7 @@ def client_for(user):
 
 
 def test_ten_threads_at_the_same_expected_version_one_wins(require_postgres, users):
-    game = start_skipbo(users)
+    game = start_skipbo(*users[:2], quick=True)
     version = game.version
 
     def act(_i):
@@ -76,7 +76,7 @@ def test_ten_threads_at_the_same_expected_version_one_wins(require_postgres, use
 
 
 def test_ten_threads_over_http_one_wins(require_postgres, users):
-    game = start_skipbo(users)
+    game = start_skipbo(*users[:2], quick=True)
     version = game.version
     clients = [client_for(users[0]) for _ in range(THREADS)]
     body = {**STOCK_TO_PILE_0, "expected_version": version}
@@ -91,7 +91,7 @@ def test_ten_threads_over_http_one_wins(require_postgres, users):
 
 
 def test_concurrent_idempotent_repeats_answer_byte_for_byte(require_postgres, users):
-    game = start_skipbo(users)
+    game = start_skipbo(*users[:2], quick=True)
     version = game.version
     clients = [client_for(users[0]) for _ in range(THREADS)]
 
@@ -113,7 +113,7 @@ def test_concurrent_idempotent_repeats_answer_byte_for_byte(require_postgres, us
 
 
 def test_long_poll_wakes_up_on_a_new_event(require_postgres, users):
-    game = start_skipbo(users)
+    game = start_skipbo(*users[:2], quick=True)
     version = game.version
     client = client_for(users[1])
     answer: dict = {}
@@ -140,7 +140,7 @@ def test_committed_writes_fill_the_fold_cache(require_postgres, users):
     from games.selectors import games as game_selectors
 
     store.clear_cache()
-    game = start_skipbo(users)
+    game = start_skipbo(*users[:2], quick=True)
     game_services.game_act(game_id=game.id, user=users[0], command=STOCK_TO_PILE_0)
     cached = store.cached(game.id)
     assert cached is not None

@@ -29,7 +29,7 @@ def legal(game_id, users):
 
 
 def test_an_action_on_a_stale_process_cache_is_redone_on_the_locked_row(require_postgres, users):
-    game = start_skipbo(users)
+    game = start_skipbo(*users[:2], quick=True)
     game_services.game_act(
         game_id=game.id, user=legal(game.id, users)[0], command=legal(game.id, users)[1]
     )
@@ -66,7 +66,7 @@ def test_an_action_on_a_stale_process_cache_is_redone_on_the_locked_row(require_
 
 
 def test_a_refusal_on_the_process_cache_is_confirmed_on_the_locked_row(require_postgres, users):
-    game = start_skipbo(users)
+    game = start_skipbo(*users[:2], quick=True)
     user, body = legal(game.id, users)
     game_services.game_act(game_id=game.id, user=user, command=body)
     assert store.latest(game.id) is not None
@@ -80,7 +80,7 @@ def test_a_refusal_on_the_process_cache_is_confirmed_on_the_locked_row(require_p
 def test_the_append_is_a_prepared_statement_that_survives_rollbacks(require_postgres, users):
     from django.db import connection, transaction
 
-    game = start_skipbo(users)
+    game = start_skipbo(*users[:2], quick=True)
     for _ in range(2):
         user, body = legal(game.id, users)
         game_services.game_act(game_id=game.id, user=user, command=body)

@@ -22,7 +22,8 @@ from games.rules import RulesError
 from games.services import bots as bot_services
 from games.services import games as game_services
 from games.turns import deadlines
-from tests.helpers import clock, skipbo_game, state, timeouts_per_turn, types, user
+from tests.fixtures import clock, start_skipbo, user
+from tests.helpers import state, timeouts_per_turn, types
 
 
 @pytest.fixture
@@ -37,7 +38,7 @@ def bob(db):
 
 @pytest.mark.django_db
 def test_sweep_times_out_an_overdue_turn_once_and_passes_it_on(ann, bob):
-    game = skipbo_game(ann, bob, turn_timeout=60, ago=61)  # deadline 1 s ago
+    game = start_skipbo(ann, bob, turn_timeout=60, ago=61)  # deadline 1 s ago
     first_key = game.turn_key
     assert state(game).turn_key == first_key
     assert deadlines.sweep() == 1
@@ -56,14 +57,14 @@ def test_sweep_times_out_an_overdue_turn_once_and_passes_it_on(ann, bob):
 
 @pytest.mark.django_db
 def test_sweep_leaves_games_that_are_not_due(ann, bob):
-    game = skipbo_game(ann, bob, turn_timeout=60, ago=50)  # deadline 10 s ahead
+    game = start_skipbo(ann, bob, turn_timeout=60, ago=50)  # deadline 10 s ahead
     assert deadlines.sweep() == 0
     assert "turn_timed_out" not in types(game)
 
 
 @pytest.mark.django_db
 def test_a_stale_turn_key_stores_nothing(ann, bob):
-    game = skipbo_game(ann, bob, turn_timeout=60, ago=61)
+    game = start_skipbo(ann, bob, turn_timeout=60, ago=61)
     version = game.version
     assert bot_services.game_timeout(game_id=game.id, turn_key="not-this-turn") == 0
     # the fast path checks the key and the time before it locks anything
@@ -78,11 +79,11 @@ def test_fast_path_enforces_only_when_due(ann, bob, monkeypatch):
     monkeypatch.setattr(
         deadlines, "schedule_fast_path", lambda **kwargs: scheduled.append(kwargs) or True
     )
-    game = skipbo_game(ann, bob, turn_timeout=60, ago=30)  # 30 s left
+    game = start_skipbo(ann, bob, turn_timeout=60, ago=30)  # 30 s left
     # a worker whose clock runs early re-schedules instead of acting
     assert deadlines.enforce(game_id=game.id, turn_key=game.turn_key) == 0
     assert scheduled[-1]["deadline"] == game.deadline and scheduled[-1]["force"] is True
-    overdue = skipbo_game(user("cy"), user("di"), turn_timeout=60, ago=61)
+    overdue = start_skipbo(user("cy"), user("di"), turn_timeout=60, ago=61)
     assert deadlines.enforce(game_id=overdue.id, turn_key=overdue.turn_key) > 0
     assert timeouts_per_turn(overdue.id) == {(overdue.turn_key, 0): 1}
 
@@ -90,7 +91,7 @@ def test_fast_path_enforces_only_when_due(ann, bob, monkeypatch):
 @pytest.mark.django_db
 def test_absent_players_are_marked_and_a_game_of_absentees_is_aborted(ann, bob):
     # max_timeouts 1: one timeout marks a player absent (RULES §8)
-    game = skipbo_game(ann, bob, turn_timeout=60, ago=1000, max_timeouts=1)
+    game = start_skipbo(ann, bob, turn_timeout=60, ago=1000, max_timeouts=1)
     # enforce with the clock set back too, so that seat 1's new deadline is overdue as well
     with clock(timezone.now() - timedelta(seconds=500)):
         assert deadlines.sweep() == 1
@@ -134,7 +135,8 @@ def test_absent_player_turns_are_played_at_once(ann, bob):
 def test_two_sweeps_at_once_enforce_200_games_exactly_once(require_postgres):
     players = [user(f"p{i}") for i in range(4)]
     games = [
-        skipbo_game(players[i % 2], players[2 + i % 2], turn_timeout=60, ago=61) for i in range(200)
+        start_skipbo(players[i % 2], players[2 + i % 2], turn_timeout=60, ago=61)
+        for i in range(200)
     ]
     barrier = threading.Barrier(2)
     counts: list[int] = []
@@ -164,7 +166,7 @@ def test_an_action_racing_its_own_timeout_stores_exactly_one(require_postgres):
     ann, bob = user("ann"), user("bob")
     outcomes = set()
     for _ in range(12):
-        game = skipbo_game(ann, bob, turn_timeout=60, ago=61)
+        game = start_skipbo(ann, bob, turn_timeout=60, ago=61)
         key = game.turn_key
         hand = rules.view(state(game), 0)["hand"]
         barrier = threading.Barrier(2)
@@ -206,8 +208,8 @@ def test_an_action_racing_its_own_timeout_stores_exactly_one(require_postgres):
 
 @pytest.mark.django_db
 def test_a_game_whose_rules_fail_does_not_stop_the_batch(ann, bob, monkeypatch):
-    good = [skipbo_game(ann, bob, turn_timeout=60, ago=61) for _ in range(3)]
-    bad = skipbo_game(user("cy"), user("di"), turn_timeout=60, ago=62)
+    good = [start_skipbo(ann, bob, turn_timeout=60, ago=61) for _ in range(3)]
+    bad = start_skipbo(user("cy"), user("di"), turn_timeout=60, ago=62)
     real = rules.timeout
 
     def timeout(state, key, ctx):
@@ -226,7 +228,7 @@ def test_a_game_whose_rules_fail_does_not_stop_the_batch(ann, bob, monkeypatch):
 
 @pytest.mark.django_db
 def test_a_failing_batch_is_enforced_game_by_game(ann, bob, monkeypatch):
-    games = [skipbo_game(ann, bob, turn_timeout=60, ago=61) for _ in range(3)]
+    games = [start_skipbo(ann, bob, turn_timeout=60, ago=61) for _ in range(3)]
 
     def broken(**kwargs):
         Event.objects.create(game=games[0], seq=1, type="clash")  # poisons the savepoint

@@ -162,10 +162,7 @@ def check(settings: Any, start_workers: Any) -> None:
 
 def test_a_plain_worker_keeps_bots_and_deadlines_on_time(celery, settings):
     def start() -> None:
-        worker = celery._start(
-            "plain", ["worker", "--pool=threads", "--hostname=plain@%h", *WORKER], HEAVY_ENV
-        )
-        celery.wait_ready(worker)
+        celery.worker("plain", options=["--pool=threads", *WORKER], **HEAVY_ENV)
         celery.beat()
 
     check(settings, start)
@@ -173,13 +170,12 @@ def test_a_plain_worker_keeps_bots_and_deadlines_on_time(celery, settings):
 
 def test_the_production_split_keeps_bots_and_deadlines_on_time(celery, settings):
     def start() -> None:
-        interactive = celery._start(
-            "interactive",
-            ["worker", "-Q", "celery,notifications", "--hostname=interactive@%h", *WORKER],
-            {**HEAVY_ENV, "PABLO_HEAVY_LANES": "0"},
+        options = ["-Q", "celery,notifications", *WORKER]
+        interactive = celery.worker(
+            "interactive", wait=False, options=options, **{**HEAVY_ENV, "PABLO_HEAVY_LANES": "0"}
         )
-        heavy = celery._start(
-            "heavy", ["worker", "-Q", "bots,analysis", "--hostname=heavy@%h", *WORKER], HEAVY_ENV
+        heavy = celery.worker(
+            "heavy", wait=False, options=["-Q", "bots,analysis", *WORKER], **HEAVY_ENV
         )
         celery.wait_ready(interactive)
         celery.wait_ready(heavy)

@@ -1,6 +1,6 @@
 """Deadlines and notifications with a real Celery worker and beat on Redis + PostgreSQL.
 
-Every test here starts its own processes (``conftest.Procs``), with beat
+Every test here starts its own processes (``tests.processes``), with beat
 sweeping every 0.5 s; the fast path (ETA tasks enqueued on commit by this
 process) runs as well, so each test also shows that the two paths together
 still store every timeout once.
@@ -17,7 +17,9 @@ from django.db import OperationalError, transaction
 from games.models import Event, Game
 from games.notifications import fanout as notifications
 from games.notifications import webhooks
-from tests.helpers import Receiver, skipbo_game, timeouts_per_turn, user, wait_for
+from tests.fixtures import start_skipbo, user
+from tests.helpers import Receiver, timeouts_per_turn
+from tests.poll import wait_for
 
 pytestmark = [
     pytest.mark.services,
@@ -34,10 +36,10 @@ def timed_out(game: Game) -> int:
 def test_a_two_second_turn_times_out_exactly_once(celery):
     celery.worker()
     celery.beat()
-    game = skipbo_game(user("ann"), user("bob"), turn_timeout=2)
+    game = start_skipbo(user("ann"), user("bob"), turn_timeout=2)
     key = game.turn_key
     wait_for(lambda: timed_out(game), 20)
-    celery.stop_all()
+    celery.close()
     counts = timeouts_per_turn(game.id)
     assert counts[(key, 0)] == 1
     assert set(counts.values()) == {1}  # later turns (seat 1's, 2 s on) once each, too
@@ -65,7 +67,7 @@ def test_worker_killed_while_enforcing_then_enforced_once_after_restart(celery):
     # The first worker pauses inside the enforcement transaction: the timeout's
     # events are written but not committed when it is killed.
     doomed = celery.worker("doomed", PABLO_ENFORCE_PAUSE="120")
-    game = skipbo_game(user("ann"), user("bob"), turn_timeout=1)
+    game = start_skipbo(user("ann"), user("bob"), turn_timeout=1)
     key = game.turn_key
     wait_for(lambda: _locked_by_someone_else(game), 30)
     time.sleep(0.3)
@@ -78,7 +80,7 @@ def test_worker_killed_while_enforcing_then_enforced_once_after_restart(celery):
     celery.worker("phoenix")
     wait_for(lambda: timed_out(game), 30)
     time.sleep(1.5)  # room for any duplicate (sweeps, redelivered or replayed ETA tasks)
-    celery.stop_all()
+    celery.close()
     counts = timeouts_per_turn(game.id)
     assert counts[(key, 0)] == 1
     assert set(counts.values()) == {1}
@@ -88,14 +90,15 @@ def test_200_games_due_at_once_with_two_workers_sweeping(celery):
     players = [user(f"p{i}") for i in range(4)]
     # all overdue before any worker runs (their fast-path tasks are queued too)
     games = [
-        skipbo_game(players[i % 2], players[2 + i % 2], turn_timeout=60, ago=61) for i in range(200)
+        start_skipbo(players[i % 2], players[2 + i % 2], turn_timeout=60, ago=61)
+        for i in range(200)
     ]
     celery.worker("one", wait=False, PABLO_SWEEP_BATCH="10")
     celery.worker("two", wait=False, PABLO_SWEEP_BATCH="10")
     celery.beat()
     wait_for(lambda: Event.objects.filter(type="turn_timed_out").count() >= 200, 90, step=0.5)
     time.sleep(1.5)
-    celery.stop_all()
+    celery.close()
     assert Event.objects.filter(type="turn_timed_out").count() == 200
     for game in games:
         assert timeouts_per_turn(game.id) == {(game.turn_key, 0): 1}
@@ -110,10 +113,10 @@ def test_webhook_arrives_signed_and_a_500_is_retried(celery):
         notifications.NotificationSettings.objects.create(
             user=ann, webhook_url=receiver.url, webhook_secret=secret
         )
-        game = skipbo_game(ann, bob, turn_timeout=3600)
+        game = start_skipbo(ann, bob, turn_timeout=3600)
         wait_for(lambda: len(receiver.requests) >= 2, 30)
         time.sleep(0.5)
-        celery.stop_all()
+        celery.close()
         assert [r["status"] for r in receiver.requests] == [500, 200]
         for got in receiver.requests:
             assert webhooks.verify(secret, got["body"], got["headers"]["X-Pablo-Signature"])
@@ -138,7 +141,7 @@ def test_players_acting_at_their_deadline_race_the_worker(celery):
     celery.worker()
     celery.beat()
     ann, bob = user("ann"), user("bob")
-    games = [skipbo_game(ann, bob, turn_timeout=2) for _ in range(6)]
+    games = [start_skipbo(ann, bob, turn_timeout=2) for _ in range(6)]
     acted = {}
     for i, game in enumerate(games):
         hand = rules.view(state(game), 0)["hand"]
@@ -153,7 +156,7 @@ def test_players_acting_at_their_deadline_race_the_worker(celery):
         except (RulesError, ApplicationError):
             acted[game.id] = False
     wait_for(lambda: all(timed_out(g) or acted[g.id] for g in games), 20)
-    celery.stop_all()
+    celery.close()
     for game in games:
         first_key = game.turn_key
         counts = timeouts_per_turn(game.id)

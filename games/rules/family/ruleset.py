@@ -52,7 +52,7 @@ class Family:
             "called",
         }
     )
-    round_end_event = "round_ended"
+    round_end_event: str | None = "round_ended"
 
     def __init__(self, preset: Preset) -> None:
         self.preset = preset

@@ -73,7 +73,12 @@
         holder.innerHTML = html;
         var fresh = holder.querySelector("#table");
         if (!fresh) return;
-        table().replaceWith(fresh);
+        var old = table();
+        var focus = focusKey(old);
+        var seen = lastSeq(old);
+        old.replaceWith(fresh);
+        announce(fresh, seen);
+        if (focus) refocus(fresh, focus);
         // a redraw while an action is in flight keeps its buttons off: a click on
         // them waits for the answer (pending) instead of being lost
         if (busy) disable();
@@ -87,6 +92,47 @@
         if (location.pathname + location.search !== clean) history.replaceState(null, "", clean);
         tick();
       });
+  }
+
+  // Keyboard and screen reader: the focus stays on the same card or button across a
+  // redraw (else it goes to the first action, else the table's heading), and the
+  // sentences of "Last moves" newer than the replaced table are said politely.
+  function focusKey(el) {
+    var a = document.activeElement;
+    if (!a || !el.contains(a)) return null;
+    if (a.dataset.ref) return "[data-ref='" + a.dataset.ref + "']";
+    if (a.dataset.action) return "button[data-action='" + a.dataset.action + "']";
+    return "#table .actions button";
+  }
+  function refocus(el, key) {
+    var target = el.querySelector(key) || el.querySelector(".actions button, a.pick") ||
+      el.querySelector("h1");
+    if (!target) return;
+    if (!target.matches("a, button")) target.setAttribute("tabindex", "-1");
+    target.focus();
+  }
+  function lastSeq(el) {
+    var first = el.querySelector(".log li[data-seq]");
+    return first ? parseInt(first.dataset.seq, 10) : 0;
+  }
+  function spoken(li) {  // the suits' signs are images: said by their names
+    var copy = li.cloneNode(true);
+    copy.querySelectorAll("svg[aria-label]").forEach(function (s) {
+      s.replaceWith(" " + s.getAttribute("aria-label"));
+    });
+    return copy.textContent.replace(/\s+/g, " ").trim();
+  }
+  function announce(el, seen) {
+    var said = [];
+    el.querySelectorAll(".log li[data-seq]").forEach(function (li) {
+      if (parseInt(li.dataset.seq, 10) > seen) said.unshift(spoken(li));
+    });
+    if (!said.length || !seen) return;
+    var region = document.getElementById("announce");
+    var p = document.createElement("p");
+    p.textContent = said.join(" ");
+    region.appendChild(p);
+    while (region.childNodes.length > 8) region.removeChild(region.firstChild);
   }
 
   function disable() {
@@ -104,7 +150,7 @@
       table().querySelectorAll("button[data-action]"),
       function (b) { return b.dataset.action === wantedAction; })[0];
     if (again) send(again);
-    else if (!notice.textContent) say("The table changed before your click could be sent; nothing was done. Choose again.");
+    else if (!notice.textContent) say(gettext("The table changed before your click could be sent; nothing was done. Choose again."));
   }
 
   var sending = null;  // the data-action in flight
@@ -144,7 +190,8 @@
       action.expected_version = since = version();
       body = JSON.stringify(action);
     }
-    var headers = { "Content-Type": "application/json", "X-CSRFToken": csrf(), "Accept": "application/json" };
+    var headers = { "Content-Type": "application/json", "X-CSRFToken": csrf(), "Accept": "application/json",
+                    "Accept-Language": document.documentElement.lang };
     if (keyInput) headers["Idempotency-Key"] = keyInput.value;
     disable();
     var raced = false;
@@ -155,10 +202,10 @@
           if (r.ok) { say(""); return; }
           // another player moved first: the redraw says what they did, in words
           if (data.code === "version_conflict" && since !== undefined) { raced = true; return; }
-          say(data.detail || ("The server refused (" + r.status + ")."));
+          say(data.detail || interpolate(gettext("The server refused (%s)."), [r.status]));
         });
       })
-      .catch(function () { say("The server could not be reached; try again."); })
+      .catch(function () { say(gettext("The server could not be reached; try again.")); })
       .then(function () { return raced ? refresh("", since) : refresh(""); })
       .catch(function () {})
       .then(function () {
@@ -194,6 +241,18 @@
       if (busy) return;
       refresh(link.dataset.sel).catch(function () { location.href = link.href; });
     }
+  });
+  // a card is a link that acts as a button: Space picks it too; Escape puts every
+  // picked card back
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key === "Escape" && wanted && !busy) {
+      ev.preventDefault();
+      refresh("").catch(function () { location.href = "/play/" + gameId + "/"; });
+      return;
+    }
+    if (ev.key !== " ") return;
+    var link = ev.target instanceof Element && ev.target.closest("#table a[data-sel]");
+    if (link) { ev.preventDefault(); link.click(); }
   });
   // a form submitted by the keyboard (Enter) goes the same way
   document.addEventListener("submit", function (ev) {
@@ -236,12 +295,12 @@
     var h = Math.floor(m / 60); m = m % 60;
     if (h < 48) return h + " h " + m + " min";
     var d = Math.floor(h / 24); h = h % 24;
-    return d + " days " + h + " h";
+    return interpolate(ngettext("%s day", "%s days", d), [d]) + " " + h + " h";
   }
   function tick() {
     table().querySelectorAll("[data-deadline]").forEach(function (el) {
       var left = Math.max(0, Math.round((Date.parse(el.dataset.deadline) - Date.now()) / 1000));
-      el.textContent = fmt(left) + " left";
+      el.textContent = interpolate(gettext("%s left"), [fmt(left)]);
     });
   }
   setInterval(tick, 1000);

@@ -1,0 +1,64 @@
+"""The language of a request (docs/table.md "Languages").
+
+``LocaleMiddleware`` (before this one) picks the cookie the header's switch
+sets, else ``Accept-Language``. After it, for a signed-in account that chose a
+language, that choice wins on every page (kept in the session, so the account
+is read once per session); the API follows ``Accept-Language`` alone, whatever
+cookie a browser sends, so a program gets what it asks for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.utils import translation
+from django.utils.translation.trans_real import parse_accept_lang_header
+
+from games.selectors import accounts as account_selectors
+
+SESSION_KEY = "account_language"
+
+
+def accept_language(request: HttpRequest) -> str:
+    """The first language of the request's ``Accept-Language`` that the site speaks."""
+    for code, _q in parse_accept_lang_header(request.META.get("HTTP_ACCEPT_LANGUAGE", "")):
+        if code == "*":
+            break
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
+
+
+def account_language(request: HttpRequest) -> str | None:
+    """The signed-in account's language (read once per session), or None."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return None
+    if SESSION_KEY not in request.session:
+        request.session[SESSION_KEY] = account_selectors.account_language(user=user) or ""
+    return request.session[SESSION_KEY] or None
+
+
+def remember(request: HttpRequest, code: str) -> None:
+    """``code`` is the session's language from now on (the account's, once stored)."""
+    request.session[SESSION_KEY] = code
+
+
+class LanguageMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        code = (
+            accept_language(request)
+            if request.path_info.startswith("/api/")
+            else account_language(request)
+        )
+        if code:
+            translation.activate(code)
+            request.LANGUAGE_CODE = code
+        return self.get_response(request)
