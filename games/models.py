@@ -438,6 +438,23 @@ class AccountName(models.Model):
         return self.digest
 
 
+class BotAccount(models.Model):
+    """An account a program plays with (``POST /api/me/bot/``, docs/programs.md): made
+    before the account ever sat at a game, for good. Its players show
+    ``bot_account``; it never enters the people's leaderboard."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="bot_account",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"bot account {self.user_id}"
+
+
 # --------------------------------------------------------------------------- followers
 # (owned by games/followers/)
 

@@ -133,6 +133,7 @@ def _row(data: dict[str, Any], game: Any) -> dict[str, Any]:
         "id": data["id"],
         "ruleset": ruleset_name(data["ruleset"]),
         "players": players,
+        "bot_accounts": [p["username"] for p in data["players"] if p.get("bot_account")],
         "seats": data["seats"],
         "free": data["seats"] - len(players),
         "turn_timeout": _human_timeout(data["turn_timeout"]),

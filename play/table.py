@@ -112,6 +112,7 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
         "called_by": [names[s] for s in state.get("called_by") or [] if 0 <= s < len(names)],
     }
     changes = {p["seat"]: p.get("rating_change") for p in game["players"]}
+    bot_accounts = {p["seat"] for p in game["players"] if p.get("bot_account")}
     players = []
     for seat in range(game["seats"]):
         players.append(
@@ -127,6 +128,7 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
                 "loser": bool(result) and seat in (result.get("losers") or []),
                 "called": names[seat] in ctx["called_by"],
                 "rating_change": changes.get(seat),  # ratings (docs/ratings.md)
+                "bot_account": seat in bot_accounts,  # docs/programs.md
             }
         )
     # own seat first: the player's own cards are what they look at most

@@ -28,6 +28,7 @@ from games.services import notifications as notification_services
 from games.tokens import CachedTokenAuthentication
 
 from .schema import ErrorSerializer
+from .throttling import RateLimitHeaders
 
 WEBHOOK_DESCRIPTION = """\
 Registers the URL that receives a POST for your turns, reminders (80 % of the
@@ -134,7 +135,7 @@ def _settings_data(user: Any, prefs: NotificationSettings) -> dict[str, Any]:
     }
 
 
-class NotificationSettingsApi(APIView):
+class NotificationSettingsApi(RateLimitHeaders, APIView):
     authentication_classes = [CachedTokenAuthentication]
 
     @extend_schema(

@@ -77,6 +77,9 @@ class PlayerSerializer(serializers.Serializer):
     score = serializers.IntegerField(help_text="The game total.")
     absent = serializers.BooleanField()
     bot = serializers.CharField(allow_null=True, help_text="The bot's level; null for a person.")
+    bot_account = serializers.BooleanField(
+        help_text="A program's account (POST /api/me/bot/), never on the people's leaderboard."
+    )
     rating_change = serializers.IntegerField(
         allow_null=True,
         help_text="A finished rated game: the change of this person's rating; null while "
@@ -124,6 +127,9 @@ class SeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     username = serializers.CharField()
     bot = serializers.CharField(allow_null=True, help_text="The bot's level; null for a person.")
+    bot_account = serializers.BooleanField(
+        help_text="A program's account (POST /api/me/bot/), never on the people's leaderboard."
+    )
 
 
 class GameSummarySerializer(serializers.Serializer):

@@ -205,6 +205,8 @@ class _Limit:
         self.rate: str | None = getattr(settings, self.setting, None) or None
         self.num_requests, self.duration = parse_rate(self.rate) if self.rate else (0, 0)
         self._wait: float | None = None
+        #: (count, seconds left in the window) of the last count; None: not limited
+        self.counted: tuple[int, float] | None = None
 
     def timer(self) -> float:
         return time.time()
@@ -229,7 +231,8 @@ class _Limit:
         except Exception as exc:  # the cache is away: let it through
             _warn_cache_down(exc)
             return None
-        return n, end - now
+        self.counted = n, end - now
+        return self.counted
 
     def allow_request(self, request: Any, view: Any = None) -> bool:
         """Count this request; False when it is over the limit (``wait`` says how long)."""
@@ -241,6 +244,13 @@ class _Limit:
 
     def wait(self) -> float | None:
         return None if self._wait is None else max(1, math.ceil(self._wait))
+
+    def headers(self) -> tuple[int, int, int] | None:
+        """(limit, remaining, seconds until the window frees) after a count, else None."""
+        if self.counted is None:
+            return None
+        n, left = self.counted
+        return self.num_requests, max(0, self.num_requests - n), max(0, math.ceil(left))
 
 
 class AuthLimit(_Limit):
@@ -469,14 +479,54 @@ class ApiThrottle(BaseThrottle):
         return []
 
     def allow_request(self, request: Any, view: Any) -> bool:
-        for limit in self._limits(request, view):
-            if not limit.allow_request(request, view):
-                self.refused = limit
-                return False
-        return True
+        counted: list[_Limit] = []
+        try:
+            for limit in self._limits(request, view):
+                counted.append(limit)
+                if not limit.allow_request(request, view):
+                    self.refused = limit
+                    return False
+            return True
+        finally:
+            _remember_headers(request, counted)
 
     def wait(self) -> float | None:
         return self.refused.wait() if self.refused is not None else None
+
+
+def _remember_headers(request: Any, limits: list[_Limit]) -> None:
+    """Keep the ``RateLimit-*`` values of the tightest limit that counted ``request``
+    (fewest left) on the Django request, for ``RateLimitHeaders``."""
+    known = [h for h in (limit.headers() for limit in limits) if h is not None]
+    if known:
+        raw = getattr(request, "_request", request)
+        raw.pablo_rate_limit = min(known, key=lambda h: (h[1], -h[2]))
+
+
+class RateLimitHeaders:
+    """A mixin of every API view: the answer to a request a throttle counted carries
+    ``RateLimit-Limit``, ``RateLimit-Remaining`` and ``RateLimit-Reset`` (seconds)."""
+
+    def finalize_response(self, request: Any, response: Any, *args: Any, **kwargs: Any) -> Any:
+        response = super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc]
+        found = getattr(getattr(request, "_request", request), "pablo_rate_limit", None)
+        if found is not None:
+            limit, remaining, reset = found
+            response["RateLimit-Limit"] = str(limit)
+            response["RateLimit-Remaining"] = str(remaining)
+            response["RateLimit-Reset"] = str(reset)
+        return response
+
+
+def throttled(method: str, path: str, view_name: str | None) -> bool:
+    """Whether ``ApiThrottle`` may count a request to this route (the schema documents
+    its ``429``, ``games.api.openapi``)."""
+    if path.startswith("/api/auth/"):
+        return True
+    counted = {"games:actions", "games:analysis", *GAME_CREATING_VIEWS}
+    if method == "POST" and view_name in counted:
+        return True
+    return method == "PATCH" and view_name == "me-notifications"
 
 
 #: API routes that create a game (``PABLO_THROTTLE_GAMES``); a rematch route adds its name.

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import friends, ratings, views
+from . import friends, programs, ratings, views
 
 app_name = "games"
 urlpatterns = [
@@ -22,6 +22,9 @@ urlpatterns = [
     path("games/<str:game_id>/cancel/", friends.GameCancelApi.as_view(), name="cancel"),
     path("games/<str:game_id>/rematch/", friends.GameRematchApi.as_view(), name="rematch"),
     path("me/history/", friends.HistoryApi.as_view(), name="history"),
+    # the platform for programs (docs/programs.md)
+    path("me/bot/", programs.BotAccountApi.as_view(), name="me_bot"),
+    path("me/turns/", programs.TurnsApi.as_view(), name="me_turns"),
     # ratings (docs/ratings.md)
     path("ratings/<str:ruleset>/", ratings.LeaderboardApi.as_view(), name="leaderboard"),
     path("players/<str:username>/", ratings.PlayerApi.as_view(), name="player"),

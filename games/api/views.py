@@ -80,7 +80,7 @@ GAME_ID = OpenApiParameter(
 )
 
 
-class JsonApiView(APIView):
+class JsonApiView(throttling.RateLimitHeaders, APIView):
     """Bodies are JSON only (the project's default parser): anything else is a 400.
     Tokens are looked up through a short cache (``games.tokens``)."""
 

@@ -27,10 +27,10 @@ def known_ruleset(ruleset: str) -> bool:
 
 
 def is_bot_account(user: Any) -> bool:
-    """Whether ``user`` is a program's account (the platform for programs marks it
-    ``bot_account``; until that mark exists, no account is one). The one place that
-    decides who is kept off the people's leaderboard."""
-    return bool(getattr(user, "bot_account", False)) or bot_level(user.username) is not None
+    """Whether ``user`` is a program's account (``POST /api/me/bot/``, a ``BotAccount``
+    row) or a house bot's. The one place that decides who is kept off the people's
+    leaderboard."""
+    return hasattr(user, "bot_account") or bot_level(user.username) is not None
 
 
 def player(username: str) -> Any:
@@ -50,8 +50,7 @@ def leaderboard(ruleset: str) -> QuerySet[Rating]:
         games__gte=settings.PABLO_LEADERBOARD_MIN_GAMES,
         last_played_at__gte=since,
     ).select_related("user")
-    if hasattr(get_user_model(), "bot_account"):
-        board = board.exclude(user__bot_account=True)
+    board = board.exclude(user__bot_account__isnull=False)
     return board.order_by("-rating", "user__username")
 
 

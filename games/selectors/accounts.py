@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from games.models import AccountLanguage, AccountName
+from games.models import AccountLanguage, AccountName, BotAccount
 from games.usernames import clean_username, name_digest, username_key, username_problem
 
 JSON = dict[str, Any]
@@ -52,6 +53,18 @@ def username_refusal(name: str, *, exclude: Any = None) -> str | None:
     if username_taken(clean_username(name), exclude=exclude):
         return "A user with that username already exists."
     return None
+
+
+def bot_account_names(names: Iterable[str | None]) -> set[str]:
+    """Those of ``names`` that are bot accounts (``POST /api/me/bot/``): one query."""
+    wanted = [n for n in names if n]
+    if not wanted:
+        return set()
+    return set(
+        BotAccount.objects.filter(user__username__in=wanted).values_list(
+            "user__username", flat=True
+        )
+    )
 
 
 def account_language(*, user: Any) -> str | None:

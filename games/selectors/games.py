@@ -14,6 +14,7 @@ from games.bots import levels as bot_levels
 from games.errors import Conflict
 from games.models import Event, FairDraw, Game, Seat
 from games.ratings import selectors as ratings
+from games.selectors import accounts
 
 JSON = dict[str, Any]
 
@@ -86,6 +87,7 @@ def game_data(
         state = game_state(game=game)
     you = _viewer_seat(state, user)
     changes = ratings.changes([game.id]) if state.status == "finished" else {}
+    bot_accounts = accounts.bot_account_names(state.players)
     return {
         "id": str(game.id),
         "ruleset": state.ruleset,
@@ -101,6 +103,7 @@ def game_data(
                 "score": state.scores[seat],
                 "absent": state.absent[seat],
                 "bot": bot_level(name),  # bots (issue #11)
+                "bot_account": name in bot_accounts,  # docs/programs.md
                 "rating_change": changes.get((str(game.id), seat)),
             }
             for seat, name in enumerate(state.players)
@@ -151,7 +154,7 @@ def game_list(*, user: Any, status: str | None = None, mine: bool = False) -> Qu
         games = games.filter(status=status)
     if mine:
         games = games.filter(seat_set__user=user)
-    return games.prefetch_related("seat_set__user").order_by("-created_at", "id")
+    return games.prefetch_related("seat_set__user__bot_account").order_by("-created_at", "id")
 
 
 def game_summary(*, game: Game, user: Any) -> JSON:
@@ -168,7 +171,12 @@ def game_summary(*, game: Game, user: Any) -> JSON:
         "options": game.options,
         "turn_timeout": game.turn_timeout,
         "players": [
-            {"seat": s.seat, "username": s.user.username, "bot": bot_level(s.user.username)}
+            {
+                "seat": s.seat,
+                "username": s.user.username,
+                "bot": bot_level(s.user.username),
+                "bot_account": hasattr(s.user, "bot_account"),  # docs/programs.md
+            }
             for s in seats
         ],
         "you": you,

@@ -12,7 +12,7 @@ from rest_framework.authtoken.models import Token
 
 from games import errors
 from games.errors import ApplicationError
-from games.models import AccountLanguage, AccountName
+from games.models import AccountLanguage, AccountName, BotAccount, Seat
 from games.notifications import fanout
 from games.selectors import accounts as account_selectors
 from games.services.notifications import email_confirmations_forget
@@ -128,6 +128,21 @@ def user_token_issue(*, user: Any) -> str:
     """The signed-in user's API token, created on first use (the account page's button)."""
     token, _ = Token.objects.get_or_create(user=user)
     return str(token.key)
+
+
+@transaction.atomic
+def bot_account_make(*, user: Any) -> None:
+    """Make ``user`` a bot account, for good (docs/programs.md); again is a no-op.
+
+    Only an account that has never sat at a game: otherwise 409 ``has_played``.
+    The user's row is locked so that two calls make one row.
+    """
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    if Seat.objects.filter(user=user).exists():
+        raise errors.Conflict(
+            "This account has already played: it cannot become a bot.", "has_played"
+        )
+    BotAccount.objects.get_or_create(user=user)
 
 
 def account_language_set(*, user: Any, code: str) -> None:

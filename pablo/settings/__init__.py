@@ -218,7 +218,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "games.api.openapi.ThrottledAutoSchema",
     "EXCEPTION_HANDLER": "pablo.exceptions.exception_handler",
     # JSON only, everywhere (API.md); pablo.parsers refuses what would be a 500.
     "DEFAULT_PARSER_CLASSES": ["pablo.parsers.JSONParser"],

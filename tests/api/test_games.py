@@ -33,7 +33,17 @@ def test_create_answers_the_game_with_state_null_while_waiting(ann):
             "stand_in": "rules",
         },
         "turn_timeout": 86400,
-        "players": [{"seat": 0, "username": "ann", "score": 0, "absent": False, "bot": None}],
+        "players": [
+            {
+                "seat": 0,
+                "username": "ann",
+                "score": 0,
+                "absent": False,
+                "bot": None,
+                "bot_account": False,
+                "rating_change": None,
+            }
+        ],
         "you": 0,
         "state": None,
         "created_at": body["created_at"],
@@ -165,8 +175,24 @@ def test_join_starts_the_game_when_full(ann, bob):
     assert body["you"] == 1
     # Skip-Bo's score is the stock left (docs/skipbo.md): 5 each.
     assert body["players"] == [
-        {"seat": 0, "username": "ann", "score": 5, "absent": False, "bot": None},
-        {"seat": 1, "username": "bob", "score": 5, "absent": False, "bot": None},
+        {
+            "seat": 0,
+            "username": "ann",
+            "score": 5,
+            "absent": False,
+            "bot": None,
+            "bot_account": False,
+            "rating_change": None,
+        },
+        {
+            "seat": 1,
+            "username": "bob",
+            "score": 5,
+            "absent": False,
+            "bot": None,
+            "bot_account": False,
+            "rating_change": None,
+        },
     ]
     state = body["state"]
     assert state["turn"]["seat"] == 0
@@ -242,7 +268,7 @@ def test_list_filters_and_pagination(ann, bob, cid):
             "seats": 2,
             "options": waiting["options"],
             "turn_timeout": 86400,
-            "players": [{"seat": 0, "username": "ann", "bot": None}],
+            "players": [{"seat": 0, "username": "ann", "bot": None, "bot_account": False}],
             "you": 0,
             "result": None,
             "created_at": waiting["created_at"],

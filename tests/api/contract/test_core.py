@@ -312,8 +312,24 @@ def test_game_object_fields_for_players_and_strangers(ann, bob, cid, pablo):
         assert game["you"] == you
         assert set(game["state"]) >= FAMILY_STATE_KEYS
         assert game["players"] == [
-            {"seat": 0, "username": "ann", "score": 0, "absent": False, "bot": None},
-            {"seat": 1, "username": "bob", "score": 0, "absent": False, "bot": None},
+            {
+                "seat": 0,
+                "username": "ann",
+                "score": 0,
+                "absent": False,
+                "bot": None,
+                "bot_account": False,
+                "rating_change": None,
+            },
+            {
+                "seat": 1,
+                "username": "bob",
+                "score": 0,
+                "absent": False,
+                "bot": None,
+                "bot_account": False,
+                "rating_change": None,
+            },
         ]
     # version is the seq of the last event.
     feed = cid.get(f"/api/games/{pablo}/events/").json()
