@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('auth', '0012_alter_user_first_name_max_length'),
-        ('games', '0013_account_language'),
+        ('games', '0014_push'),
     ]
 
     operations = [
