@@ -80,12 +80,13 @@ def _flush_events_on_sqlite_as_on_postgresql():
     """PostgreSQL empties the test database with TRUNCATE, which the append-only trigger
     of ``games_event`` does not see; SQLite's flush deletes rows, which it refuses (a
     transactional test, even a skipped one, then errors in its teardown). On SQLite the
-    flush drops that trigger and makes it again (migration 0002's own statements), so
-    every test still runs against an append-only table."""
+    flush drops the triggers and makes them again (the newest migration's own
+    statements: 0010's, which also number a new row's position), so every test still
+    runs against an append-only table."""
     if connection.vendor != "sqlite":
         yield
         return
-    immutable = importlib.import_module("games.migrations.0002_event_immutable")
+    immutable = importlib.import_module("games.migrations.0010_event_position_followers")
     operations = type(connection.ops)
     original = operations.sql_flush
 
@@ -93,7 +94,7 @@ def _flush_events_on_sqlite_as_on_postgresql():
         statements = original(self, style, tables, **kwargs)
         if "games_event" not in tables or not statements:
             return statements
-        return [*immutable.SQLITE_DROP, *statements, *immutable.SQLITE]
+        return [*immutable.SQLITE_DROP, *statements, *immutable.SQLITE_TRIGGERS]
 
     operations.sql_flush = sql_flush
     yield
