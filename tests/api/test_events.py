@@ -114,9 +114,15 @@ def test_replay_409_until_finished_then_unredacted(ann, bob, cid, quick_skipbo):
     for _ in range(5):
         last = ann.ok(gid, STOCK_TO_PILE_0)
     assert last["events"][-1]["type"] == "game_finished"
-    assert last["events"][-1]["data"] == {"winners": [0], "losers": []}
+    assert last["events"][-1]["data"] == {
+        "winners": [0],
+        "losers": [],
+        "places": [1, 2],
+        "points": [0, 5],
+    }
     assert last["game"]["status"] == "finished"
-    assert last["game"]["state"]["result"] == {"winners": [0], "losers": []}
+    assert last["game"]["state"]["result"]["winners"] == [0]
+    assert last["game"]["state"]["result"]["losers"] == []
     response = cid.get(f"/api/games/{gid}/replay/")
     assert response.status_code == 200
     body = response.json()
