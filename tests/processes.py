@@ -271,12 +271,20 @@ def processes(tmp_path: Path, request: Any) -> Any:
 
 @pytest.fixture
 def celery(require_postgres: None, redis_broker: str, processes: Processes) -> Any:
+    from django.conf import settings
+
     processes.env.update(
         DATABASE_URL=database_url(),
         CELERY_BROKER_URL=redis_broker,
         PABLO_SWEEP_SECONDS="0.5",
         PABLO_WEBHOOK_BACKOFF="0.2",
     )
+    # The worker shares this process's cache, as a service's processes do (the
+    # followers' wake-up hint, the auth marks): its broker is this test's own Redis
+    # database, from which it would otherwise derive a cache of its own.
+    location = settings.CACHES["default"].get("LOCATION", "")
+    if isinstance(location, str) and location.startswith("redis"):
+        processes.env["PABLO_CACHE_URL"] = location
     yield processes
     processes.close()
     connection.close()
