@@ -11,6 +11,7 @@ once. Every label starts with the action's verb (the page's contract).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,9 +49,16 @@ class Button:
 
 
 def expand(
-    legal: list[JSON], you: int | None, names: list[str], kind: str
+    legal: list[JSON],
+    you: int | None,
+    names: list[str],
+    kind: str,
+    verbs: Mapping[str, str] | None = None,
 ) -> tuple[list[Choice], list[Button]]:
     """(choices needing clicks, buttons needing none).
+
+    ``verbs``: the ruleset's own words for a button (``Presentation.verbs``, message
+    ids: Crazy Eights' ``skip`` is "Pass"), in place of the house's.
 
     A throw needs its card clicked first (select a card, then choose the verb):
     where throwing is open all the time, a button under every card would crowd
@@ -178,6 +186,10 @@ def expand(
                     % {"card": card_short(str(c), kind), "pile": _n(d)},
                 )
             )
+        elif t in (verbs or {}) and not ch and t in ("draw", "discard", "call", "skip"):
+            label = _((verbs or {})[t])
+            style = "danger" if t == "call" else "quiet" if t == "skip" else "main"
+            buttons.append(Button(label, dict(action), style))
         elif t == "draw":
             src = action.get("source")
             label = _("Draw from the deck") if src == "deck" else _("Take the discard")
