@@ -109,8 +109,8 @@ def test_every_event_type_has_its_own_words():
     # the engine's events are the pages'; a ruleset's own events are its own to say
     assert not rules.ENGINE_EVENTS - set(words.DESCRIBE)
     assert FAMILY_EVENTS <= set(family_words.DESCRIBE) == set(rules.get_ruleset("cabo").event_types)
-    assert SKIPBO_EVENTS <= set(skipbo_words.DESCRIBE) == set(
-        rules.get_ruleset("skipbo").event_types
+    assert (
+        SKIPBO_EVENTS <= set(skipbo_words.DESCRIBE) == set(rules.get_ruleset("skipbo").event_types)
     )
 
 

@@ -7,6 +7,8 @@ some other game (docs/table.md "Adding a ruleset").
 
 from __future__ import annotations
 
+import copy
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -51,9 +53,17 @@ def test_an_unknown_ruleset_is_an_error_not_a_family_layout():
 
 
 def test_a_ruleset_whose_board_the_ui_lacks_is_an_error(eights):
-    assert rules.get_ruleset(eights).presentation.board not in BOARDS
-    with pytest.raises(UnknownRuleset, match="board 'eights'"):
-        layout(eights)
+    # Crazy Eights' hands lie on the family board; the same game on a board of hexes
+    odd = copy.copy(rules.get_ruleset(eights))
+    odd.id = "hexes"
+    odd.presentation = replace(odd.presentation, board="hexes")
+    rules.register(odd)
+    try:
+        assert layout(eights).board in BOARDS
+        with pytest.raises(UnknownRuleset, match="board 'hexes'"):
+            layout("hexes")
+    finally:
+        rules.unregister("hexes")
 
 
 def test_a_cabo_face_names_the_power_the_rules_give_it():
