@@ -5,8 +5,8 @@ A *step* is a moment of the game the viewer can show (docs/viewer.md):
 * step 0 is the table right after the first deal -- everything before it
   (creation, joins, the deal) is summed up in one sentence;
 * every later event is one step, except those that merely end the step before
-  (``describe.own_step``: ``deadline_set``, ``turn_started``, a Skip-Bo turn
-  ending with its discard).
+  (``describe.own_step``: ``deadline_set``, and what the ruleset's
+  ``merges_back`` says: a new turn, a turn ending with the discard that said it).
 
 A ``Replay`` is built once per ``(game id, version)`` -- a finished game never
 changes -- by one fold over the stream (``games.selectors.games.game_events``): the
