@@ -81,7 +81,7 @@ def spoken(code: str | None, kind: str) -> str:
 
 
 def card_short(code: str, kind: str) -> str:
-    """A compact text form for sentences: ``7H`` -> "7♥", Cabo ``7`` -> "7", ``SB`` -> "SB"."""
+    """A compact text form for sentences: ``7H`` -> "7♥", Cabo ``7`` -> "7", ``SB`` -> "Skip-Bo"."""
     f = faces(kind)
     if f.suited and code != "JK" and code[-1:] in SUIT_SYMBOL:
         return code[:-1] + SUIT_SYMBOL[code[-1]]
