@@ -81,6 +81,7 @@ def _dealt(st: EightsState, event: Event) -> None:
     st.stock = ids[st.seats * hand + 1 :][::-1]
     st.turn_seat = d["start_seat"]
     st.turn_no = 1
+    _count(st)
 
 
 @_ON.on("card_put")
@@ -89,12 +90,19 @@ def _card_put(st: EightsState, event: Event) -> None:
     st.pile.append(event.data["card"])
     _next_turn(st)
     st.passes = 0
+    _count(st)
 
 
 @_ON.on("card_drawn")
 def _card_drawn(st: EightsState, event: Event) -> None:
     st.hands[event.data["seat"]].append(st.stock.pop())
     st.drawn = True
+    _count(st)
+
+
+def _count(st: EightsState) -> None:
+    """The game totals are the cards left in each hand (the viewer's chart, the table)."""
+    st.scores = [len(hand) for hand in st.hands]
 
 
 @_ON.on("passed")
