@@ -48,6 +48,10 @@ class Button:
         return json.dumps(self.body, separators=(",", ":"), sort_keys=True)
 
 
+#: The look of a button that needs no choice, by its action's type ("main" otherwise).
+STYLES = {"call": "danger", "skip": "quiet"}
+
+
 def expand(
     legal: list[JSON],
     you: int | None,
@@ -66,6 +70,7 @@ def expand(
     """
     choices: list[Choice] = []
     buttons: list[Button] = []
+    words = verbs or {}
     # the own occupied slots, which a throw onto another's card may give away
     # (legal_actions lists a throw for each of them whenever throwing is open)
     own = [a.get("position") for a in legal if a.get("type") == "throw" and a.get("seat") == you]
@@ -186,10 +191,8 @@ def expand(
                     % {"card": card_short(str(c), kind), "pile": _n(d)},
                 )
             )
-        elif t in (verbs or {}) and not ch and t in ("draw", "discard", "call", "skip"):
-            label = _((verbs or {})[t])
-            style = "danger" if t == "call" else "quiet" if t == "skip" else "main"
-            buttons.append(Button(label, dict(action), style))
+        elif t in words and not ch:  # a button in the ruleset's own words
+            buttons.append(Button(_(words[t]), dict(action), STYLES.get(str(t), "main")))
         elif t == "draw":
             src = action.get("source")
             label = _("Draw from the deck") if src == "deck" else _("Take the discard")
