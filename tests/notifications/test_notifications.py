@@ -25,6 +25,8 @@ from games.services import games as game_services
 from games.turns import deadlines
 from pablo.celery import app
 from tests.fixtures import clock, start_skipbo, user
+
+KINDS = ("your_turn", "reminder", "game_over", "rematch", "seat_taken")
 from tests.helpers import Receiver
 
 
@@ -102,6 +104,7 @@ def test_notification_settings_turn_channels_on_and_off():
         "push_enabled": True,
         "timezone": "",
         "quiet_hours": None,
+        "kinds": {k: {"push": True, "email": True, "webhook": True} for k in KINDS},
     }
     answer = c.patch(
         "/api/me/notifications/",
