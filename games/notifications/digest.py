@@ -1,8 +1,9 @@
 """Notification e-mails: the ``MailNotice`` rows the follower wrote, sent when due.
 
 Per user, under a lock on the user's row (two workers never mail one user at
-once), the due notices are read; per game only the newest counts (the others
-are skipped: held through quiet hours, they collapse); a "your turn" or a
+once), the due notices are read; per game only the latest (by due time, then
+by writing) counts (the others are skipped: held through quiet hours, they
+collapse); a "your turn" or a
 reminder whose turn is over is skipped; the rest are mailed. "Your turn"
 goes out as a digest -- one mail listing every game waiting for the player
 (``selectors.programs.turns``) -- at most once an hour: within the hour the
@@ -73,7 +74,7 @@ def send_user(user_id: Any) -> int:
         rows = list(
             MailNotice.objects.filter(user=user, status=MailNotice.Status.PENDING, due__lte=now)
             .select_related("game")
-            .order_by("pk")
+            .order_by("due", "pk")
         )
         if not rows:
             return 0

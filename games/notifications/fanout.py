@@ -74,15 +74,12 @@ def notify_game(
     game = Game.objects.filter(id=game_id).first()
     if game is None:
         return 0
+    remind_at = None
     if kind in (YOUR_TURN, TURN_REMINDER):
         if game.status != Game.Status.ACTIVE or game.turn_key != turn_key:
             return 0  # the game moved on: a newer append notified (or will)
         if kind == YOUR_TURN:
             remind_at = _remember_reminder(game, turn_key or "", seats or [], deadline)
-            if remind_at is not None:  # quiet hours may move some players' reminder
-                early: dict[str, Any] = {"game_id": str(game.id), "ruleset": game.ruleset}
-                early |= {"event": TURN_REMINDER, "deadline": deadline, "version": version}
-                _fan_out(game, seats or [], early, at=remind_at, shifted_only=True)
     else:
         seats = list(range(game.seats))
     payload = {
@@ -94,7 +91,13 @@ def notify_game(
     }
     if kind in (GAME_FINISHED, GAME_ABORTED):
         payload["result"] = game.result
-    return _fan_out(game, seats or [], payload)
+    sent = _fan_out(game, seats or [], payload)
+    if kind == YOUR_TURN and remind_at is not None:
+        # Quiet hours may move some players' reminder (before they begin, or to their
+        # end): written now, after "your turn"; the reminder sweep finds them written.
+        early = {**payload, "event": TURN_REMINDER}
+        sent += _fan_out(game, seats or [], early, at=remind_at, shifted_only=True)
+    return sent
 
 
 def _remember_reminder(

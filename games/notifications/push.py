@@ -32,6 +32,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from py_vapid import Vapid02
@@ -356,15 +357,18 @@ def _stale(row: PushDelivery) -> bool:
 
 
 def _replaced(row: PushDelivery) -> bool:
-    """A newer push of the same game to the same device is due too: only the newest goes
-    (one notification per game; pushes held through quiet hours collapse so)."""
-    return PushDelivery.objects.filter(
-        subscription_id=row.subscription_id,
-        game_id=row.game_id,
-        pk__gt=row.pk,
-        next_try__lte=timezone.now(),
-        status__in=(PushDelivery.Status.PENDING, PushDelivery.Status.SENT),
-    ).exists()
+    """A later push of the same game to the same device (by time, then by writing) is due
+    too: only the latest goes (one notification per game; pushes held through quiet
+    hours collapse so)."""
+    later = Q(next_try__gt=row.next_try) | Q(next_try=row.next_try, pk__gt=row.pk)
+    return (
+        PushDelivery.objects.filter(later, subscription_id=row.subscription_id, game_id=row.game_id)
+        .filter(
+            next_try__lte=timezone.now(),
+            status__in=(PushDelivery.Status.PENDING, PushDelivery.Status.SENT),
+        )
+        .exists()
+    )
 
 
 def enqueue(ids: list[int], countdown: float = 0) -> None:

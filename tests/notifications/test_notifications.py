@@ -25,9 +25,9 @@ from games.services import games as game_services
 from games.turns import deadlines
 from pablo.celery import app
 from tests.fixtures import clock, start_skipbo, user
+from tests.helpers import Receiver
 
 KINDS = ("your_turn", "reminder", "game_over", "rematch", "seat_taken")
-from tests.helpers import Receiver
 
 
 @pytest.fixture
