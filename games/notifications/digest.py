@@ -26,15 +26,13 @@ from django.db.models import Max
 from django.utils import timezone
 
 from games import outbox
-from games.models import Game, MailNotice, NotificationSettings
+from games.models import MailNotice, NotificationSettings
 from games.selectors import programs
 
-from . import prefs, services
+from . import prefs, services, stale
 from .mail import digest_text, email_text, language_of
 
 log = logging.getLogger(__name__)
-
-TURN_KINDS = ("your_turn", "reminder")
 
 
 def every() -> timedelta:
@@ -88,7 +86,7 @@ def send_user(user_id: Any) -> int:
             if (
                 not user.email
                 or not prefs.enabled(settings_row, row.kind, "email")
-                or (row.kind in TURN_KINDS and _stale(row.game, row.turn))
+                or stale.turn_over(row.game, row.turn, row.kind, user.pk)
             ):
                 skipped.append(row.pk)
             else:
@@ -120,10 +118,6 @@ def send_user(user_id: Any) -> int:
 
         transaction.on_commit(hand_over)
     return len(mails)
-
-
-def _stale(game: Game, turn: str) -> bool:
-    return game.status != Game.Status.ACTIVE or game.turn_key != turn
 
 
 def _digest(user: Any, turns: list[MailNotice], language: str) -> tuple[str, str]:

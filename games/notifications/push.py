@@ -40,7 +40,7 @@ from py_vapid import Vapid02
 from games import outbox, rules
 from games.models import Game, PushDelivery, PushSubscription
 
-from . import services
+from . import services, stale
 from .webhooks import WebhookFailed, WebhookRefused, loggable, post_pinned, resolve_destination
 
 log = logging.getLogger(__name__)
@@ -345,15 +345,12 @@ def deliver(delivery_id: int) -> str | None:
         return "failed"
 
 
-TURN_KINDS = ("your_turn", "reminder")
-
-
 def _stale(row: PushDelivery) -> bool:
     """A "your turn" or reminder whose turn is over (held through quiet hours, say)."""
-    if row.kind not in TURN_KINDS:
+    if row.kind not in stale.TURN_KINDS:
         return False
-    game = Game.objects.filter(pk=row.game_id).values("status", "turn_key").first()
-    return game is None or game["status"] != Game.Status.ACTIVE or game["turn_key"] != row.turn
+    game = Game.objects.filter(pk=row.game_id).first()
+    return stale.turn_over(game, row.turn, row.kind, row.subscription.user_id)
 
 
 def _replaced(row: PushDelivery) -> bool:

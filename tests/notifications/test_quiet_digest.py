@@ -20,6 +20,7 @@ from rest_framework.test import APIClient
 
 from games.models import MailNotice, NotificationSettings, PushDelivery, TurnReminder
 from games.notifications import digest, fanout, push, quiet, tasks
+from games.services import games as game_services
 from pablo.celery import app
 from tests.fixtures import clock, start_skipbo, user
 from tests.helpers import Receiver
@@ -305,6 +306,36 @@ def test_a_held_your_turn_whose_turn_ended_is_not_sent(
     assert service.requests == [] and mail.outbox == []
     assert PushDelivery.objects.get().status == "skipped"
     assert MailNotice.objects.get().status == "skipped"
+
+
+@pytest.mark.django_db
+def test_an_early_reminder_skips_a_player_who_has_acted_in_the_setup(
+    eager, django_capture_on_commit_callbacks
+):
+    t0 = soon()
+    begins, ends = t0 + timedelta(minutes=30), t0 + timedelta(hours=2)
+    ann, bob = user("ann", "ann@example.org"), user("bob", "bob@example.org")
+    for u in (ann, bob):
+        quiet_from(u, begins, ends)
+    # a 40-minute setup phase: its 80 % point and its end in the quiet hours
+    with clock(t0), django_capture_on_commit_callbacks(execute=True):
+        game = game_services.game_create(
+            user=ann, ruleset="pablo", seats=2, turn_timeout=2400, options={"start_seat": 0}
+        )
+        game_services.game_join(game_id=game.id, user=bob)
+    assert sorted(m.to[0] for m in mail.outbox) == ["ann@example.org", "bob@example.org"]
+    early = begins - timedelta(minutes=15)
+    assert set(MailNotice.objects.filter(kind="reminder").values_list("due", flat=True)) == {early}
+    with clock(t0 + timedelta(minutes=5)):
+        game_services.game_act(
+            game_id=game.id, user=bob, command={"type": "look", "positions": [0, 1]}
+        )
+    mail.outbox.clear()
+    with clock(early + timedelta(seconds=5)), django_capture_on_commit_callbacks(execute=True):
+        digest.sweep()
+    assert [(m.to, m.subject) for m in mail.outbox] == [
+        (["ann@example.org"], "Reminder: your turn in Pablo ends soon")
+    ]
 
 
 # --------------------------------------------------------------------------- the digest
