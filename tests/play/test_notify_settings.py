@@ -122,6 +122,27 @@ def test_the_form_in_chromium_takes_the_browsers_timezone(chromium, live_server,
         context.close()
         assert scroll <= width, f"sideways scrolling at {width} px"
         assert [t for t in said if "Content Security Policy" in t or "Refused to" in t] == []
+    # WCAG: no serious axe-core violation in the section, in English and in French
+    from tests.play.test_a11y_browser import violations
+
+    for lang in ("en", "fr"):
+        context = chromium.new_context(
+            viewport={"width": 390, "height": 844},
+            bypass_csp=True,  # axe is injected as a script of the test's
+            extra_http_headers={"Accept-Language": lang},
+        )
+        page = context.new_page()
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.fill("input[name=username]", "tzann")
+        page.fill("input[name=password]", "table-secret-1")
+        page.click("main button[type=submit]")
+        page.wait_for_url(f"{live_server.url}/")
+        page.goto(f"{live_server.url}/accounts/token/")
+        bad = violations(page)
+        if lang == "fr":
+            page.locator("#notifications").screenshot(path=str(artifacts / "notify-fr-390.png"))
+        context.close()
+        assert bad == [], (lang, bad)
     prefs = NotificationSettings.objects.get(user=u)
     assert prefs.timezone == "Europe/Berlin"
     assert prefs.quiet_hours == {"start": "23:00", "end": "07:00"}
