@@ -286,6 +286,8 @@ class PushDelivery(models.Model):
     tries = models.PositiveIntegerField(default=0)
     next_try = models.DateTimeField()
     urgent = models.BooleanField(default=False)
+    #: written for later (quiet hours, an early reminder): collapses with its game's later pushes
+    held = models.BooleanField(default=False)
 
     class Meta:
         constraints = [
@@ -324,6 +326,8 @@ class MailNotice(models.Model):
     kind = models.CharField(max_length=16)
     data = models.JSONField()  # the notification's body (fanout's): never a card
     due = models.DateTimeField()
+    #: written for later (quiet hours, an early reminder): collapses with its game's later mails
+    held = models.BooleanField(default=False)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     sent_at = models.DateTimeField(null=True, blank=True)
 

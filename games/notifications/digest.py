@@ -1,9 +1,9 @@
 """Notification e-mails: the ``MailNotice`` rows the follower wrote, sent when due.
 
 Per user, under a lock on the user's row (two workers never mail one user at
-once), the due notices are read; per game only the latest (by due time, then
-by writing) counts (the others are skipped: held through quiet hours, they
-collapse); a "your turn" or a
+once), the due notices are read; a notice held for later (quiet hours) counts
+only if it is the latest of its game (by due time, then by writing): held
+notices collapse, one per game; a "your turn" or a
 reminder whose turn is over is skipped; the rest are mailed. "Your turn"
 goes out as a digest -- one mail listing every game waiting for the player
 (``selectors.programs.turns``) -- at most once an hour: within the hour the
@@ -80,9 +80,12 @@ def send_user(user_id: Any) -> int:
         newest: dict[Any, MailNotice] = {}
         for row in rows:
             newest[row.game_id] = row
-        skipped = [r.pk for r in rows if newest[r.game_id] is not r]
+        # a held notice collapses into its game's latest; one written for now stands
+        skipped = [r.pk for r in rows if r.held and newest[r.game_id] is not r]
         keep = []
-        for row in newest.values():
+        for row in rows:
+            if row.pk in skipped:
+                continue
             if (
                 not user.email
                 or not prefs.enabled(settings_row, row.kind, "email")

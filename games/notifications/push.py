@@ -354,9 +354,10 @@ def _stale(row: PushDelivery) -> bool:
 
 
 def _replaced(row: PushDelivery) -> bool:
-    """A later push of the same game to the same device (by time, then by writing) is due
-    too: only the latest goes (one notification per game; pushes held through quiet
-    hours collapse so)."""
+    """A held push (quiet hours) for whose game a later push to the same device (by time,
+    then by writing) is due too: only the latest goes (one notification per game)."""
+    if not row.held:
+        return False
     later = Q(next_try__gt=row.next_try) | Q(next_try=row.next_try, pk__gt=row.pk)
     return (
         PushDelivery.objects.filter(later, subscription_id=row.subscription_id, game_id=row.game_id)

@@ -67,6 +67,7 @@ def push_deliveries_add(
             message=message,
             urgent=urgent,
             next_try=at.get(sub, now),
+            held=at.get(sub, now) > now,
         )
         for sub, message in messages.items()
         if sub not in known
@@ -102,8 +103,11 @@ def mail_notices_add(
             game=game, turn=turn, kind=kind, user_id__in=list(notices)
         ).values_list("user_id", flat=True)
     )
+    now = timezone.now()
     rows = [
-        MailNotice(user_id=user, game=game, turn=turn, kind=kind, data=data, due=due)
+        MailNotice(
+            user_id=user, game=game, turn=turn, kind=kind, data=data, due=due, held=due > now
+        )
         for user, (data, due) in notices.items()
         if user not in known
     ]

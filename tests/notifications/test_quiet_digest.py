@@ -338,6 +338,32 @@ def test_an_early_reminder_skips_a_player_who_has_acted_in_the_setup(
     ]
 
 
+@pytest.mark.django_db
+def test_notifications_not_held_do_not_collapse_and_a_seat_taken_is_mailed(
+    vapid, eager, service, django_capture_on_commit_callbacks
+):
+    ann, bob = user("ann", "ann@example.org"), user("bob")
+    subscribe(ann, service)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = game_services.game_create(
+            user=ann,
+            ruleset="skipbo",
+            seats=2,
+            turn_timeout=3600,
+            private=True,
+            options={"start_seat": 0},
+        )
+        game_services.game_join(game_id=game.id, user=bob, invite=game.invite)
+    # bob's join starts the game: ann hears of both, by push and by mail
+    assert sorted(m["kind"] for m in opened(service)) == ["seat_taken", "your_turn"]
+    assert sorted(m.subject for m in mail.outbox) == [
+        "A seat was taken in Skip-Bo",
+        "Your turn in Skip-Bo",
+    ]
+    taken = next(m for m in mail.outbox if m.subject.startswith("A seat"))
+    assert "bob joined your" in taken.body and f"/play/{game.id}/" in taken.body
+
+
 # --------------------------------------------------------------------------- the digest
 
 
