@@ -219,11 +219,16 @@ def test_429_too_many_bot_games(settings, ann):
     body = {"ruleset": "pablo", "seats": 2, "bots": [{"seat": 1}]}
     assert ann.post("/api/games/", body, format="json").status_code == 201
     out = answers(lambda h: ann.post("/api/games/", body, format="json", **h), 429)
-    check(
-        out,
-        "throttled",
-        en="You have 1 game with bots going on from your account already; "
-        "finish or leave it and retry.",
-        fr="Tu as déjà 1 partie avec des bots en cours depuis ton compte ; "
-        "termine-la ou quitte-la, puis réessaie.",
+    check(out, "throttled")
+    # ours, then DRF's "Expected available in 60 seconds." in the same language
+    assert out["en"]["detail"].startswith(
+        "You have 1 game with bots going on from your account already; "
+        "finish or leave it and retry. Expected"
     )
+    assert out["fr"]["detail"].startswith(
+        "Tu as déjà 1 partie avec des bots en cours depuis ton compte ; "
+        "termine-la ou quitte-la, puis réessaie."
+    )
+    assert out["de"]["detail"].startswith("Du hast schon 1 laufende Partie mit Bots")
+    assert "60" in out["fr"]["detail"] and "Expected" not in out["fr"]["detail"]
+    assert "60" in out["de"]["detail"] and "Expected" not in out["de"]["detail"]
