@@ -187,7 +187,7 @@ def test_never_a_card(ann, bob, cid):
     assert len(codes) > 10  # the deal is in the log, unredacted
     for player in (ann, bob, cid):
         text = json.dumps(everything(player))
-        assert [e["type"] for e in everything(player)][0] == "game_started"
+        assert everything(player)[0]["type"] == "game_started"
         assert not [code for code in codes if f'"{code}"' in text]
         for event in everything(player):
             assert set(event["data"]) == DATA[event["type"]]
