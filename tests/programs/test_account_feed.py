@@ -52,9 +52,7 @@ def everything(client: Any) -> list[dict[str, Any]]:
 
 def quick(first: Any, second: Any, *, start_seat: int = 0, **extra: Any) -> str:
     options = {**SKIPBO_QUICK_OPTIONS, "start_seat": start_seat}
-    game = create(
-        first, ruleset="skipbo", seats=2, options=options, decks=[SKIPBO_QUICK], **extra
-    )
+    game = create(first, ruleset="skipbo", seats=2, options=options, decks=[SKIPBO_QUICK], **extra)
     body = {"invite": game["invite"]} if extra.get("private") else {}
     answer = second.post(f"/api/games/{game['id']}/join/", body, format="json")
     assert answer.status_code == 200 and answer.json()["status"] == "active"
@@ -153,9 +151,7 @@ def test_timeouts_and_rematches(ann, bob):
     assert news[0]["game"] == two and news[0]["data"] == {"seat": 1}
     assert news[1]["game"] == one and news[1]["data"] == {"rematch": rematch, "seat": 1}
     # the turn passed to ann
-    assert [(e["type"], e["game"]) for e in feed(ann, after=anns)["events"]] == [
-        ("your_turn", two)
-    ]
+    assert [(e["type"], e["game"]) for e in feed(ann, after=anns)["events"]] == [("your_turn", two)]
     # the one who asked for the rematch is not offered it
     assert "rematch_offered" not in [e["type"] for e in everything(ann)]
 
