@@ -1,3 +1,16 @@
-"""The platform for programs: players from the API's fixtures."""
+"""The platform for programs: players from the API's fixtures, a live ASGI server."""
+
+import pytest
 
 from tests.api.conftest import Player, ann, anon, bob, cid, make_player  # noqa: F401
+
+
+@pytest.fixture
+def asgi_server(transactional_db):
+    """``pablo.asgi:application`` under uvicorn in this process, on the test database:
+    what a program meets (its long polls through the fast path)."""
+    from tests.asgi_server import AsgiLiveServer
+
+    server = AsgiLiveServer()
+    yield server
+    server.stop()

@@ -15,6 +15,7 @@ import random
 import sys
 from typing import Any
 
+from pablo_client.models import AccountEvent
 from pablo_client.play import Player, fill
 
 # Games end sooner when the bot calls when it may; it throws (a bet on a match,
@@ -41,10 +42,10 @@ def main(argv: list[str] | None = None) -> int:
     player = Player(args.url, args.token)
     finished: set[str] = set()
 
-    def seen(event: dict[str, Any]) -> None:
-        if event["type"] == "game_finished":
-            finished.add(event["game"])
-            print(f"finished {event['game']}: {event['data'].get('result')}", flush=True)
+    def seen(event: AccountEvent) -> None:
+        if event.type_ == "game_finished":
+            finished.add(str(event.game))
+            print(f"finished {event.game}: {event.data['result']}", flush=True)
 
     def done() -> bool:
         return bool(args.games) and len(finished) >= args.games

@@ -29,7 +29,7 @@ import httpx
 
 from . import models
 from .api.games import games_act, games_retrieve
-from .api.me import me_turns
+from .api.me import me_events, me_turns
 from .client import AuthenticatedClient
 
 JSON = dict[str, Any]
@@ -189,21 +189,23 @@ class Player:
         )
         return self._ok(answer, 200)
 
-    def events(self, after: int | None = None, wait: float | None = None) -> tuple[list[JSON], int]:
+    def events(
+        self, after: int | None = None, wait: float | None = None
+    ) -> tuple[list[models.AccountEvent], int]:
         """The account's feed after position ``after``: (events, the position to read
         from next). Without ``after``: no events, the current position. ``wait``
         (default: the player's) holds the read until something arrives."""
-        params: dict[str, Any] = {}
-        if after is not None:
-            params = {"after": after, "wait": self.wait if wait is None else wait}
-        http = self.client.get_httpx_client()
-        answer = self.send(lambda: http.get("/api/me/events/", params=params))
-        if answer.status_code != 200:
-            raise ApiError(answer)
-        body = answer.json()
-        return body["events"], body["position"]
+        if after is None:
+            answer = self.send(lambda: me_events.sync_detailed(client=self.client))
+        else:
+            held = self.wait if wait is None else wait
+            answer = self.send(
+                lambda: me_events.sync_detailed(client=self.client, after=after, wait=held)
+            )
+        feed = self._ok(answer, 200)
+        return feed.events, feed.position
 
-    def follow(self, after: int | None = None) -> Iterator[JSON]:
+    def follow(self, after: int | None = None) -> Iterator[models.AccountEvent]:
         """Every event of the account's feed from now (or after ``after``) on, forever."""
         position = self.events()[1] if after is None else after
         while True:
@@ -258,7 +260,7 @@ class Player:
         self,
         decide: Decide,
         *,
-        on_event: Callable[[JSON], None] | None = None,
+        on_event: Callable[[models.AccountEvent], None] | None = None,
         until: Callable[[], bool] | None = None,
     ) -> None:
         """Play every game that waits for this account, soonest deadline first, then

@@ -1,5 +1,9 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .account_event import AccountEvent
+from .account_event_data import AccountEventData
+from .account_event_type_enum import AccountEventTypeEnum
+from .account_feed import AccountFeed
 from .action_answer import ActionAnswer
 from .analysed_decision import AnalysedDecision
 from .analysed_decision_best import AnalysedDecisionBest
@@ -96,6 +100,10 @@ from .webhook_out import WebhookOut
 from .webhook_secret import WebhookSecret
 
 __all__ = (
+    "AccountEvent",
+    "AccountEventData",
+    "AccountEventTypeEnum",
+    "AccountFeed",
     "ActionAnswer",
     "AnalysedDecision",
     "AnalysedDecisionBest",
