@@ -2,7 +2,15 @@
 
 import pytest
 
-from tests.api.conftest import Player, ann, anon, bob, cid, make_player  # noqa: F401
+from tests.api.conftest import (  # noqa: F401
+    Player,
+    ann,
+    anon,
+    bob,
+    cid,
+    make_player,
+    quick_skipbo,
+)
 
 
 @pytest.fixture
