@@ -31,6 +31,6 @@ class GamesConfig(AppConfig):
 
         # The followers of the log (docs/design.md "The log and its followers"), and
         # the after-commit hint that wakes them.
-        for follower in (BotTurns(), DeadlineFastPath(), Notifications(), AccountFeed()):
+        for follower in (AccountFeed(), BotTurns(), DeadlineFastPath(), Notifications()):
             followers.register(follower)
         events_appended.connect(followers.hint, dispatch_uid="games.followers.hint")

@@ -349,12 +349,20 @@ class Application(ASGIHandler):
                 waiting.render(response, data)
                 return
             hub.learn(hold.game_id, data["position"], ticket)
-            version = await hub.wait(hold.game_id, pending.after, waiting.remaining(pending))
-            if version is None:
-                return
-            data = await read(pending)
-            if data is not None:
-                waiting.render(response, data)
+            while True:
+                version = await hub.wait(hold.game_id, pending.after, waiting.remaining(pending))
+                if version is None:
+                    return  # the wait ran out: the answer so far
+                heard = hub.heard(hold.game_id)
+                data = await read(pending)
+                if data is None:
+                    return
+                if data["events"] or data["position"] != pending.after:
+                    hub.learn(hold.game_id, data["position"], ticket)
+                    waiting.render(response, data)
+                    return
+                # woken for nothing (a head heard above the one stored): the wait goes on
+                hub.settle(hold.game_id, heard, data["position"])
 
     async def _lifespan(self, receive: Any, send: Any) -> None:
         while True:

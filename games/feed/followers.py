@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from games.followers import Follower
 from games.models import Event, Game, Seat
@@ -41,7 +41,7 @@ from games.services.programs import FeedItem
 from . import publish
 
 NAME = "account_feed"
-#: The account's key on the hub and its channel: ``account:<user id>``.
+#: The account's key on the hub and its channel: ``account:<database>:<user id>``.
 PREFIX = "account:"
 
 GAME_STARTED = "game_started"
@@ -60,7 +60,15 @@ READS = frozenset(
 
 
 def account_key(user_id: Any) -> str:
-    return f"{PREFIX}{user_id}"
+    """The account's key on the hub (and so its Redis channel). Pub/sub channels are
+    shared by every database of a Redis server: unlike a game's id, a user id is not
+    unique across the services (or test runs) that share one, so the key names the
+    database too. ``user_of`` reads the user id back."""
+    return f"{PREFIX}{connection.settings_dict['NAME']}:{user_id}"
+
+
+def user_of(key: str) -> int:
+    return int(key.rsplit(":", 1)[1])
 
 
 def items(events: Sequence[Event]) -> list[FeedItem]:

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import connections
 
 from games.feed import publish
-from games.feed.followers import PREFIX
+from games.feed.followers import PREFIX, user_of
 from games.feed.hub import Hub
 from games.models import Game
 from games.selectors import programs as program_selectors
@@ -24,13 +24,14 @@ def versions(ids: list[str]) -> dict[str, int]:
     try:
         found: dict[str, int] = {}
         games = [key for key in ids if not key.startswith(PREFIX)]
-        accounts = [int(key[len(PREFIX) :]) for key in ids if key.startswith(PREFIX)]
+        accounts = {user_of(key): key for key in ids if key.startswith(PREFIX)}
         for start in range(0, len(games), 1000):
             rows = Game.objects.filter(pk__in=games[start : start + 1000])
             found.update((str(pk), v) for pk, v in rows.values_list("pk", "version"))
-        for start in range(0, len(accounts), 1000):
-            heads = program_selectors.account_heads(accounts[start : start + 1000])
-            found.update((f"{PREFIX}{user}", head) for user, head in heads.items())
+        users = list(accounts)
+        for start in range(0, len(users), 1000):
+            heads = program_selectors.account_heads(users[start : start + 1000])
+            found.update((accounts[user], head) for user, head in heads.items())
         return found
     finally:
         connections.close_all()

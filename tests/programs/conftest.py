@@ -1,4 +1,5 @@
-"""The platform for programs: players from the API's fixtures, a live ASGI server."""
+"""The platform for programs: players from the API's fixtures, the feed's servers, a
+live ASGI server in this process."""
 
 import pytest
 
@@ -11,6 +12,7 @@ from tests.api.conftest import (  # noqa: F401
     make_player,
     quick_skipbo,
 )
+from tests.feed.conftest import pg_servers  # noqa: F401  (uvicorn on the test database)
 
 
 @pytest.fixture
