@@ -15,12 +15,14 @@ from tests.api.conftest import (  # noqa: F401
 from tests.feed.conftest import pg_servers  # noqa: F401  (uvicorn on the test database)
 
 
-@pytest.fixture
-def asgi_server(transactional_db):
-    """``pablo.asgi:application`` under uvicorn in this process, on the test database:
-    what a program meets (its long polls through the fast path)."""
-    from tests.asgi_server import AsgiLiveServer
+@pytest.fixture(scope="module")
+def asgi_server(request):
+    """``pablo.asgi:application`` under uvicorn in this process, on the test database
+    (``tests.asgi_server.shared``: one per process): what a program meets, its long
+    polls through the fast path. Tests that use it are transactional."""
+    from tests.asgi_server import shared
 
-    server = AsgiLiveServer()
+    request.getfixturevalue("django_db_setup")
+    server = shared()
     yield server
-    server.stop()
+    server.close_connections()

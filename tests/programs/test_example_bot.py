@@ -17,7 +17,7 @@ from tests.api.conftest import create
 from tests.fixtures import SKIPBO_QUICK_OPTIONS
 from tests.poll import wait_for
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(420)]
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True), pytest.mark.timeout(420)]
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT = ROOT / "clients" / "python"
