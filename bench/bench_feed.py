@@ -372,8 +372,12 @@ async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
 PREFERENCE = ("draw", "discard", "replace", "skip", "look", "end", "peek", "spy", "swap", "call")
 
 
-def choose(actions: list[dict]) -> dict | None:
-    """A legal action by a fixed preference (throws last: long, steady games)."""
+def choose(actions: list[dict], turns: bool = False) -> dict | None:
+    """A legal action by a fixed preference (throws last: long, steady games). ``turns``:
+    never a throw (an off-turn action), so every action moves the game's turns on: the
+    account feed tells a player of their turns, not of the throws."""
+    if turns:
+        actions = [a for a in actions if a["type"] != "throw"]
     actions = sorted(
         actions,
         key=lambda a: (
@@ -392,10 +396,11 @@ def choose(actions: list[dict]) -> dict | None:
 class Driver(threading.Thread):
     """5 actions/s over HTTP, round robin over the driven games."""
 
-    def __init__(self, port: int, jobs: list[dict]) -> None:
+    def __init__(self, port: int, jobs: list[dict], turns: bool = False) -> None:
         super().__init__(daemon=True)
         self.port = port
         self.jobs = jobs
+        self.turns = turns
         self.latencies: list[float] = []
         self.errors = 0
         self.done = 0
@@ -424,7 +429,7 @@ class Driver(threading.Thread):
             if data["status"] != "active":
                 job["id"] = job["spares"].pop()
                 return
-            body = choose(data["state"]["legal_actions"])
+            body = choose(data["state"]["legal_actions"], self.turns)
             if body is not None:
                 job["seat"], job["body"] = seat, body
                 return
@@ -452,7 +457,7 @@ class Driver(threading.Thread):
                         self.done += 1
                     state = data["game"]["state"]
                     active = data["game"]["status"] == "active"
-                    job["body"] = choose(state["legal_actions"]) if active else None
+                    job["body"] = choose(state["legal_actions"], self.turns) if active else None
                     if job["body"] is None and active:
                         job["seat"], job["body"] = 1 - job["seat"], {"type": "draw",
                                                                      "source": "deck"}  # fmt: skip
@@ -527,7 +532,7 @@ def main() -> int:
         watchers = [(job["id"], players[2 * c + s][1], True)
                     for c, job in enumerate(jobs) for s in (0, 1)]  # fmt: skip
         feed.start(watchers)
-        driver = Driver(args.port, jobs)
+        driver = Driver(args.port, jobs, turns=args.account)
         driver.start()
         print(
             f"{'K':>6} {'actions/s':>9} {'act p50':>8} {'act p99':>8} {'deliv p50':>9} "

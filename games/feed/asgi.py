@@ -274,14 +274,19 @@ class Application(ASGIHandler):
                     await fast.give_back(hold.pending.slot)
 
     async def _account(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        """The account feed's wait: its key on the hub (``account:<user id>``) is known
-        only once the user is: before Django for a token the fast path knows, else
-        after the view (which then reads again once the hub holds the key: ``_park``)."""
+        """The account feed's wait: its key on the hub (``account:<db>:<user id>``) is
+        known only once the user is: before Django for a token the fast path knows (whose
+        head, if the hub does not know it, is read with one query: ``_learn_head``), else
+        after the view (which then reads again once the hub holds the key: ``_park``).
+        So a new client costs one Django request (its token's), not two."""
         shape = fast.shape(scope, kind="account")
         who = tokens.fast_user(shape.token) if shape is not None else None
         if who is not None:
             key = account_key(who[0])
-            found = await fast.serve(shape, key, service.hub(), receive, send, field="position")
+            hub = service.hub()
+            if hub.exact(key) is None and fast.knows(shape):
+                await self._learn_head(hub, key, who[0])
+            found = await fast.serve(shape, key, hub, receive, send, field="position")
             if found is None:
                 return
             receive = found
@@ -295,6 +300,23 @@ class Application(ASGIHandler):
                 waiting.current_hold.reset(token)
                 if hold.pending is not None and hold.pending.slot.held:  # (client gone)
                     await fast.give_back(hold.pending.slot)
+
+    async def _learn_head(self, hub: Any, key: str, user_id: Any) -> None:
+        """Teach the hub an account's head with one query instead of a Django request: a
+        known token's first wait (a client that just read where to start, or came back
+        after its entry lingered out) is then the fast path's. The head is read after
+        the key's channel is confirmed subscribed (``Hub.ticket``), as the Django path
+        does, so anything stored after the read is heard."""
+        async with hub.hold(key):
+            ticket = hub.ticket(key)
+            if ticket is None:
+                return  # Redis is away: Django's path
+            read = sync_to_async(
+                waiting.account_head, thread_sensitive=False, executor=self._executor()
+            )
+            head = await read(user_id)
+            if head is not None:
+                hub.learn(key, head, ticket)
 
     async def send_response(self, response: Any, send: Any) -> None:
         hold = waiting.current_hold.get()

@@ -195,6 +195,11 @@ def remember_headers(request: Shape | None, response: Any) -> None:
     _headers[request.key] = found
 
 
+def knows(request: Shape | None) -> bool:
+    """Are the answer's headers for requests of this shape known (see ``serve``)?"""
+    return request is not None and request.key in _headers
+
+
 def render(version: int, field: str = "version") -> bytes:
     """``{"events": [], "version": version}`` as the view's ``JSONRenderer`` renders it
     (the account feed's: ``{"events": [], "position": position}``)."""

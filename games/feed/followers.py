@@ -23,7 +23,8 @@ of a rematch       by), on the finished game        accounts
 Only public facts go in: seats, deadlines, versions, the result's winners and
 losers, ids -- never an event's own data wholesale, so never a card, whatever
 the ruleset. House bots' seats have an account too (a user per level); they
-get their rows like anyone (nobody reads them).
+get no rows (nobody reads them, and they sit at every game with bots). A bot
+*account* (``POST /api/me/bot/``, a program's) gets its rows like anyone.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from typing import Any
 
 from django.db import connection, transaction
 
+from games.bots import bot_level
 from games.followers import Follower
 from games.models import Event, Game, Seat
 from games.services import programs as program_services
@@ -82,10 +84,12 @@ def items(events: Sequence[Event]) -> list[FeedItem]:
         if event.type == "game_created" and (g := games.get(event.game_id)) and g.rematch_of_id
     }
     seats: dict[Any, dict[int, Any]] = {}
-    for game_id, seat, user_id in Seat.objects.filter(game_id__in=ids | set(rematched)).values_list(
-        "game_id", "seat", "user_id"
+    rows = Seat.objects.filter(game_id__in=ids | set(rematched))
+    for game_id, seat, user_id, name in rows.values_list(
+        "game_id", "seat", "user_id", "user__username"
     ):
-        seats.setdefault(game_id, {})[seat] = user_id
+        if bot_level(name) is None:  # (a house bot's account reads no feed)
+            seats.setdefault(game_id, {})[seat] = user_id
     found: list[FeedItem] = []
     for event in events:
         game = games.get(event.game_id)

@@ -224,6 +224,17 @@ def account_answer(request: Any, *, after: int | None, wait: float) -> Response:
     return response
 
 
+def account_head(user_id: Any) -> int | None:
+    """The account feed's newest position (on an executor thread: ``asgi``), or None if
+    the database could not be read (Django's path then answers)."""
+    try:
+        return program_selectors.account_head(user_id)
+    except DatabaseError as exc:
+        log.warning("feed: reading an account's head failed: %s", exc)
+        close_old_connections()
+        return None
+
+
 def read_again(pending: Pending) -> dict[str, Any] | None:
     """After a wake-up (in a thread): the feed after ``after`` now, or None if the
     database could not be read (the client then polls again: nothing is lost)."""

@@ -228,3 +228,20 @@ def test_the_follower_skips_what_it_stored_in_a_batch_cut_midway(ann, bob):
         feed_follower.batch = 500
     assert [e["position"] for e in everything(bob)] == [1, 2, 3]
     assert [e["type"] for e in everything(bob)] == ["game_started", "game_started", "your_turn"]
+
+
+def test_house_bots_get_no_rows_a_bot_account_does(ann, bob):
+    assert bob.post("/api/me/bot/").status_code == 200  # bob: a program's account
+    game = create(
+        ann,
+        ruleset="skipbo",
+        seats=3,
+        options={"start_seat": 0},
+        bots=[{"seat": 2, "level": "random"}],
+    )
+    assert bob.post(f"/api/games/{game['id']}/join/").status_code == 200
+    catch_up()
+    assert [e["type"] for e in everything(ann)] == ["game_started", "your_turn"]
+    assert [e["type"] for e in everything(bob)] == ["game_started"]
+    users = set(AccountEvent.objects.values_list("user__username", flat=True))
+    assert users == {"ann", "bob"}  # not the house bot's account

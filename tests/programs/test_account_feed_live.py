@@ -19,6 +19,7 @@ from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 
 from games import followers, rules, store
+from games.feed.followers import account_key
 from games.models import Game
 from games.services import games as game_services
 from tests.feed.test_live import call
@@ -151,14 +152,24 @@ def test_through_the_worker_redis_and_the_fast_path(pg_servers, celery):
     base = pg_servers.feed(PABLO_FEED_DEBUG="1")
     celery.worker(PABLO_BOT_DELAY="0")
     ann, ann_token = player("ann")
-    bob, _ = player("bob")
+    bob, bob_token = player("bob")
     games = [quick_game(ann, bob, start_seat=1) for _ in range(4)]  # bob on turn in each
     wait_for(lambda: head(base, ann_token) == 4, 30, what="the follower (game_started x4)")
     after = head(base, ann_token)
-    # a first wait through Django (which teaches the hub the head), a second one fast
+    # a first wait through Django (the process learns the answer's headers), then fast
     for _ in range(2):
         status, _, body = call(base, f"/api/me/events/?after={after}&wait=1", ann_token)
         assert (status, body) == (200, {"events": [], "position": after})
+    # a client that has just read where to start (through Django: its token is new)
+    # waits on the fast path at once: the head is read with one query, not Django
+    feed_log = next(path for _, path in pg_servers.procs if path.name.startswith("feed"))
+    djangos = feed_log.read_text().count("FEEDDBG django GET /api/me/events/")
+    bobs = head(base, bob_token)
+    status, _, body = call(base, f"/api/me/events/?after={bobs}&wait=1", bob_token)
+    assert (status, body) == (200, {"events": [], "position": bobs})
+    text = feed_log.read_text()
+    assert text.count("FEEDDBG django GET /api/me/events/") == djangos + 1, "one: the head"
+    assert f"fast answered {account_key(bob.pk)[-8:]} v{bobs}" in text
     delays = []
     for game in games[:3]:
         poll = Poll(base, ann_token, f"after={after}&wait=25")
