@@ -17,6 +17,8 @@ from .bot_account import BotAccount
 from .call_action_request import CallActionRequest
 from .call_action_type_enum import CallActionTypeEnum
 from .card_enum import CardEnum
+from .channels import Channels
+from .channels_request import ChannelsRequest
 from .discard_action_request import DiscardActionRequest
 from .discard_action_type_enum import DiscardActionTypeEnum
 from .draw_action_request import DrawActionRequest
@@ -47,6 +49,8 @@ from .history_game import HistoryGame
 from .history_player import HistoryPlayer
 from .history_ruleset import HistoryRuleset
 from .kind_enum import KindEnum
+from .kinds import Kinds
+from .kinds_request import KindsRequest
 from .look_action_request import LookActionRequest
 from .look_action_type_enum import LookActionTypeEnum
 from .me_history_ruleset import MeHistoryRuleset
@@ -117,6 +121,8 @@ __all__ = (
     "CallActionRequest",
     "CallActionTypeEnum",
     "CardEnum",
+    "Channels",
+    "ChannelsRequest",
     "DiscardActionRequest",
     "DiscardActionTypeEnum",
     "DrawActionRequest",
@@ -147,6 +153,8 @@ __all__ = (
     "HistoryPlayer",
     "HistoryRuleset",
     "KindEnum",
+    "Kinds",
+    "KindsRequest",
     "LookActionRequest",
     "LookActionTypeEnum",
     "MeHistoryRuleset",

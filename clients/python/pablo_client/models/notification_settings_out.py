@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.kinds import Kinds
     from ..models.quiet_hours import QuietHours
 
 
@@ -29,7 +30,10 @@ class NotificationSettingsOut:
         webhook_enabled (bool | Unset):
         push_enabled (bool | Unset):
         timezone (str | Unset): IANA name, e.g. Europe/Paris.
-        quiet_hours (None | QuietHours | Unset): null or {"start": "22:00", "end": "07:30"}.
+        quiet_hours (None | QuietHours | Unset): null or {"start": "22:00", "end": "07:30"}: nothing but a reminder
+            whose turn ends within them is pushed or mailed then; the rest goes, one per game, when they end. Webhooks are
+            not held.
+        kinds (Kinds | Unset):
     """
 
     webhook_url: None | str
@@ -40,6 +44,7 @@ class NotificationSettingsOut:
     push_enabled: bool | Unset = UNSET
     timezone: str | Unset = UNSET
     quiet_hours: None | QuietHours | Unset = UNSET
+    kinds: Kinds | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -72,6 +77,10 @@ class NotificationSettingsOut:
         else:
             quiet_hours = self.quiet_hours
 
+        kinds: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.kinds, Unset):
+            kinds = self.kinds.to_dict()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -93,11 +102,14 @@ class NotificationSettingsOut:
             field_dict["timezone"] = timezone
         if quiet_hours is not UNSET:
             field_dict["quiet_hours"] = quiet_hours
+        if kinds is not UNSET:
+            field_dict["kinds"] = kinds
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.kinds import Kinds
         from ..models.quiet_hours import QuietHours
 
         d = dict(src_dict)
@@ -143,6 +155,13 @@ class NotificationSettingsOut:
 
         quiet_hours = _parse_quiet_hours(d.pop("quiet_hours", UNSET))
 
+        _kinds = d.pop("kinds", UNSET)
+        kinds: Kinds | Unset
+        if isinstance(_kinds, Unset):
+            kinds = UNSET
+        else:
+            kinds = Kinds.from_dict(_kinds)
+
         notification_settings_out = cls(
             webhook_url=webhook_url,
             email=email,
@@ -152,6 +171,7 @@ class NotificationSettingsOut:
             push_enabled=push_enabled,
             timezone=timezone,
             quiet_hours=quiet_hours,
+            kinds=kinds,
         )
 
         notification_settings_out.additional_properties = d

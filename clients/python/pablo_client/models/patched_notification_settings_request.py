@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.kinds_request import KindsRequest
     from ..models.quiet_hours_request import QuietHoursRequest
 
 
@@ -25,7 +26,10 @@ class PatchedNotificationSettingsRequest:
         webhook_enabled (bool | Unset):
         push_enabled (bool | Unset):
         timezone (str | Unset): IANA name, e.g. Europe/Paris.
-        quiet_hours (None | QuietHoursRequest | Unset): null or {"start": "22:00", "end": "07:30"}.
+        quiet_hours (None | QuietHoursRequest | Unset): null or {"start": "22:00", "end": "07:30"}: nothing but a
+            reminder whose turn ends within them is pushed or mailed then; the rest goes, one per game, when they end.
+            Webhooks are not held.
+        kinds (KindsRequest | Unset):
     """
 
     email: str | Unset = UNSET
@@ -34,6 +38,7 @@ class PatchedNotificationSettingsRequest:
     push_enabled: bool | Unset = UNSET
     timezone: str | Unset = UNSET
     quiet_hours: None | QuietHoursRequest | Unset = UNSET
+    kinds: KindsRequest | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -61,6 +66,10 @@ class PatchedNotificationSettingsRequest:
         else:
             quiet_hours = self.quiet_hours
 
+        kinds: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.kinds, Unset):
+            kinds = self.kinds.to_dict()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update({})
@@ -76,11 +85,14 @@ class PatchedNotificationSettingsRequest:
             field_dict["timezone"] = timezone
         if quiet_hours is not UNSET:
             field_dict["quiet_hours"] = quiet_hours
+        if kinds is not UNSET:
+            field_dict["kinds"] = kinds
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.kinds_request import KindsRequest
         from ..models.quiet_hours_request import QuietHoursRequest
 
         d = dict(src_dict)
@@ -117,6 +129,13 @@ class PatchedNotificationSettingsRequest:
 
         quiet_hours = _parse_quiet_hours(d.pop("quiet_hours", UNSET))
 
+        _kinds = d.pop("kinds", UNSET)
+        kinds: KindsRequest | Unset
+        if isinstance(_kinds, Unset):
+            kinds = UNSET
+        else:
+            kinds = KindsRequest.from_dict(_kinds)
+
         patched_notification_settings_request = cls(
             email=email,
             email_enabled=email_enabled,
@@ -124,6 +143,7 @@ class PatchedNotificationSettingsRequest:
             push_enabled=push_enabled,
             timezone=timezone,
             quiet_hours=quiet_hours,
+            kinds=kinds,
         )
 
         patched_notification_settings_request.additional_properties = d
