@@ -29,6 +29,7 @@ from typing import Any
 
 from django.core.handlers.asgi import ASGIRequest
 from django.db import DatabaseError, close_old_connections, connection
+from django.utils.translation import gettext_lazy
 from rest_framework.exceptions import Throttled
 from rest_framework.response import Response
 
@@ -45,8 +46,8 @@ log = logging.getLogger(__name__)
 POLL_INTERVAL = 0.2
 MAX_WAIT = 30
 
-TOO_MANY = (
-    "You are waiting on {n} feeds at once already; wait for one of them to answer "
+TOO_MANY = gettext_lazy(
+    "You are waiting on %(n)s feeds at once already; wait for one of them to answer "
     "(or close a table) and retry."
 )
 
@@ -137,7 +138,7 @@ def answer(request: Any, *, game: Game, after: int, wait: float) -> Response:
     started = time.monotonic()
     slot = limits.acquire(user)
     if slot is None:
-        raise Throttled(wait=limits.RETRY_AFTER, detail=TOO_MANY.format(n=limits.limit()))
+        raise Throttled(wait=limits.RETRY_AFTER, detail=str(TOO_MANY) % {"n": limits.limit()})
     push.mark_looking(game.pk, user.pk, wait)  # no "your turn" push to an open table
     hold = current_hold.get()
     if hold is None or hold.game_id != str(game.pk):
