@@ -200,8 +200,12 @@ class Servers:
                 args, env=self.env, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
                 start_new_session=True,
             )  # fmt: skip
-        for p in (port, self.feed_port):
-            wait_http(p)
+        try:
+            for p in (port, self.feed_port):
+                wait_http(p)
+        except BaseException:
+            self.stop()  # (what started is stopped: main() never got hold of them)
+            raise
 
     def tree(self, name: str) -> list[psutil.Process]:
         try:
