@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import pwa, views
 from .accounts import LoginForm
 
 app_name = "play"
@@ -20,6 +20,14 @@ urlpatterns = [
     path("accounts/language/", views.language_view, name="language"),
     path("accounts/token/", views.api_token, name="token"),
     path("accounts/email/<str:token>/", views.email_confirm, name="email_confirm"),
+    path("accounts/notifications/", pwa.notifications_view, name="notifications"),
+    path(
+        "accounts/notifications/devices/<int:pk>/remove/", pwa.device_remove, name="device_remove"
+    ),
+    # the installable app, from the root: the worker's scope is the whole site
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service_worker"),
+    path("offline/", pwa.offline, name="offline"),
     path("history/", views.history_view, name="history"),
     path("play/new/", views.create, name="create"),
     path("play/<uuid:game_id>/", views.table_view, name="table"),
