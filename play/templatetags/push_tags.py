@@ -11,13 +11,19 @@ from games.selectors import push as push_selectors
 register = template.Library()
 
 
+def _shown(context: Any) -> bool:
+    user = getattr(context.get("request"), "user", None)
+    return bool(user and user.is_authenticated) and push_selectors.push_on()
+
+
 @register.inclusion_tag("play/_push.html", takes_context=True)
-def push_control(context: Any, ios_hint: bool = False) -> dict[str, Any]:
+def push_control(context: Any) -> dict[str, Any]:
     """Rendered (hidden: push.js shows it where the browser can subscribe) only for a
-    signed-in user on a server with VAPID keys; ``ios_hint`` adds the Home Screen note."""
-    request = context.get("request")
-    user = getattr(request, "user", None)
-    return {
-        "shown": bool(user and user.is_authenticated) and push_selectors.push_on(),
-        "ios_hint": ios_hint,
-    }
+    signed-in user on a server with VAPID keys."""
+    return {"shown": _shown(context), "part": "control"}
+
+
+@register.inclusion_tag("play/_push.html", takes_context=True)
+def ios_push_hint(context: Any) -> dict[str, Any]:
+    """The table's note for iOS Safari outside a Home Screen app (push.js shows it once)."""
+    return {"shown": _shown(context), "part": "ios_hint"}

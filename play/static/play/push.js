@@ -54,7 +54,9 @@
 
   // ------------------------------------------------------------------ the control
   var control = document.getElementById("push-control");
-  var canPush = supported && "PushManager" in window && "Notification" in window;
+  // (iOS delivers push only to a Home Screen app: its browser tab is told so instead)
+  var canPush = supported && "PushManager" in window && "Notification" in window &&
+    !(isIos() && !standalone());
 
   function show(state, text) {
     if (!control) return;
