@@ -154,3 +154,26 @@ def test_the_account_page_lists_the_devices_and_removes_one_without_script(vapid
 def test_the_account_page_needs_a_login():
     r = Client().get("/accounts/notifications/")
     assert r.status_code == 302 and "/accounts/login/" in r["Location"]
+
+
+def test_the_pwa_pages_and_controls_are_in_french_and_german(vapid):
+    from games.services import games as game_services
+    from tests.play.test_i18n import LANGUAGES, untranslated
+
+    ann, bob = user("ann"), user("bob")
+    game = game_services.game_create(user=ann, ruleset="skipbo", seats=2)
+    game_services.game_join(game_id=game.id, user=bob)
+    PushSubscription.objects.create(
+        user=ann, endpoint="https://fcm.googleapis.com/fcm/send/abc", p256dh="x", auth="y"
+    )
+    pages = {}
+    for lang in ("en", *LANGUAGES):
+        pages[lang] = Client(HTTP_ACCEPT_LANGUAGE=lang)
+        pages[lang].force_login(ann)
+    paths = ["/", f"/play/{game.id}/", "/accounts/notifications/", "/offline/"]
+    english = pages["en"].get(f"/play/{game.id}/").content.decode()
+    assert "Notify me on this device" in english and "Home Screen" in english
+    assert untranslated(pages, paths, {"ann", "bob", "Chrome"}) == {}
+    for lang in LANGUAGES:
+        manifest = json.loads(pages[lang].get("/manifest.webmanifest").content)
+        assert manifest["lang"] == lang and "friends" not in manifest["description"]
