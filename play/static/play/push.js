@@ -38,6 +38,15 @@
     return out;
   }
 
+  function sameKey(sub, key) {
+    var had = sub.options && sub.options.applicationServerKey;
+    if (!had) return false;
+    var bytes = new Uint8Array(had);
+    if (bytes.length !== key.length) return false;
+    for (var i = 0; i < key.length; i++) if (bytes[i] !== key[i]) return false;
+    return true;
+  }
+
   function isIos() {
     var ua = navigator.userAgent || "";
     return /iPhone|iPad|iPod/.test(ua) || (/Macintosh/.test(ua) && navigator.maxTouchPoints > 1);
@@ -95,10 +104,14 @@
       return fetch(control.dataset.key, { headers: { "Accept": "application/json" } })
         .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.json(); })
         .then(function (data) {
+          var key = keyBytes(data.public_key);
           return ready.then(function (reg) {
-            return reg.pushManager.subscribe({
-              userVisibleOnly: true,
-              applicationServerKey: keyBytes(data.public_key),
+            // A subscription made under another key (the server's keys were rotated)
+            // is ended first: the browser refuses to subscribe again under a new one.
+            return reg.pushManager.getSubscription().then(function (old) {
+              return old && !sameKey(old, key) ? old.unsubscribe() : null;
+            }).then(function () {
+              return reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
             });
           });
         })
