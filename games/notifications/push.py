@@ -326,13 +326,23 @@ def deliver(delivery_id: int) -> str | None:
         return "failed"
 
 
+#: Deliveries per ``games.deliver_pushes`` task: a burst (2,000 games ending at once)
+#: is a few hundred broker messages, not ten thousand; one push is still one task.
+BATCH = 25
+
+
 def enqueue(ids: list[int], countdown: float = 0) -> None:
-    """A ``games.deliver_push`` task per delivery (a hint: the sweep catches a lost one)."""
-    for delivery_id in ids:
+    """Tasks that send these deliveries, ``BATCH`` a task (a hint: the sweep catches a lost
+    one)."""
+    for at in range(0, len(ids), BATCH):
+        chunk = list(ids[at : at + BATCH])
         try:
-            outbox.send("games.deliver_push", args=(delivery_id,), countdown=countdown)
+            if len(chunk) == 1:
+                outbox.send("games.deliver_push", args=(chunk[0],), countdown=countdown)
+            else:
+                outbox.send("games.deliver_pushes", args=(chunk,), countdown=countdown)
         except Exception:
-            log.warning("push %s not enqueued; the sweep sends it", delivery_id)
+            log.warning("pushes %s not enqueued; the sweep sends them", chunk)
 
 
 def sweep(*, limit: int = 2000) -> int:
