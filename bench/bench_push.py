@@ -141,7 +141,24 @@ def moves(service: PushService, users: list, count: int) -> list[float]:
     return delays
 
 
-def burst(service: PushService, users: list, games_n: int, per_game: int) -> dict[str, float]:
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) of a process and its children (the prefork pool)."""
+    import psutil
+
+    root = psutil.Process(pid)
+    total = 0.0
+    for proc in [root, *root.children(recursive=True)]:
+        try:
+            times = proc.cpu_times()
+            total += times.user + times.system
+        except psutil.NoSuchProcess:
+            pass
+    return total
+
+
+def burst(
+    service: PushService, users: list, games_n: int, per_game: int, worker_pid: int
+) -> dict[str, float]:
     owner = users[0]
     User = get_user_model()
     people = [User.objects.create_user(username=f"burst{d}", password="x") for d in range(per_game)]
@@ -184,6 +201,7 @@ def burst(service: PushService, users: list, games_n: int, per_game: int) -> dic
         )
     ids = [row.pk for row in rows]
     already = len(service.requests)
+    cpu = cpu_seconds(worker_pid)
     start = time.time()
     push.enqueue(ids)
     queued = time.time() - start
@@ -193,6 +211,7 @@ def burst(service: PushService, users: list, games_n: int, per_game: int) -> dic
         time.sleep(0.1)  # until all arrived, or nothing more for 60 s
         if len(service.requests) != last_count:
             last_count, last_change = len(service.requests), time.time()
+    cpu = cpu_seconds(worker_pid) - cpu
     got = service.requests[already:]
     last = max((r["at"] for r in got), default=float("inf"))
     per = collections.Counter((r["path"], r["headers"].get("Topic")) for r in got)
@@ -213,6 +232,7 @@ def burst(service: PushService, users: list, games_n: int, per_game: int) -> dic
         "lost": lost,
         "twice": twice,
         "sent_rows": sent,
+        "cpu_ms": cpu * 1000 / max(1, len(got)),
     }
 
 
@@ -256,7 +276,7 @@ def main() -> int:
                 subscribe(service, user)
             worker_options = ["-Q", "celery,notifications", "--without-heartbeat",
                               "--without-gossip", "--without-mingle"]  # fmt: skip
-            procs.worker("worker", options=worker_options)
+            worker = procs.worker("worker", options=worker_options)
             procs.beat()
 
             delays = moves(service, users, args.moves)
@@ -269,7 +289,7 @@ def main() -> int:
                 flush=True,
             )
 
-            found = burst(service, users, args.games, args.per_game)
+            found = burst(service, users, args.games, args.per_game, worker.pid)
             out["burst_s"] = found["burst_s"]
             print(
                 f"{found['total']} pushes queued at once ({args.games} games x {args.per_game} "
@@ -277,6 +297,12 @@ def main() -> int:
                 f"{found['burst_s']:.1f} s after the first enqueue "
                 f"({found['total'] / found['burst_s']:.0f}/s; goal <= 60 s); "
                 f"{found['lost']} lost, {found['twice']} twice, {found['sent_rows']} rows sent",
+                flush=True,
+            )
+            print(
+                f"  the worker's CPU per push: {found['cpu_ms']:.1f} ms (its processes, user +"
+                f" system): {found['total']} pushes on 2 free cores would take"
+                f" {found['total'] * found['cpu_ms'] / 2000:.0f} s",
                 flush=True,
             )
             if found["lost"] or found["twice"]:

@@ -70,3 +70,16 @@ def test_a_burst_is_sent_in_batches_each_push_once(vapid, service, monkeypatch):
     assert sorted(per.values()) == [20, 20, 20]
     assert not PushDelivery.objects.exclude(status="sent").exists()
     service.open(service.requests[0], PAIR["public_key"])
+
+
+def test_the_vapid_jwt_is_signed_once_per_push_service_and_renewed(settings):
+    settings.PABLO_VAPID_SUBJECT = "mailto:ops@example.org"
+    push._signed.clear()
+    one = push.vapid_authorization("https://fcm.googleapis.com/fcm/send/a", PAIR)
+    assert push.vapid_authorization("https://fcm.googleapis.com/fcm/send/b", PAIR) == one
+    other = push.vapid_authorization("https://updates.push.services.mozilla.com/w/c", PAIR)
+    assert other != one  # another audience
+    key = next(k for k in push._signed if k[2] == "https://fcm.googleapis.com")
+    header, exp = push._signed[key]
+    push._signed[key] = (header, exp - 3600 - 1)  # an hour on: less than 11 h left
+    assert push.vapid_authorization("https://fcm.googleapis.com/fcm/send/a", PAIR) != one
