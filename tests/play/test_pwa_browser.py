@@ -269,3 +269,27 @@ def test_on_an_iphone_the_table_says_once_that_push_needs_the_home_screen(
     page.wait_for_timeout(500)
     assert hint.is_hidden()  # once: remembered on this device
     context.close()
+
+
+def test_no_serious_axe_violation_on_the_devices_page_and_the_control(
+    chromium, live_server, vapid, game
+):
+    from tests.play.test_a11y_browser import violations
+
+    PushSubscription.objects.create(
+        user=game.created_by,
+        endpoint="https://fcm.googleapis.com/fcm/send/abc",
+        p256dh="x",
+        auth="y",
+    )
+    found = {}
+    for width in (1280, 390):
+        context = chromium.new_context(viewport={"width": width, "height": 900}, bypass_csp=True)
+        page = context.new_page()
+        log_in(page, live_server.url)
+        page.get_by_role("button", name="Notify me on this device").wait_for(timeout=20_000)
+        found[("lobby", width)] = violations(page)
+        page.goto(f"{live_server.url}/accounts/notifications/")
+        found[("devices", width)] = violations(page)
+        context.close()
+    assert all(v == [] for v in found.values()), found
