@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 from functools import cache
-from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -30,7 +29,6 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from games.errors import ApplicationError
-from games.selectors import push as push_selectors
 from games.services import notifications as notification_services
 
 THEME = "#1f6b4a"  # the felt (tabletop/site.css --felt)
@@ -135,22 +133,6 @@ def offline(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def notifications_view(request: HttpRequest) -> HttpResponse:
-    """The account's notifications page: the devices that get push, each with Remove."""
-    response = render(
-        request,
-        "play/notifications.html",
-        {
-            "devices": push_selectors.push_devices(user=request.user),
-            "push_on": push_selectors.push_on(),
-            "nav": "notifications",
-        },
-    )
-    response["Cache-Control"] = "no-store"
-    return response
-
-
-@login_required
 @require_POST
 def device_remove(request: HttpRequest, pk: int) -> HttpResponse:
     """Remove one of the user's devices (a plain form: works without JavaScript)."""
@@ -160,10 +142,4 @@ def device_remove(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, gettext("That device was already removed."))
     else:
         messages.success(request, gettext("The device was removed: it gets no more notifications."))
-    return HttpResponseRedirect(reverse("play:notifications"))
-
-
-def context(request: HttpRequest) -> dict[str, Any]:
-    """What the "Notify me on this device" control needs (lobby and table)."""
-    signed_in = request.user.is_authenticated
-    return {"push_control": signed_in and push_selectors.push_on()}
+    return HttpResponseRedirect(reverse("play:token") + "#devices")

@@ -20,10 +20,7 @@ urlpatterns = [
     path("accounts/language/", views.language_view, name="language"),
     path("accounts/token/", views.api_token, name="token"),
     path("accounts/email/<str:token>/", views.email_confirm, name="email_confirm"),
-    path("accounts/notifications/", pwa.notifications_view, name="notifications"),
-    path(
-        "accounts/notifications/devices/<int:pk>/remove/", pwa.device_remove, name="device_remove"
-    ),
+    path("accounts/devices/<int:pk>/remove/", pwa.device_remove, name="device_remove"),
     # the installable app, from the root: the worker's scope is the whole site
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("sw.js", pwa.service_worker, name="service_worker"),

@@ -27,3 +27,14 @@ def push_control(context: Any) -> dict[str, Any]:
 def ios_push_hint(context: Any) -> dict[str, Any]:
     """The table's note for iOS Safari outside a Home Screen app (push.js shows it once)."""
     return {"shown": _shown(context), "part": "ios_hint"}
+
+
+@register.inclusion_tag("play/_devices.html", takes_context=True)
+def push_devices(context: Any) -> dict[str, Any]:
+    """The account page's devices that get push, each with Remove."""
+    user = context["request"].user
+    return {
+        "devices": push_selectors.push_devices(user=user),
+        "push_on": push_selectors.push_on(),
+        "csrf_token": context.get("csrf_token"),
+    }

@@ -139,20 +139,20 @@ def test_the_account_page_lists_the_devices_and_removes_one_without_script(vapid
         auth="y",
     )
     c = client_for(ann)
-    page = c.get("/accounts/notifications/").content.decode()
+    page = c.get("/accounts/token/").content.decode()
     assert "Chrome" in page and "Firefox" not in page
-    assert f"/accounts/notifications/devices/{mine.pk}/remove/" in page
-    assert c.get(f"/accounts/notifications/devices/{mine.pk}/remove/").status_code == 405
-    r = c.post(f"/accounts/notifications/devices/{theirs.pk}/remove/", follow=True)
+    assert f"/accounts/devices/{mine.pk}/remove/" in page
+    assert c.get(f"/accounts/devices/{mine.pk}/remove/").status_code == 405
+    r = c.post(f"/accounts/devices/{theirs.pk}/remove/", follow=True)
     assert PushSubscription.objects.filter(pk=theirs.pk).exists()  # another's: untouched
     assert "already removed" in r.content.decode()
-    r = c.post(f"/accounts/notifications/devices/{mine.pk}/remove/", follow=True)
+    r = c.post(f"/accounts/devices/{mine.pk}/remove/", follow=True)
     assert not PushSubscription.objects.filter(pk=mine.pk).exists()
     assert "No device yet" in r.content.decode()
 
 
 def test_the_account_page_needs_a_login():
-    r = Client().get("/accounts/notifications/")
+    r = Client().get("/accounts/token/")
     assert r.status_code == 302 and "/accounts/login/" in r["Location"]
 
 
@@ -170,7 +170,7 @@ def test_the_pwa_pages_and_controls_are_in_french_and_german(vapid):
     for lang in ("en", *LANGUAGES):
         pages[lang] = Client(HTTP_ACCEPT_LANGUAGE=lang)
         pages[lang].force_login(ann)
-    paths = ["/", f"/play/{game.id}/", "/accounts/notifications/", "/offline/"]
+    paths = ["/", f"/play/{game.id}/", "/accounts/token/", "/offline/"]
     english = pages["en"].get(f"/play/{game.id}/").content.decode()
     assert "Notify me on this device" in english and "Home Screen" in english
     assert untranslated(pages, paths, {"ann", "bob", "Chrome"}) == {}

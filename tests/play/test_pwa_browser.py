@@ -73,7 +73,7 @@ def controlled(page) -> None:
         page.wait_for_timeout(50)
         return page.evaluate("navigator.serviceWorker.controller !== null")
 
-    wait_for(claimed, 20, what="the service worker's control of the page")
+    wait_for(claimed, 60, what="the service worker's control of the page")
 
 
 @pytest.fixture
@@ -160,7 +160,7 @@ def test_a_push_shows_one_notification_per_game_and_its_click_opens_the_table(
         found = [r for r in registrations if not r["isDeleted"]]
         return found[0]["registrationId"] if found else None
 
-    registration_id = wait_for(registration, 20, what="the worker's registration")
+    registration_id = wait_for(registration, 60, what="the worker's registration")
     body = {"event": "your_turn", "game_id": str(game.id), "ruleset": "Skip-Bo"}
     for payload in (push.message({**body, "event": "turn_reminder"}), push.message(body)):
         cdp.send(
@@ -179,7 +179,7 @@ def test_a_push_shows_one_notification_per_game_and_its_click_opens_the_table(
         shown = page.evaluate(shown_js)
         return shown if shown and shown[0]["title"] == payload["title"] else None
 
-    shown = wait_for(latest, 20, what="the notification")
+    shown = wait_for(latest, 60, what="the notification")
     assert shown == [  # one per game: the newer replaced the reminder
         {
             "title": payload["title"],
@@ -236,7 +236,7 @@ def test_notify_me_subscribes_this_device_with_the_session(
     page.goto(f"{live_server.url}/play/{game.id}/")
     page.wait_for_selector("[data-push-state=on]:not([hidden])", timeout=20_000)
     # The account page names this device, and its Remove also ends the browser's subscription.
-    page.goto(f"{live_server.url}/accounts/notifications/")
+    page.goto(f"{live_server.url}/accounts/token/")
     page.wait_for_selector(".this-device:not([hidden])", timeout=20_000)
     page.set_viewport_size({"width": 390, "height": 844})
     page.screenshot(path=str(artifacts / "pwa-devices-390.png"), full_page=True)
@@ -289,7 +289,7 @@ def test_no_serious_axe_violation_on_the_devices_page_and_the_control(
         log_in(page, live_server.url)
         page.get_by_role("button", name="Notify me on this device").wait_for(timeout=20_000)
         found[("lobby", width)] = violations(page)
-        page.goto(f"{live_server.url}/accounts/notifications/")
+        page.goto(f"{live_server.url}/accounts/token/")
         found[("devices", width)] = violations(page)
         context.close()
     assert all(v == [] for v in found.values()), found
