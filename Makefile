@@ -9,7 +9,7 @@ test:           ## the whole test suite in parallel (real PostgreSQL + Redis whe
 
 test-embedded:  ## the suite on the embedded default (SQLite, file broker), as `make run` serves it
 	DATABASE_URL= CELERY_BROKER_URL= PABLO_REQUIRE_SERVICES=0 \
-		scripts/test.sh -m "not browser and not slow and not services" $(ARGS)
+		scripts/test.sh -m "not browser and not slow and not services and not pure" $(ARGS)
 
 lint:           ## ruff lint and format check, strict mypy on the pure rules
 	scripts/venv.sh dev

@@ -229,6 +229,9 @@ class NotificationSettings(models.Model):
     push_enabled = models.BooleanField(default=True)
     timezone = models.CharField(max_length=64, blank=True, default="")
     quiet_hours = models.JSONField(null=True, blank=True, default=None)
+    #: {kind: {channel: false}} for what the user turned off (games.notifications.prefs);
+    #: a kind or channel not named is on
+    kinds = models.JSONField(default=dict, blank=True)
     #: the nonce of the one confirmation link that may still be used ("" none):
     #: a new address, a cleared one or a confirmation replaces it (games.notifications.fanout)
     email_nonce = models.CharField(max_length=64, blank=True, default="")
@@ -270,6 +273,7 @@ class PushDelivery(models.Model):
         PENDING = "pending"
         SENT = "sent"
         FAILED = "failed"
+        SKIPPED = "skipped"  # stale (the turn moved on) or replaced by a newer one of its game
 
     subscription = models.ForeignKey(
         PushSubscription, on_delete=models.CASCADE, related_name="deliveries"
@@ -282,6 +286,8 @@ class PushDelivery(models.Model):
     tries = models.PositiveIntegerField(default=0)
     next_try = models.DateTimeField()
     urgent = models.BooleanField(default=False)
+    #: written for later (quiet hours, an early reminder): collapses with its game's later pushes
+    held = models.BooleanField(default=False)
 
     class Meta:
         constraints = [
@@ -299,6 +305,43 @@ class PushDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"push {self.kind} {self.game_id} {self.turn} to {self.subscription_id}"
+
+
+class MailNotice(models.Model):
+    """One notification e-mail owed to a user, once: unique by (user, game, turn, kind).
+
+    Written by the notifications follower (``due``: now, or when the user's quiet
+    hours end); the mail sweep sends the due ones -- "your turn" as a digest, at
+    most one an hour per user (games.notifications.digest, docs/notifications.md).
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        SENT = "sent"
+        SKIPPED = "skipped"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    turn = models.CharField(max_length=64)
+    kind = models.CharField(max_length=16)
+    data = models.JSONField()  # the notification's body (fanout's): never a card
+    due = models.DateTimeField()
+    #: written for later (quiet hours, an early reminder): collapses with its game's later mails
+    held = models.BooleanField(default=False)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game", "turn", "kind"], name="mail_once")
+        ]
+        indexes = [
+            models.Index(fields=["due"], name="mail_pending", condition=models.Q(status="pending")),
+            models.Index(fields=["user", "kind", "sent_at"], name="mail_sent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"mail {self.kind} {self.game_id} {self.turn} to {self.user_id}"
 
 
 class TurnReminder(models.Model):

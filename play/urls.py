@@ -5,6 +5,7 @@ from django.urls import path
 
 from . import pwa, views
 from .accounts import LoginForm
+from .notify_settings import notification_settings_view
 
 app_name = "play"
 
@@ -25,6 +26,11 @@ urlpatterns = [
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("sw.js", pwa.service_worker, name="service_worker"),
     path("offline/", pwa.offline, name="offline"),
+    path(
+        "accounts/notifications/",
+        notification_settings_view,
+        name="notification_settings",
+    ),
     path("history/", views.history_view, name="history"),
     path("play/new/", views.create, name="create"),
     path("play/<uuid:game_id>/", views.table_view, name="table"),

@@ -9,6 +9,8 @@ task                               what
 ``games.deliver_push``             one Web Push (``push.deliver``), once
 ``games.deliver_pushes``           a batch of them (a burst: ``push.BATCH`` a task)
 ``games.push_sweep``               beat: the pushes whose task was lost
+``games.send_mail``                the due notification mails of some users
+``games.mail_sweep``               beat: every user's due notification mails
 =================================  ===========================================
 
 Every task may run twice (acks late, redelivery): a webhook body carries a ``delivery`` id a
@@ -24,7 +26,7 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 
-from . import fanout, mail, push, webhooks
+from . import digest, fanout, mail, push, webhooks
 
 log = logging.getLogger(__name__)
 
@@ -85,3 +87,13 @@ def deliver_pushes(delivery_ids: list[int]) -> int:
 @shared_task(name="games.push_sweep", ignore_result=True)
 def push_sweep() -> int:
     return push.sweep()
+
+
+@shared_task(name="games.send_mail", ignore_result=True)
+def send_mail(user_ids: list[Any]) -> int:
+    return sum(digest.send_user(u) for u in user_ids)
+
+
+@shared_task(name="games.mail_sweep", ignore_result=True)
+def mail_sweep() -> int:
+    return digest.sweep()

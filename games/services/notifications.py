@@ -12,6 +12,7 @@ from django.db import transaction
 from games import errors
 from games.models import NotificationSettings, PushSubscription
 from games.notifications import fanout, push, webhooks
+from games.notifications import prefs as notification_prefs
 
 JSON = dict[str, Any]
 
@@ -36,9 +37,11 @@ def notification_settings_update(
     timezone: str | None = None,
     quiet_hours: JSON | None = None,
     clear_quiet_hours: bool = False,
+    kinds: dict[str, dict[str, bool]] | None = None,
 ) -> NotificationSettings:
     """Change the user's e-mail address, turn channels on and off, set the timezone or
-    the quiet hours (None: unchanged; ``clear_quiet_hours``: none)."""
+    the quiet hours (None: unchanged; ``clear_quiet_hours``: none), or switch kinds of
+    notification per channel (``kinds``: only those named change)."""
     prefs, _ = NotificationSettings.objects.get_or_create(user=user)
     if email is not None:
         # A new address is not used yet: it is mailed a confirmation link and
@@ -66,6 +69,9 @@ def notification_settings_update(
     if clear_quiet_hours:
         prefs.quiet_hours = None
         fields.append("quiet_hours")
+    if kinds:
+        prefs.kinds = notification_prefs.merged(prefs.kinds, kinds)
+        fields.append("kinds")
     if fields:
         prefs.save(update_fields=[*fields, "updated_at"])
     return prefs
