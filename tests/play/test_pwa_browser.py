@@ -161,7 +161,7 @@ def test_a_push_shows_one_notification_per_game_and_its_click_opens_the_table(
         return found[0]["registrationId"] if found else None
 
     registration_id = wait_for(registration, 60, what="the worker's registration")
-    body = {"event": "your_turn", "game_id": str(game.id), "ruleset": "Skip-Bo"}
+    body = {"event": "your_turn", "game_id": str(game.id), "ruleset": "skipbo"}
     for payload in (push.message({**body, "event": "turn_reminder"}), push.message(body)):
         cdp.send(
             "ServiceWorker.deliverPushMessage",
