@@ -1,5 +1,5 @@
 # Everyday commands. `make run` and `make test` are the README quickstart.
-.PHONY: run test test-embedded lint format schema bench
+.PHONY: run test test-embedded lint format schema client bench
 
 run:            ## run web + Celery worker + beat on the embedded default (or DATABASE_URL etc.)
 	scripts/run.sh
@@ -23,6 +23,9 @@ format:
 
 schema:         ## validate the OpenAPI schema
 	.venv/bin/python manage.py spectacular --validate --fail-on-warn --file /dev/null
+
+client:         ## regenerate clients/python's calls and models from the schema (CHECK=1: only compare)
+	scripts/client.sh $(if $(CHECK),--check)
 
 bench:          ## the benchmarks in bench/ (see bench/README.md)
 	scripts/venv.sh dev

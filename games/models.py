@@ -498,6 +498,58 @@ class BotAccount(models.Model):
         return f"bot account {self.user_id}"
 
 
+# --------------------------------------------------------------------------- account feed
+# (written by the ``account_feed`` follower, games/feed/followers.py; docs/programs.md)
+
+
+class AccountFeed(models.Model):
+    """One account's feed head: the position of its newest ``AccountEvent`` (0: none).
+
+    Kept by the follower in the same transaction as the rows, so that the next
+    position and the head a waiting client compares with are one row by key."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="account_feed",
+    )
+    position = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"account feed {self.user_id} @ {self.position}"
+
+
+class AccountEvent(models.Model):
+    """What concerns one account, in the log's order (``GET /api/me/events/``).
+
+    ``position`` counts the account's own events from 1, without a gap: a client
+    resumes with ``after`` = the last position it read. ``source`` is the position
+    of the log event (``Event.position``) it was made from: unique with the account
+    and the type, so a follower that handles a batch again adds nothing."""
+
+    id = models.BigAutoField(primary_key=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account_events"
+    )
+    position = models.BigIntegerField()
+    type = models.CharField(max_length=40)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField()
+    data = models.JSONField(default=dict)
+    source = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["user", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "position"], name="account_event_position"),
+            models.UniqueConstraint(fields=["source", "user", "type"], name="account_event_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}#{self.position} {self.type}"
+
+
 # --------------------------------------------------------------------------- followers
 # (owned by games/followers/)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import zoneinfo
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
@@ -119,7 +120,7 @@ class NotificationSettingsSerializer(serializers.Serializer):
 
     def validate_timezone(self, value: str) -> str:
         if value and value not in zoneinfo.available_timezones():
-            raise serializers.ValidationError("not an IANA timezone name.")
+            raise serializers.ValidationError(_("not an IANA timezone name."))
         return value
 
 
@@ -138,7 +139,7 @@ class WebhookInSerializer(serializers.Serializer):
 
     def validate_url(self, value: str) -> str:
         if not value.lower().startswith(("http://", "https://")):
-            raise serializers.ValidationError("must be an http or https URL.")
+            raise serializers.ValidationError(_("must be an http or https URL."))
         return value
 
 

@@ -100,36 +100,37 @@ def keys() -> dict[str, str] | None:
 # --------------------------------------------------------------------------- subscriptions
 
 
-def check_keys(p256dh: str, auth: str) -> str | None:
-    """Why a subscription's keys are refused (None: a P-256 point and a 16-byte secret)."""
+def check_keys(p256dh: str, auth: str) -> Any:
+    """Why a subscription's keys are refused (None: a P-256 point and a 16-byte secret),
+    a lazy translation."""
     try:
         point = unb64url(p256dh)
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
     except (ValueError, TypeError):
-        return "keys.p256dh is not a P-256 public key (base64url of its uncompressed point)."
+        return _("keys.p256dh is not a P-256 public key (base64url of its uncompressed point).")
     if len(point) != 65:
-        return "keys.p256dh is not an uncompressed P-256 point."
+        return _("keys.p256dh is not an uncompressed P-256 point.")
     try:
         secret = unb64url(auth)
     except (ValueError, TypeError):
         secret = b""
     if len(secret) != 16:
-        return "keys.auth is not 16 bytes (base64url)."
+        return _("keys.auth is not 16 bytes (base64url).")
     return None
 
 
-def check_endpoint(endpoint: str) -> str | None:
+def check_endpoint(endpoint: str) -> Any:
     """Why an endpoint is refused (None: https on a public address, or allowed private)."""
     allow = bool(settings.PABLO_PUSH_ALLOW_PRIVATE)
     scheme = urllib.parse.urlsplit(endpoint).scheme
     if scheme != "https" and not (allow and scheme == "http"):
-        return "endpoint must be an https:// URL."
+        return _("endpoint must be an https:// URL.")
     try:
         resolve_destination(endpoint, allow_private=allow)
     except WebhookRefused:
-        return "endpoint is not on a public address."
+        return _("endpoint is not on a public address.")
     except WebhookFailed:
-        return "endpoint's host does not resolve."
+        return _("endpoint's host does not resolve.")
     return None
 
 

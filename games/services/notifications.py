@@ -110,8 +110,9 @@ def push_subscribe(*, user: Any, endpoint: str, p256dh: str, auth: str) -> tuple
     list(users.filter(pk=user.pk).values("pk"))
     if PushSubscription.objects.filter(user=user).count() >= push.MAX_DEVICES:
         raise errors.Conflict(
-            f"You have {push.MAX_DEVICES} devices already: remove one first.",
-            code="too_many_devices",
+            "You have %(most)s devices already: remove one first.",
+            "too_many_devices",
+            most=push.MAX_DEVICES,
         )
     row = PushSubscription.objects.create(user=user, endpoint=endpoint, p256dh=p256dh, auth=auth)
     return row, True
