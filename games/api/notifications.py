@@ -18,6 +18,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -299,7 +300,8 @@ class PushKeyApi(APIView):
 
 
 class PushDevicesApi(APIView):
-    authentication_classes = [CachedTokenAuthentication]
+    # the pages' "Notify me on this device" calls with the session (and CSRF)
+    authentication_classes = [CachedTokenAuthentication, SessionAuthentication]
 
     @extend_schema(
         operation_id="me_push_list",
@@ -330,7 +332,7 @@ class PushDevicesApi(APIView):
 
 
 class PushDeviceApi(APIView):
-    authentication_classes = [CachedTokenAuthentication]
+    authentication_classes = [CachedTokenAuthentication, SessionAuthentication]
 
     @extend_schema(
         operation_id="me_push_destroy",

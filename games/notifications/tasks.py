@@ -7,6 +7,7 @@ task                               what
 ``games.deliver_webhook``          one signed POST, retried with backoff
 ``games.deliver_email``            one e-mail, retried with backoff
 ``games.deliver_push``             one Web Push (``push.deliver``), once
+``games.deliver_pushes``           a batch of them (a burst: ``push.BATCH`` a task)
 ``games.push_sweep``               beat: the pushes whose task was lost
 ``games.send_mail``                the due notification mails of some users
 ``games.mail_sweep``               beat: every user's due notification mails
@@ -75,6 +76,12 @@ def deliver_email(self: Any, to: str, subject: str, text: str) -> None:
 @shared_task(name="games.deliver_push", ignore_result=True)
 def deliver_push(delivery_id: int) -> str | None:
     return push.deliver(delivery_id)
+
+
+@shared_task(name="games.deliver_pushes", ignore_result=True)
+def deliver_pushes(delivery_ids: list[int]) -> int:
+    """Several pushes, each once (``push.deliver``): one task for a burst's batch."""
+    return sum(push.deliver(delivery_id) == "sent" for delivery_id in delivery_ids)
 
 
 @shared_task(name="games.push_sweep", ignore_result=True)

@@ -6,6 +6,7 @@ import logging
 import secrets
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from games import errors
@@ -104,7 +105,9 @@ def push_subscribe(*, user: Any, endpoint: str, p256dh: str, auth: str) -> tuple
         found.user, found.p256dh, found.auth = user, p256dh, auth
         found.save(update_fields=["user", "p256dh", "auth"])
         return found, False
-    list(type(user).objects.select_for_update().filter(pk=user.pk).values("pk"))  # one at a time
+    # one at a time (the user's model, not type(user): a page's user is a lazy object)
+    users = get_user_model().objects.select_for_update()
+    list(users.filter(pk=user.pk).values("pk"))
     if PushSubscription.objects.filter(user=user).count() >= push.MAX_DEVICES:
         raise errors.Conflict(
             "You have %(most)s devices already: remove one first.",
