@@ -110,7 +110,7 @@ def synthetic(count: int, people: int = 2000) -> None:
         game = uuid.uuid4()
         games.append(
             (game, ruleset, len(table), "{}", 86400, table[0][0], now, "finished",
-             len(stream), "", now, now, False, "")
+             len(stream), "", now, now, False, "", "")
         )  # fmt: skip
         events += [
             (game, n, kind, seat, json.dumps(data), now)
@@ -118,7 +118,7 @@ def synthetic(count: int, people: int = 2000) -> None:
         ]
     with connection.cursor() as cursor:
         columns = "id, ruleset, seats, options, turn_timeout, created_by_id, created_at, "
-        columns += "status, version, turn_key, updated_at, finished_at, private, invite"
+        columns += "status, version, turn_key, updated_at, finished_at, private, invite, created_from"
         with cursor.cursor.copy(f"COPY games_game ({columns}) FROM STDIN") as copy:
             for row in games:
                 copy.write_row(row)
@@ -133,11 +133,16 @@ def rebuild(count: int) -> None:
     synthetic(count)
     print(f"  {count} synthetic finished games written in {time.perf_counter() - start:.0f} s")
     Cursor.objects.update_or_create(pk=1, defaults={"position": head()})
-    start = time.perf_counter()
+    load = os.getloadavg()[0]
+    start, cpu = time.perf_counter(), time.process_time()
     rebuilt = ratings.ratings_rebuild()
-    took = time.perf_counter() - start
+    took, cpu = time.perf_counter() - start, time.process_time() - cpu
     assert rebuilt >= count, rebuilt
-    print(f"rebuild: {rebuilt} finished games in {took:.1f} s ({rebuilt / took:.0f} games/s)")
+    print(
+        f"rebuild: {rebuilt} finished games in {took:.1f} s ({rebuilt / took:.0f} games/s), "
+        f"{cpu:.1f} s of this process's CPU (PostgreSQL's apart); load average "
+        f"{load:.1f} before, {os.getloadavg()[0]:.1f} after, on {os.cpu_count()} cores"
+    )
 
 
 def main() -> None:

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from django.core.management import call_command
+from django.db import transaction
 
-from games.models import Event
+from games import rules, store
+from games.models import BotAccount, Event
 from games.ratings import model
 from games.ratings import services as ratings_services
 from games.ratings.models import Cursor, Rating, RatingChange
 from games.ratings.services import ratings_apply
+from games.services import friends
+from games.services import games as services
 
-from .conftest import follow, play
+from .conftest import QUICK, follow, play
 
 
 def snapshot():
@@ -152,3 +156,33 @@ def test_an_account_no_longer_found_does_not_stop_the_follower(people):
     follow()
     assert not RatingChange.objects.filter(game_id=lost).exists()
     assert RatingChange.objects.filter(game_id=kept).count() == 2
+
+
+def test_aborted_and_cancelled_games_are_unrated(people):
+    ann, bob, _ = (p.user for p in people)
+    # a started rated game aborted (every player absent): no game_finished, no rating
+    started = services.game_create(user=ann, ruleset="skipbo", seats=2, options=QUICK)
+    services.game_join(game_id=started.id, user=bob)
+    with transaction.atomic():
+        stream = store.lock(started.id)
+        assert stream.state.status == "active"
+        store.append(stream, [rules.Event("game_aborted", {"reason": "every player is absent"})])
+    # a waiting game its creator cancels
+    waiting = services.game_create(user=ann, ruleset="skipbo", seats=2, options=QUICK)
+    friends.game_cancel(game_id=waiting.id, user=ann)
+    follow()
+    assert Event.objects.filter(type="game_aborted").count() == 2
+    assert not Rating.objects.exists() and not RatingChange.objects.exists()
+    assert ratings_services.ratings_rebuild() == 0
+
+
+def test_bot_accounts_are_rated_but_never_on_the_leaderboard(people, settings):
+    settings.PABLO_LEADERBOARD_MIN_GAMES = 1
+    ann, bob, cid = people
+    BotAccount.objects.create(user=bob.user)  # a program's account
+    play([ann.user, bob.user, cid.user], seed=6)
+    follow()
+    assert Rating.objects.filter(user=bob.user).exists()  # rated like anyone
+    board = ann.get("/api/ratings/skipbo/").json()
+    assert {r["username"] for r in board["results"]} == {"ann", "cid"}
+    assert ann.get("/api/players/bob/").json()["bot_account"] is True
