@@ -118,7 +118,8 @@ def synthetic(count: int, people: int = 2000) -> None:
         ]
     with connection.cursor() as cursor:
         columns = "id, ruleset, seats, options, turn_timeout, created_by_id, created_at, "
-        columns += "status, version, turn_key, updated_at, finished_at, private, invite, created_from"
+        columns += "status, version, turn_key, updated_at, finished_at, private, invite, "
+        columns += "created_from"
         with cursor.cursor.copy(f"COPY games_game ({columns}) FROM STDIN") as copy:
             for row in games:
                 copy.write_row(row)
