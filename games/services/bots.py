@@ -136,9 +136,10 @@ def game_timeout_rest(*, game_id: Any, turn_key: str) -> int:
         return 0
     if stream.state.status != "active" or stream.state.turn_key != turn_key:
         return 0
-    events = rules.timeout(stream.state, turn_key, stream.context())
+    # The stream's state is private: the rules evolve it in place, applied once.
+    events = rules.timeout_in_place(stream.state, turn_key, stream.context())
     if events:
-        store.append(stream, events)
+        store.append(stream, events, after=stream.state)
     return len(events)
 
 
@@ -160,7 +161,7 @@ def game_timeout_many(*, games: Sequence[Game]) -> tuple[dict[Any, int], list[tu
         if bot_selectors.bots_due(stream.state, waited_only=True):
             waiting.append((stream.game.id, turn_key))
             return []
-        return rules.timeout(stream.state, turn_key, stream.context())
+        return rules.timeout_in_place(stream.state, turn_key, stream.context())
 
     return store.append_many(live, timeout), waiting
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import caches
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -198,3 +198,34 @@ def test_an_actions_events_are_evolved_by_the_rules_alone(monkeypatch, seen_befo
         == stepped
         == rules.fold(game_selectors.game_events(after))
     )
+
+
+@pytest.mark.parametrize("path", ["one", "batch"])
+def test_a_timeouts_events_are_evolved_by_the_rules_alone(monkeypatch, path):
+    """A timeout (issue 24: "timeouts applied twice"): the rules evolve the stream's
+    private state as they emit the events (``rules.timeout_in_place``), for one game
+    (``game_timeout_rest``) and for the sweep's batch (``store.append_many``); the store
+    applies nothing again, and the stored state is the events' fold."""
+    ann, _ = _player("ann")
+    bob, _ = _player("bob")
+    game = _game(ann, bob)
+    turn_key = game_selectors.game_state(game=game).turn_key
+    store.clear_cache()  # the batch loads from the snapshot and the events
+    applied = []
+    real = rules.apply
+    monkeypatch.setattr(rules, "apply", lambda s, e: applied.append(e) or real(s, e))
+    if path == "one":
+        stored = bot_services.game_timeout_rest(game_id=game.id, turn_key=turn_key)
+    else:
+        with transaction.atomic():
+            locked = list(Game.objects.select_for_update().filter(pk=game.id))
+            counts, waiting = bot_services.game_timeout_many(games=locked)
+        stored = counts[game.id]
+        assert waiting == []
+    monkeypatch.undo()
+    assert stored > 0 and applied == []
+    after = Game.objects.get(pk=game.id)
+    events = game_selectors.game_events(after)
+    assert "turn_timed_out" in [e.type for e in events]
+    store.clear_cache()
+    assert game_selectors.game_state(game=after) == rules.fold(events)
