@@ -96,7 +96,7 @@ def test_skipbo_against_three_bots_from_the_lobby(
                 time.sleep(0.05)  # the bots' turn: the worker moves them
                 continue
             # ann's turn: her page shows the bots' moves without a reload
-            p.wait_for_selector(f'#table[data-version="{game.version}"]', timeout=10_000)
+            p.wait_for_selector(f'#table[data-version="{game.version}"]', timeout=30_000)
             check_page(ann, game, user)
             body = choose(state, 0, {"callers": {}})
             assert body is not None

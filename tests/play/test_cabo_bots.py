@@ -147,7 +147,7 @@ def test_cabo_against_two_bots_with_each_rounds_reveal(
             if not (legal and waits_for(legal)):
                 time.sleep(0.05)  # the bots' turn: the worker moves them
                 continue
-            p.wait_for_selector(f'#table[data-version="{game.version}"]', timeout=10_000)
+            p.wait_for_selector(f'#table[data-version="{game.version}"]', timeout=30_000)
             check_page(ann, game, user)
             if state["round"] > 1 and state["phase"] == "setup":
                 # round 1 has ended: its reveal came without a reload, until she acts
