@@ -169,6 +169,19 @@ class Processes:
             self.wait_ready(proc)
         return proc
 
+    def warm(self, proc: subprocess.Popen[bytes], timeout: float = 60) -> None:
+        """Until a worker has run the followers' task once (``games.follow``): its
+        first task pays for the imports, the caches and the database connection, which a
+        test timing the bots' moves should not count against the first of them."""
+        from games import outbox
+
+        outbox.publish("games.follow")
+        wait_for(
+            lambda: "games.follow[" in self.log(proc) and "succeeded" in self.log(proc),
+            timeout,
+            what="the worker's first games.follow",
+        )
+
     def beat(self, **env: str) -> subprocess.Popen[bytes]:
         return self.celery("beat", "beat", f"--schedule={self.tmp / 'beat-schedule'}", **env)
 

@@ -51,7 +51,7 @@ def test_skipbo_against_three_bots_from_the_lobby(
     settings,
 ):
     settings.PABLO_BOT_DELAY = DELAY  # the countdown is set where the move is committed
-    celery.worker(options=AS_MAKE_RUN, PABLO_BOT_DELAY=str(DELAY))
+    celery.warm(celery.worker(options=AS_MAKE_RUN, PABLO_BOT_DELAY=str(DELAY)))
     ann = Player(chromium, live_server.url, "ann", PHONE)  # the create form on a phone too
     try:
         ann.signup()

@@ -80,7 +80,7 @@ def test_cabo_against_two_bots_with_each_rounds_reveal(
     import json
 
     settings.PABLO_BOT_DELAY = DELAY
-    celery.worker(options=AS_MAKE_RUN, PABLO_BOT_DELAY=str(DELAY))
+    celery.warm(celery.worker(options=AS_MAKE_RUN, PABLO_BOT_DELAY=str(DELAY)))
     ann = Player(chromium, live_server.url, "ann", DESKTOP)
     try:
         ann.signup()
