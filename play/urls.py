@@ -5,6 +5,7 @@ from django.urls import path
 
 from . import views
 from .accounts import LoginForm
+from .notify_settings import notification_settings_view
 
 app_name = "play"
 
@@ -20,6 +21,11 @@ urlpatterns = [
     path("accounts/language/", views.language_view, name="language"),
     path("accounts/token/", views.api_token, name="token"),
     path("accounts/email/<str:token>/", views.email_confirm, name="email_confirm"),
+    path(
+        "accounts/notifications/",
+        notification_settings_view,
+        name="notification_settings",
+    ),
     path("history/", views.history_view, name="history"),
     path("play/new/", views.create, name="create"),
     path("play/<uuid:game_id>/", views.table_view, name="table"),

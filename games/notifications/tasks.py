@@ -8,6 +8,8 @@ task                               what
 ``games.deliver_email``            one e-mail, retried with backoff
 ``games.deliver_push``             one Web Push (``push.deliver``), once
 ``games.push_sweep``               beat: the pushes whose task was lost
+``games.send_mail``                the due notification mails of some users
+``games.mail_sweep``               beat: every user's due notification mails
 =================================  ===========================================
 
 Every task may run twice (acks late, redelivery): a webhook body carries a ``delivery`` id a
@@ -23,7 +25,7 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 
-from . import fanout, mail, push, webhooks
+from . import digest, fanout, mail, push, webhooks
 
 log = logging.getLogger(__name__)
 
@@ -78,3 +80,13 @@ def deliver_push(delivery_id: int) -> str | None:
 @shared_task(name="games.push_sweep", ignore_result=True)
 def push_sweep() -> int:
     return push.sweep()
+
+
+@shared_task(name="games.send_mail", ignore_result=True)
+def send_mail(user_ids: list[Any]) -> int:
+    return sum(digest.send_user(u) for u in user_ids)
+
+
+@shared_task(name="games.mail_sweep", ignore_result=True)
+def mail_sweep() -> int:
+    return digest.sweep()
