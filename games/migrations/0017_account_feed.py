@@ -18,7 +18,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('auth', '0012_alter_user_first_name_max_length'),
-        ('games', '0015_bot_accounts'),
+        ('games', '0016_notification_kinds_quiet_digest'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
