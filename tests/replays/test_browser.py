@@ -113,10 +113,6 @@ def test_plain_links_work_without_javascript(live_server, chromium, stored):
         context.close()
 
 
-@pytest.mark.xfail(
-    reason="open: failed once the branches of 2026-11-27 met (closing note)",
-    strict=False,
-)
 def test_skipbo_layout_and_phone_width(live_server, page, stored, artifacts):
     game, _ = stored("skipbo", 3, seed=3, names=["ann", "ben", "cara"], options={"stock_size": 5})
     page.goto(f"{live_server.url}/replays/{game.id}/?step=40")
@@ -132,10 +128,6 @@ def test_skipbo_layout_and_phone_width(live_server, page, stored, artifacts):
     page.screenshot(path=str(artifacts / "skipbo-step-phone.png"), full_page=True)
 
 
-@pytest.mark.xfail(
-    reason="open: failed once the branches of 2026-11-27 met (closing note)",
-    strict=False,
-)
 @pytest.mark.parametrize("width", [1280, 390])
 def test_screenshots_desktop_and_phone(live_server, chromium, stored, artifacts, width):
     """The list and a Pablo step with a call and a winner, at desktop and phone width
