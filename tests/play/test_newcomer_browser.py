@@ -285,6 +285,59 @@ def test_the_create_form_opens_one_ruleset_and_reads_on_a_phone(live_server, chr
         player.close()
 
 
+#: Each select's choices wider than its box beside the arrow (measured in the select's font).
+CUT_CHOICES = """(selects) => { const c = document.createElement("canvas").getContext("2d");
+    const shown = selects.filter(s => s.getClientRects().length > 0);
+    return shown.flatMap(s => { c.font = getComputedStyle(s).font;
+      const wide = o => c.measureText(o.text).width + 36 > s.clientWidth;
+      return [...s.options].filter(wide).map(o => s.form.dataset.ruleset + " " + s.name + ": "
+        + o.text); }); }"""
+
+#: Each text box whose default, written inside it, is wider than the box.
+CUT_PLACEHOLDERS = """(boxes) => { const c = document.createElement("canvas").getContext("2d");
+    return boxes.filter(b => b.getClientRects().length > 0).filter(b => {
+      c.font = getComputedStyle(b).font; const style = getComputedStyle(b);
+      const room = b.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return c.measureText(b.placeholder).width > room; })
+      .map(b => b.name + ": " + b.placeholder); }"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
+def test_no_choice_of_the_create_forms_is_cut_on_a_phone(live_server, chromium, artifacts, lang):
+    """At 390 px in German (and French) the seats' and the stand-in's choices were cut
+    ("ein Zufallsbot (irgendein erlaubter Z"): every form of every ruleset, all open."""
+    people("ann")
+    context = chromium.new_context(viewport=PHONE, extra_http_headers={"Accept-Language": lang})
+    p = context.new_page()
+    try:
+        p.goto(f"{live_server.url}/accounts/login/")
+        p.fill("#id_username", "ann")
+        p.fill("#id_password", PASSWORD)
+        p.click("form.stack button[type=submit]")
+        p.wait_for_url(f"{live_server.url}/")
+        assert p.locator("html").get_attribute("lang") == lang
+        cut, overflow = [], []
+        rulesets = p.locator("form.create").evaluate_all("fs => fs.map(f => f.dataset.ruleset)")
+        for ruleset in rulesets:
+            form = p.locator(f"details.ruleset-form:has(form[data-ruleset='{ruleset}'])")
+            form.evaluate("d => { d.open = true; d.querySelector('details.more').open = true; }")
+            seats = form.locator("select[name=seats]")
+            seats.select_option(seats.locator("option").last.get_attribute("value"))  # every seat
+            cut += form.locator("select").evaluate_all(CUT_CHOICES)
+            overflow += form.locator(".help, label, legend").evaluate_all(
+                "(es) => es.filter(e => e.scrollWidth > e.clientWidth + 1"
+                " || e.getBoundingClientRect().right > innerWidth).map(e => e.textContent)"
+            )
+            overflow += form.locator("input[placeholder]").evaluate_all(CUT_PLACEHOLDERS)
+            assert p.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], ruleset
+            if ruleset == "pablo":
+                p.screenshot(path=str(artifacts / f"create-{lang}-390.png"), full_page=True)
+        assert cut == [], cut
+        assert overflow == [], overflow
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_skipbo_opponents_discard_piles_stay_on_one_row(live_server, chromium, artifacts, seats):
     """At 1280 px an opponent's discard piles 3 and 4 wrapped to a second row beside a
