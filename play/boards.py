@@ -1,7 +1,8 @@
 """The board of each layout (``tabletop.layouts``): the cards of a view laid out for the table.
 
-``BOARDS[layout(ruleset).board](ctx, state, selection)`` adds to the
-table's context what ``templates/play/_<board>.html`` draws: every card as HTML
+``BUILDERS[shape](ctx, state, selection, kind)`` -- the shape of the ruleset's
+board kind (``tabletop.layouts.BOARDS``) -- adds to the table's context what
+``templates/play/_<board>.html`` draws: every card as HTML
 (``tabletop.cards``) with the pick it offers now. A board reads only the
 redacted view (``state``), so it can show nothing the viewer may not see.
 """
@@ -21,7 +22,7 @@ from .selection import Pick, Selection, live
 JSON = dict[str, Any]
 
 
-def family(ctx: JSON, state: JSON, selection: Selection, kind: str) -> None:
+def fields(ctx: JSON, state: JSON, selection: Selection, kind: str) -> None:
     fields = state.get("fields") or {}
     for p in ctx["players"]:
         slots = []
@@ -48,7 +49,7 @@ def _discard_pile(player: JSON, n: int) -> str:
     return _("%(name)s's discard pile %(n)s") % words
 
 
-def skipbo(ctx: JSON, state: JSON, selection: Selection, kind: str) -> None:
+def piles(ctx: JSON, state: JSON, selection: Selection, kind: str) -> None:
     you = ctx["you"]
     stock = state.get("stock") or {}
     discards = state.get("discards") or {}
@@ -109,5 +110,5 @@ def skipbo(ctx: JSON, state: JSON, selection: Selection, kind: str) -> None:
 
 Board = Callable[[JSON, JSON, Selection, str], None]
 
-#: One entry per board of ``tabletop.layouts.BOARDS``.
-BOARDS: dict[str, Board] = {"family": family, "skipbo": skipbo}
+#: One entry per shape of ``tabletop.layouts.BOARDS``.
+BUILDERS: dict[str, Board] = {"fields": fields, "piles": piles}

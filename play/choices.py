@@ -11,6 +11,7 @@ once. Every label starts with the action's verb (the page's contract).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,10 +48,21 @@ class Button:
         return json.dumps(self.body, separators=(",", ":"), sort_keys=True)
 
 
+#: The look of a button that needs no choice, by its action's type ("main" otherwise).
+STYLES = {"call": "danger", "skip": "quiet"}
+
+
 def expand(
-    legal: list[JSON], you: int | None, names: list[str], kind: str
+    legal: list[JSON],
+    you: int | None,
+    names: list[str],
+    kind: str,
+    verbs: Mapping[str, str] | None = None,
 ) -> tuple[list[Choice], list[Button]]:
     """(choices needing clicks, buttons needing none).
+
+    ``verbs``: the ruleset's own words for a button (``Presentation.verbs``, message
+    ids: Crazy Eights' ``skip`` is "Pass"), in place of the house's.
 
     A throw needs its card clicked first (select a card, then choose the verb):
     where throwing is open all the time, a button under every card would crowd
@@ -58,6 +70,7 @@ def expand(
     """
     choices: list[Choice] = []
     buttons: list[Button] = []
+    words = verbs or {}
     # the own occupied slots, which a throw onto another's card may give away
     # (legal_actions lists a throw for each of them whenever throwing is open)
     own = [a.get("position") for a in legal if a.get("type") == "throw" and a.get("seat") == you]
@@ -178,6 +191,8 @@ def expand(
                     % {"card": card_short(str(c), kind), "pile": _n(d)},
                 )
             )
+        elif t in words and not ch:  # a button in the ruleset's own words
+            buttons.append(Button(_(words[t]), dict(action), STYLES.get(str(t), "main")))
         elif t == "draw":
             src = action.get("source")
             label = _("Draw from the deck") if src == "deck" else _("Take the discard")

@@ -18,9 +18,9 @@ from django.utils.translation import gettext as _
 
 from games import rules
 from tabletop.describe import STAGE_WORDS, and_list, describe
-from tabletop.layouts import layout
+from tabletop.layouts import BOARDS, layout
 
-from .boards import BOARDS
+from .boards import BUILDERS
 from .choices import expand
 from .durations import time_left
 from .selection import Selection, complete, hint
@@ -72,7 +72,7 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
         absent[p["seat"]] = p.get("absent")
         scores[p["seat"]] = p.get("score")
     legal = state.get("legal_actions") or []
-    choices, buttons = expand(legal, you, names, kind)
+    choices, buttons = expand(legal, you, names, kind, dict(drawn.verbs))
     wanted = [r for r in sel.split(",") if r] if sel else []
     known: set[str] = {r for c in choices for r in c.refs}
     wanted = [r for r in dict.fromkeys(wanted) if r in known][:6]
@@ -138,5 +138,5 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
     ctx["winner_names"] = and_list([p["name"] for p in players if p["winner"]])
     ctx["board"] = drawn.board
     ctx["board_template"] = f"play/_{drawn.board}.html"
-    BOARDS[drawn.board](ctx, state, selection, kind)
+    BUILDERS[BOARDS[drawn.board]](ctx, state, selection, kind)
     return ctx

@@ -15,7 +15,7 @@ from django.utils.safestring import SafeString
 
 from tabletop.cards import card_html
 from tabletop.describe import STAGE_WORDS
-from tabletop.layouts import layout
+from tabletop.layouts import shape_of
 
 from .steps import Replay, Step, table_views
 
@@ -42,8 +42,8 @@ def frame(replay: Replay, step: Step, perspective: int | None) -> JSON:
         "actor_name": actor_name,
         "marking": bool(actor_view is not None and actor_name),
     }
-    board = layout(replay.ruleset).board
-    common.update(BOARDS[board](replay, table, actor_view, actor_name, perspective, actor))
+    board, shape = shape_of(replay.ruleset)
+    common.update(BUILDERS[shape](replay, table, actor_view, actor_name, perspective, actor))
     common["board"], common["template"] = board, f"replays/_{board}.html"
     for seat in common["seats"]:
         seat["total"] = totals[seat["seat"]] if seat["seat"] < len(totals) else 0
@@ -55,7 +55,7 @@ def _mark(code: Any, theirs: Any, kind: str, actor_name: str) -> SafeString:
     return card_html(code, kind, unknown_to=actor_name if unknown else "")
 
 
-def _family(
+def _fields(
     replay: Replay,
     table: JSON,
     actor_view: JSON | None,
@@ -113,7 +113,7 @@ def _family(
     }
 
 
-def _skipbo(
+def _piles(
     replay: Replay,
     table: JSON,
     actor_view: JSON | None,
@@ -178,5 +178,5 @@ def _skipbo(
 
 Board = Callable[[Replay, JSON, JSON | None, str, int | None, int | None], JSON]
 
-#: One entry per board of ``tabletop.layouts.BOARDS``.
-BOARDS: dict[str, Board] = {"family": _family, "skipbo": _skipbo}
+#: One entry per shape of ``tabletop.layouts.BOARDS``.
+BUILDERS: dict[str, Board] = {"fields": _fields, "piles": _piles}

@@ -5,8 +5,8 @@ A *step* is a moment of the game the viewer can show (docs/viewer.md):
 * step 0 is the table right after the first deal -- everything before it
   (creation, joins, the deal) is summed up in one sentence;
 * every later event is one step, except those that merely end the step before
-  (``describe.own_step``: ``deadline_set``, ``turn_started``, a Skip-Bo turn
-  ending with its discard).
+  (``describe.own_step``: ``deadline_set``, and what the ruleset's
+  ``merges_back`` says: a new turn, a turn ending with the discard that said it).
 
 A ``Replay`` is built once per ``(game id, version)`` -- a finished game never
 changes -- by one fold over the stream (``games.selectors.games.game_events``): the
@@ -207,12 +207,13 @@ def code_version() -> str:
 def _start_index(events: list[Event]) -> int:
     """Index of the event after which step 0 is drawn: the first deadline after the start."""
     started = next((i for i, e in enumerate(events) if e.type == "game_started"), None)
+    pre_play = words.PRE_PLAY | {rules.get_ruleset(events[0].data["ruleset"]).round_start_event}
     if started is None:
         return len(events) - 1
     for i in range(started + 1, len(events)):
         if events[i].type == "deadline_set":
             return i
-        if events[i].seat is not None and events[i].type not in words.PRE_PLAY:
+        if events[i].seat is not None and events[i].type not in pre_play:
             return i - 1
     return len(events) - 1
 
@@ -239,8 +240,9 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
     by_turn = drawn.chart_axis == "turn"  # Skip-Bo: a point per turn, the stocks
     names = _names(events)
     start = _start_index(events)
-    by_round = any(e.type in words.ROUND_END for e in events)
-    intro = (words.describe_start(events[: start + 1], names, kind),)
+    rs = rules.get_ruleset(ruleset)
+    by_round = any(e.type == rs.round_end_event for e in events)
+    intro = (words.describe_start(events[: start + 1], names, kind, ruleset),)
 
     state = rules.fold(events[:1])
     checkpoints = []
@@ -269,18 +271,18 @@ def build_replay(game_id: str, version: int, events: list[Event]) -> Replay:
                 event.type in ("game_finished", "game_aborted") and scores != totals[-1]
             )
         elif by_round:
-            point = event.type in words.ROUND_END
+            point = event.type == rs.round_end_event
         else:
             point = scores != totals[-1]
         if point:
             totals.append(scores)
-        if words.own_step(event):
+        if words.own_step(event, ruleset):
             number, tags = len(steps), []
-            if event.type in words.ROUND_START:
+            if event.type == rs.round_start_event:
                 round_no += 1
                 tags.append("round")
                 jumps.append((number, _("Round %(n)s") % {"n": round_no}))
-            if event.type in words.CALL:
+            if rs.call_event is not None and event.type == rs.call_event:
                 tags.append("call")
                 jumps.append(
                     (

@@ -13,9 +13,10 @@ hearts", "face-down card"), and a face-up card carries its code in
 ``data-code`` (the browser tests and the keyboard script read it). A face-down
 card carries nothing that could name it.
 
-``kind`` tells the three families of codes apart (``"7"`` is a Cabo 7 or a
-Skip-Bo 7): ``french`` (pablo, pablo-50, tamalou), ``cabo`` and ``skipbo``;
-``tabletop.layouts.kind_of(ruleset)`` gives it.
+``kind`` tells the families of codes apart (``"7"`` is a Cabo 7 or a
+Skip-Bo 7); ``tabletop.layouts.kind_of(ruleset)`` gives it, and
+``tabletop.layouts.faces(kind)`` how its faces are drawn (rank and suit, or a
+number with its colour tier, a wild card, the words the rules print on a face).
 """
 
 from __future__ import annotations
@@ -25,12 +26,11 @@ from functools import lru_cache
 
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext_lazy, pgettext, pgettext_lazy
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
 
-from games.rules.family.presets import CABO
-
 from .icons import icon
+from .layouts import face_words, faces
 
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 #: The suits' icons (``tabletop.icons``).
@@ -48,9 +48,7 @@ RANK_NAME = {
     "Q": gettext_lazy("Queen"),
     "K": gettext_lazy("King"),
 }
-#: A Cabo card's power by value, as the rules give it (the face names it).
-CABO_POWER = {int(rank): kind for rank, (kind, _optional) in CABO.powers.items()}
-#: The powers' names on a Cabo card's face.
+#: The words the rules print on a face (``Presentation.faces``: Cabo's powers), translated.
 POWER_NAME = {
     "peek": pgettext_lazy("Cabo power", "peek"),
     "spy": pgettext_lazy("Cabo power", "spy"),
@@ -60,10 +58,11 @@ POWER_NAME = {
 
 def card_name(code: str, kind: str) -> str:
     """Plain words for a card: ``7H`` -> "7 of hearts", ``SB`` -> "Skip-Bo wild card"."""
-    if kind == "skipbo":
-        return _("Skip-Bo wild card") if code == "SB" else f"Skip-Bo {code}"
-    if kind == "cabo":
-        return f"Cabo {code}"
+    f = faces(kind)
+    if not f.suited:
+        if f.wild and code == f.wild:
+            return str(f.wild_name)
+        return f"{f.label} {code}"
     if code == "JK":
         return _("Joker")
     rank, suit = code[:-1], code[-1:]
@@ -82,13 +81,14 @@ def spoken(code: str | None, kind: str) -> str:
 
 
 def card_short(code: str, kind: str) -> str:
-    """A compact text form for sentences: ``7H`` -> "7♥", Cabo ``7`` -> "7", ``SB`` -> "SB"."""
-    if kind == "french" and code != "JK" and code[-1:] in SUIT_SYMBOL:
+    """A compact text form for sentences: ``7H`` -> "7♥", Cabo ``7`` -> "7", ``SB`` -> "Skip-Bo"."""
+    f = faces(kind)
+    if f.suited and code != "JK" and code[-1:] in SUIT_SYMBOL:
         return code[:-1] + SUIT_SYMBOL[code[-1]]
-    if kind == "french" and code == "JK":
+    if f.suited and code == "JK":
         return _("Joker")
-    if kind == "skipbo" and code == "SB":
-        return "Skip-Bo"
+    if f.wild and code == f.wild:
+        return f.wild_short
     return code
 
 
@@ -100,7 +100,7 @@ def _face(code: str, kind: str, size: str) -> SafeString:
 def _face_in(code: str, kind: str, size: str, language: str) -> SafeString:
     name = card_name(code, kind)
     size_cls = f" card-{size}" if size else ""
-    if kind == "french":
+    if faces(kind).suited:
         if code == "JK":
             return format_html(
                 '<span class="card face joker{}" role="img" aria-label="{}" title="{}" '
@@ -124,48 +124,42 @@ def _face_in(code: str, kind: str, size: str, language: str) -> SafeString:
             rank,
             icon(SUIT_NAME[suit]) if suit in SUIT_NAME else suit,
         )
-    if kind == "cabo":
-        try:
-            value = int(code)
-        except ValueError:
-            value = -1
-        tier = "low" if value <= 4 else "mid" if value <= 8 else "high"
-        power = POWER_NAME.get(CABO_POWER.get(value, ""), "")
+    return _numbered(code, kind, name, size_cls)
+
+
+def _numbered(code: str, kind: str, name: str, size_cls: str) -> SafeString:
+    f = faces(kind)
+    if f.wild and code == f.wild:
         return format_html(
-            '<span class="card face cabo cabo-{}{}" role="img" aria-label="{}" title="{}" '
+            '<span class="card face {} {}{}" role="img" aria-label="{}" title="{}" '
             'data-code="{}"><span class="rank">{}</span><span class="suit">{}</span></span>',
-            tier,
-            size_cls,
-            name + (f" ({power})" if power else ""),
-            name,
-            code,
-            code,
-            power or "cabo",
-        )
-    # skipbo
-    if code == "SB":
-        return format_html(
-            '<span class="card face skipbo sb-wild{}" role="img" aria-label="{}" title="{}" '
-            'data-code="SB"><span class="rank">SB</span><span class="suit">{}</span></span>',
+            f.css,
+            f.wild_css,
             size_cls,
             name,
             name,
-            pgettext("Skip-Bo wild card", "wild"),
+            code,
+            code,
+            f.wild_mark,
         )
     try:
         value = int(code)
     except ValueError:
-        value = 0
-    tier = "blue" if value <= 4 else "green" if value <= 8 else "red"
+        value = -1
+    tier = next((css for bound, css in f.tiers if value <= bound), f.tiers[-1][1])
+    word = face_words(kind).get(code, "")
+    shown = POWER_NAME.get(word, word)
     return format_html(
-        '<span class="card face skipbo sb-{}{}" role="img" aria-label="{}" title="{}" '
-        'data-code="{}"><span class="rank">{}</span><span class="suit">Skip-Bo</span></span>',
+        '<span class="card face {} {}{}" role="img" aria-label="{}" title="{}" '
+        'data-code="{}"><span class="rank">{}</span><span class="suit">{}</span></span>',
+        f.css,
         tier,
         size_cls,
-        name,
+        name + (f" ({shown})" if shown else ""),
         name,
         code,
         code,
+        shown or f.mark,
     )
 
 

@@ -15,14 +15,63 @@ a template per page and an entry here (docs/table.md "Adding a ruleset").
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, gettext_noop
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, pgettext_lazy
 
 from games import rules
 
-#: The boards the table and the viewer can lay out (a template of each per page).
-BOARDS = ("family", "skipbo")
-#: The families of card codes ``tabletop.cards`` can draw.
-KINDS = ("french", "cabo", "skipbo")
+#: The boards the table and the viewer can lay out: a board kind (``Presentation.board``,
+#: and the name of its template on each page: ``play/_<board>.html``,
+#: ``replays/_<board>.html``) -> the shape its builders lay out (``play.boards.BUILDERS``,
+#: ``replays.frames.BUILDERS``): ``fields``, a row of cards per seat with a deck and a
+#: discard pile; ``piles``, a hand, a stock and discard piles per seat around building piles.
+BOARDS = {"family": "fields", "skipbo": "piles"}
+
+
+@dataclass(frozen=True)
+class Faces:
+    """How ``tabletop.cards`` draws one kind of card codes: plain data, no names to branch on."""
+
+    #: Rank and suit (``7H``, ``JK``: the French cards); otherwise a number per code.
+    suited: bool = False
+    #: A numbered face's class, and the word before its number in its name ("Cabo 7").
+    css: str = ""
+    label: str = ""
+    #: What a numbered face shows under its number when the rules print no word on it.
+    mark: str = ""
+    #: A numbered face's colour class: the first whose bound its value does not pass.
+    tiers: tuple[tuple[int, str], ...] = ()
+    #: The wild card's code, its class, its name, its mark and its short form in sentences.
+    wild: str = ""
+    wild_css: str = ""
+    wild_name: Any = ""
+    wild_mark: Any = ""
+    wild_short: str = ""
+
+
+#: The families of card codes ``tabletop.cards`` can draw (``Presentation.cards``).
+KINDS = {
+    "french": Faces(suited=True),
+    "cabo": Faces(
+        css="cabo",
+        label="Cabo",
+        mark="cabo",
+        tiers=((4, "cabo-low"), (8, "cabo-mid"), (99, "cabo-high")),
+    ),
+    "skipbo": Faces(
+        css="skipbo",
+        label="Skip-Bo",
+        mark="Skip-Bo",
+        tiers=((4, "sb-blue"), (8, "sb-green"), (99, "sb-red")),
+        wild="SB",
+        wild_css="sb-wild",
+        wild_name=gettext_lazy("Skip-Bo wild card"),
+        wild_mark=pgettext_lazy("Skip-Bo wild card", "wild"),
+        wild_short="Skip-Bo",
+    ),
+}
 
 Layout = rules.Presentation
 
@@ -50,6 +99,29 @@ def layout(ruleset: str) -> Layout:
 def kind_of(ruleset: str) -> str:
     """The family of card codes of ``ruleset`` (``tabletop.cards`` draws them)."""
     return layout(ruleset).cards
+
+
+def shape_of(ruleset: str) -> tuple[str, str]:
+    """(board kind, the shape its builders lay out) of ``ruleset``."""
+    board = layout(ruleset).board
+    return board, BOARDS[board]
+
+
+def faces(kind: str) -> Faces:
+    """How the cards of ``kind`` are drawn (``UnknownRuleset`` for a kind the UI lacks)."""
+    try:
+        return KINDS[kind]
+    except KeyError:
+        raise UnknownRuleset(f"no drawing for the cards {kind!r}") from None
+
+
+def face_words(kind: str) -> dict[str, str]:
+    """The words the rules print on the faces of ``kind`` (Cabo's powers), by code."""
+    out: dict[str, str] = {}
+    for ruleset in rules.rulesets():
+        if ruleset.presentation.cards == kind:
+            out.update(ruleset.presentation.faces)
+    return out
 
 
 #: The rules' names of the rulesets and the words of their presentation, for the

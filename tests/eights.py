@@ -33,7 +33,7 @@ from typing import Any
 
 from games import rules
 from games.bots import strategy
-from games.rules import Event, State
+from games.rules import Event, State, words
 from games.rules.cards import french_deck, french_rank
 from games.rules.evolve import Handlers, Work
 from games.rules.state import base_header, clone
@@ -81,6 +81,7 @@ def _dealt(st: EightsState, event: Event) -> None:
     st.stock = ids[st.seats * hand + 1 :][::-1]
     st.turn_seat = d["start_seat"]
     st.turn_no = 1
+    _count(st)
 
 
 @_ON.on("card_put")
@@ -89,12 +90,19 @@ def _card_put(st: EightsState, event: Event) -> None:
     st.pile.append(event.data["card"])
     _next_turn(st)
     st.passes = 0
+    _count(st)
 
 
 @_ON.on("card_drawn")
 def _card_drawn(st: EightsState, event: Event) -> None:
     st.hands[event.data["seat"]].append(st.stock.pop())
     st.drawn = True
+    _count(st)
+
+
+def _count(st: EightsState) -> None:
+    """The game totals are the cards left in each hand (the viewer's chart, the table)."""
+    st.scores = [len(hand) for hand in st.hands]
 
 
 @_ON.on("passed")
@@ -124,8 +132,19 @@ class Eights:
     action_events = frozenset({"card_put", "card_drawn", "passed"})
     off_turn_actions = False
     round_end_event = None
+    round_start_event = None
+    call_event = None
+    action_cards: tuple[str, ...] = ()  # its actions name hand positions
+    action_piles = 0
+    # The pages' "family" board (a row of cards per seat, a deck and a discard pile)
+    # draws its hands: the view's ``fields`` are the hands, face down but one's own.
     presentation = rules.Presentation(
-        "french", "eights", "turn", None, score_words=("card left in hand", "cards left in hand")
+        "french",
+        "family",
+        "turn",
+        None,
+        score_words=("card left in hand", "cards left in hand"),
+        verbs=(("skip", "Pass"),),
     )
 
     def max_players(self, options: rules.JSON) -> int:
@@ -245,6 +264,10 @@ class Eights:
             },
             "hand": [st.deck[c] for c in st.hands[seat]] if own and seat is not None else [],
             "hand_counts": {str(s): len(st.hands[s]) for s in range(st.seats)},
+            "fields": {
+                str(s): [st.deck[c] if s == seat else "?" for c in st.hands[s]]
+                for s in range(st.seats)
+            },
             "discard": {
                 "top": st.deck[st.pile[-1]] if st.pile else None,
                 "serial": len(st.pile),
@@ -254,6 +277,13 @@ class Eights:
             "legal_actions": self.legal_actions(st, seat),
             "result": st.result,
         }
+
+    def reveal(self, state: State) -> rules.JSON:
+        """Every card face up (the replay viewer)."""
+        st = _st(state)
+        table = self.view(st, None)
+        table["fields"] = {str(s): [st.deck[c] for c in st.hands[s]] for s in range(st.seats)}
+        return table
 
     def event_view(self, before: State, event: Event, seat: int | None) -> rules.JSON:
         data = event.data
@@ -268,6 +298,33 @@ class Eights:
         if event.type == "card_drawn" and seat != data["seat"]:
             return {"seat": data["seat"]}
         return clone(data)  # type: ignore[no-any-return]
+
+    # ---------------------------------------------------------------- its words
+
+    def describe(self, event: Event, data: rules.JSON, reader: int | None) -> words.Part:
+        told = words.Told(event, data)
+        if event.type == "dealt":
+            return words.dealt(told, words._("The hands are dealt"))
+        if event.type == "card_put":
+            return words._(
+                "%(name)s put %(card)s on the pile",
+                name=told.actor,
+                card=words.Card(told.code("code")),
+            )
+        if event.type == "card_drawn":
+            if told.code("code") is None:
+                return words._("%(name)s drew a card", name=told.actor)
+            return words._(
+                "%(name)s drew %(card)s", name=told.actor, card=words.Card(told.code("code"))
+            )
+        return words._("%(name)s passed", name=told.actor)
+
+    def describe_start(self, seats: int, rounds: int) -> words.Part:
+        who = words.and_list([words.Seat(s) for s in range(seats)])
+        return words._("%(who)s sit down; the hands are dealt.", who=who)
+
+    def merges_back(self, event: Event) -> bool:
+        return False
 
     def legal_actions(self, state: State, seat: int | None) -> list[rules.JSON]:
         st = _st(state)

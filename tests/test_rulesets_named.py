@@ -27,15 +27,7 @@ ALLOWED = {
     # demo data
     "replays/management/commands/demo.py": "the demo games, one per ruleset",
     # the one table from board kinds to the UI
-    "tabletop/layouts.py": "the boards and card kinds the pages can draw",
-    # Left to do: the pages' code per board and card kind still keys on kinds named
-    # after a ruleset ("skipbo", "cabo") and describes each ruleset's events itself;
-    # the action types' input serializers read Skip-Bo's card codes.
-    "play/boards.py": "the table's builder per board kind",
-    "replays/frames.py": "the viewer's builder per board kind",
-    "tabletop/cards.py": "the drawing of each card kind",
-    "tabletop/describe.py": "the words for each ruleset's events",
-    "games/api/serializers.py": "the play and end actions' card codes",
+    "tabletop/layouts.py": "the boards and card kinds the pages can draw, and how",
 }
 
 

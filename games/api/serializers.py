@@ -30,16 +30,12 @@ from games.commands import (
     Action,
 )
 from games.errors import ApplicationError
-from games.rules.skipbo import CODES as SKIPBO_CARDS
-from games.rules.skipbo import (
-    PILES,  # building piles, and discard piles per player
-    card_code,
-    card_order,
-)
 from games.selectors import accounts as account_selectors
 from games.usernames import clean_username, username_problem
 
 MAX_INT = 2**31 - 1
+#: The piles an action may name by index (building piles, a player's discard piles).
+PILES = rules.action_piles()
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -82,16 +78,17 @@ class StrictChoiceField(serializers.ChoiceField):
         return super().to_internal_value(data)
 
 
-@extend_schema_field({"type": "string", "enum": sorted(SKIPBO_CARDS, key=card_order)})
+@extend_schema_field({"type": "string", "enum": rules.action_cards()})
 class CardCodeField(serializers.Field):
-    """A Skip-Bo card code: ``"1"`` ... ``"12"`` or ``"SB"`` (a JSON integer 1-12 is accepted)."""
+    """A card code the rulesets' actions name (``rules.action_cards``: Skip-Bo's ``"1"`` ...
+    ``"12"`` and ``"SB"``); a JSON integer is read as its code, and case does not matter."""
 
-    default_error_messages = {"invalid": "Not a Skip-Bo card code (1 to 12, or SB)."}
+    default_error_messages = {"invalid": "Not a card code of any game's actions ({codes})."}
 
     def to_internal_value(self, data: Any) -> str:
-        code = card_code(data)
+        code = rules.action_card(data)
         if code is None:
-            self.fail("invalid")
+            self.fail("invalid", codes=", ".join(rules.action_cards()))
         return code
 
     def to_representation(self, value: Any) -> str:

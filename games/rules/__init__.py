@@ -6,14 +6,24 @@ This package's namespace is the rules' public face: callers write
 "The rules"); importing the package registers every ruleset.
 """
 
-from . import family, skipbo  # noqa: F401  (register the rulesets)
+from . import family, skipbo, words  # noqa: F401  (register the rulesets)
 from .errors import Malformed, NotAllowed, RulesError
 from .events import ACTION_TYPES, ENGINE_EVENTS, JSON, Chance, Context, Event, iso
 from .evolve import apply, fold
 from .lifecycle import Acted, act, act_in_place, act_seen, come_back, create, join, timeout
 from .options import COMMON_OPTIONS, Option
 from .protocol import Presentation, Ruleset
-from .registry import all_options, get_ruleset, register, rulesets, unregister, validate_options
+from .registry import (
+    action_card,
+    action_cards,
+    action_piles,
+    all_options,
+    get_ruleset,
+    register,
+    rulesets,
+    unregister,
+    validate_options,
+)
 from .state import State
 from .visibility import event_view, reveal, view
 
@@ -36,6 +46,9 @@ __all__ = [
     "act",
     "act_in_place",
     "act_seen",
+    "action_card",
+    "action_cards",
+    "action_piles",
     "all_options",
     "apply",
     "come_back",
@@ -52,4 +65,5 @@ __all__ = [
     "unregister",
     "validate_options",
     "view",
+    "words",
 ]

@@ -9,6 +9,7 @@ from typing import Protocol
 from .events import JSON, Context, Event
 from .options import Option
 from .state import State
+from .words import Part
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,11 @@ class Presentation:
     #: Common options that change nothing a player would notice in this ruleset
     #: (the game-creation form does not show them).
     unused_options: frozenset[str] = frozenset()
+    #: A word printed on a card's face, by code (Cabo's powers: ``("7", "peek")``).
+    faces: tuple[tuple[str, str], ...] = ()
+    #: The table's button for a house verb this ruleset means its own way, as a
+    #: message id the pages translate (``("skip", "Pass")``); the house's words otherwise.
+    verbs: tuple[tuple[str, str], ...] = ()
 
 
 class Ruleset(Protocol):
@@ -57,6 +63,14 @@ class Ruleset(Protocol):
     action_events: frozenset[str]
     #: Its event type that ends a round (and opens the round's reveal); None: no rounds.
     round_end_event: str | None
+    #: Its event type that deals a new round (the viewer jumps to it); None: no rounds.
+    round_start_event: str | None
+    #: Its event type of a call ("Pablo", "Cabo": the viewer jumps to it); None: no calls.
+    call_event: str | None
+    #: The card codes its actions name (``play``/``end``'s ``card``), in order; () if none.
+    action_cards: tuple[str, ...]
+    #: How many piles its actions name by index (``pile``, ``discard_pile``); 0 if none.
+    action_piles: int
     #: How the pages show it.
     presentation: Presentation
 
@@ -130,4 +144,19 @@ class Ruleset(Protocol):
 
     def legal_actions(self, state: State, seat: int | None) -> list[JSON]:
         """What ``seat`` may do now: complete bodies or templates (see docs/design.md)."""
+        ...
+
+    def describe(self, event: Event, data: JSON, reader: int | None) -> Part:
+        """One of its own events in words (``rules.words``), from ``data`` as the viewer
+        saw it (``event_view``): a sentence the pages translate, or None when the event
+        before said it already. ``reader``: the seat reading at their own table."""
+        ...
+
+    def describe_start(self, seats: int, rounds: int) -> Part:
+        """The replay's first step in words: who sits down, and the deal."""
+        ...
+
+    def merges_back(self, event: Event) -> bool:
+        """Whether ``event`` only ends the step before it (a new turn; an event whose
+        words the one before said), instead of being a step of its own."""
         ...

@@ -55,3 +55,27 @@ def validate_options(ruleset: Ruleset, seats: int, options: JSON) -> JSON:
         raise Malformed(f"options.start_seat: must be below seats ({seats}).", "invalid_option")
     ruleset.check_options(seats, clean)
     return clean
+
+
+def action_cards() -> list[str]:
+    """Every card code some ruleset's actions name (``play``/``end``'s ``card``), in order."""
+    out: list[str] = []
+    for ruleset in _REGISTRY.values():
+        out += [code for code in ruleset.action_cards if code not in out]
+    return out
+
+
+def action_card(value: object) -> str | None:
+    """A card code as a client may write it (``"7"``, ``7``, ``"sb"``) in the one spelling
+    a ruleset's actions use (``"7"``, ``"SB"``); None when no ruleset's actions name it."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str):
+        return None
+    code = value.upper()
+    return code if code in action_cards() else None
+
+
+def action_piles() -> int:
+    """How many piles the actions may name by index (``pile``, ``discard_pile``)."""
+    return max((ruleset.action_piles for ruleset in _REGISTRY.values()), default=0)

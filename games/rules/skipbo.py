@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, cast
 
+from . import skipbo_words
 from .cards import SKIPBO_WILD, skipbo_deck
 from .errors import Malformed, NotAllowed
 from .events import JSON, Context, Event, places
@@ -46,6 +47,7 @@ from .options import Option
 from .protocol import Presentation
 from .registry import register
 from .state import State, base_header, clone
+from .words import Part, Told
 
 HAND_SIZE = 5
 PILES = 4  # building slots, and discard piles per player
@@ -111,6 +113,10 @@ class Skipbo:
     action_events = frozenset({"card_played", "card_discarded"})
     off_turn_actions = False  # only the player on turn acts
     round_end_event: str | None = None
+    round_start_event: str | None = "round_started"
+    call_event: str | None = None
+    action_piles = PILES
+    action_cards: tuple[str, ...] = ()  # every code, in card_order (set below)
     presentation = Presentation(
         "skipbo",
         "skipbo",
@@ -448,6 +454,15 @@ class Skipbo:
             return {"count": len(data["order"])}
         return clone(data)  # type: ignore[no-any-return]
 
+    def describe(self, event: Event, data: JSON, reader: int | None) -> Part:
+        return skipbo_words.describe(Told(event, data), reader)
+
+    def describe_start(self, seats: int, rounds: int) -> Part:
+        return skipbo_words.start(seats, rounds)
+
+    def merges_back(self, event: Event) -> bool:
+        return skipbo_words.merges_back(event)
+
     def legal_actions(self, state: State, seat: int | None) -> list[JSON]:
         st = _skipbo(state)
         if st.status != "active" or seat is None or seat != st.turn_seat:
@@ -633,5 +648,7 @@ def card_order(code: str) -> int:
     """Where a card code sorts: 1 to 12, then the Skip-Bo card."""
     return TOP + 1 if code == SKIPBO_WILD else int(code)
 
+
+Skipbo.action_cards = tuple(sorted(CODES, key=card_order))
 
 register(Skipbo())

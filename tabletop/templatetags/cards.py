@@ -7,7 +7,7 @@
     {{ sentence|card_words }}                  "ann drew 7♣" with the suit drawn as SVG
     {% icon "trophy" %}  {% icon "next" label="Next step" %}
 
-``kind`` is ``tabletop.layouts.kind_of(ruleset)``: french, cabo or skipbo.
+``kind`` is ``tabletop.layouts.kind_of(ruleset)``, one of ``tabletop.layouts.KINDS``.
 """
 
 from __future__ import annotations

@@ -105,7 +105,7 @@ def test_waiting_game_is_not_active(ann):
         ({"type": "play", "from": "hand", "pile": 0}, "invalid", "card: Name the hand card to play."),
         ({"type": "play", "from": "discard", "pile": 0}, "invalid", "discard_pile: Name your discard pile."),
         ({"type": "play", "from": "stock", "pile": 4}, "invalid", "pile: Ensure this value is less than or equal to 3."),
-        ({"type": "play", "from": "hand", "card": "KH", "pile": 0}, "invalid", "card: Not a Skip-Bo card code (1 to 12, or SB)."),
+        ({"type": "play", "from": "hand", "card": "KH", "pile": 0}, "invalid", "card: Not a card code of any game's actions (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, SB)."),
         ({"type": "end", "card": "7", "discard_pile": 9}, "invalid", None),
         ({"type": "play", "from": "stock", "pile": 0, "expected_version": "3"}, "invalid", "expected_version: A valid integer is required."),
     ],

@@ -38,7 +38,7 @@ def test_no_csp_violation_on_the_table_the_viewer_and_the_api_docs(chromium, liv
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=username]", "cspann")
     page.fill("input[name=password]", "table-secret-1")
-    page.click("form.stack button[type=submit]")  # not the header's language switch
+    page.click("form.stack button[type=submit]")
     page.wait_for_url(f"{live_server.url}/")
     page.goto(f"{live_server.url}/play/{game.id}/")
     page.wait_for_timeout(1500)  # the table's script starts its long poll

@@ -9,8 +9,11 @@ from __future__ import annotations
 import pytest
 
 from games import rules
+from games.rules import skipbo_words
+from games.rules.family import words as family_words
 from replays.steps import build_replay
 from tabletop import describe as words
+from tabletop.cards import card_short
 from tests.replays.games import engine_game
 from tests.rules.table import Table
 
@@ -104,14 +107,19 @@ SKIPBO_EVENTS = {
 
 
 def test_every_event_type_has_its_own_words():
-    missing = (FAMILY_EVENTS | SKIPBO_EVENTS | rules.ENGINE_EVENTS) - set(words.DESCRIBE)
-    assert not missing
+    # the engine's events are the pages'; a ruleset's own events are its own to say
+    assert not rules.ENGINE_EVENTS - set(words.DESCRIBE)
+    assert FAMILY_EVENTS <= set(family_words.DESCRIBE) == set(rules.get_ruleset("cabo").event_types)
+    assert (
+        SKIPBO_EVENTS <= set(skipbo_words.DESCRIBE) == set(rules.get_ruleset("skipbo").event_types)
+    )
 
 
 @pytest.mark.parametrize("ruleset", ["pablo", "pablo-50", "tamalou", "cabo", "skipbo"])
 def test_played_games_use_no_fallback_and_no_hidden_card(ruleset):
     t = engine_game(ruleset, 3, seed=5, options={"stock_size": 5} if ruleset == "skipbo" else {})
-    assert {e.type for e in t.events} <= set(words.DESCRIBE)
+    described = set(words.DESCRIBE) | set(rules.get_ruleset(ruleset).event_types)
+    assert {e.type for e in t.events} <= described
     replay = build_replay("g", len(t.events), t.events)
     for seat in (None, 0, 1, 2):
         for step, sentences in zip(
@@ -120,3 +128,27 @@ def test_played_games_use_no_fallback_and_no_hidden_card(ruleset):
             assert sentences, f"step {step.number} says nothing to {seat}"
             for text in sentences:
                 assert "_" not in text, text  # a fallback spells the event type
+
+
+def test_a_third_ruleset_says_its_own_events(eights):
+    # Crazy Eights (tests/eights.py): its words are its own (Ruleset.describe), said by the
+    # pages without a line of theirs naming it; a seat never reads the other hand's cards
+    t = engine_game(eights, 2, seed=3)
+    replay = build_replay("g", len(t.events), t.events)
+    assert said(replay, 0) == ["p0 and p1 sit down; the hands are dealt."]
+    for seat in (None, 0, 1):
+        for sentences in replay.sentences(seat, 1, replay.last):
+            assert sentences
+            for text in sentences:
+                assert "_" not in text, text
+    draws = [
+        n
+        for n, step in enumerate(replay.steps)
+        if step.main is not None
+        and t.events[step.main].type == "card_drawn"
+        and t.events[step.main].seat == 0
+    ]
+    assert draws, "the test needs a draw"
+    code = t.events[replay.steps[draws[0]].main].data["code"]
+    assert card_short(code, "french") in said(replay, draws[0])[0]
+    assert said(replay, draws[0], 1) == ["p0 drew a card."]

@@ -334,6 +334,15 @@ def cabo_next_start(
     return _lowest_then_game_total(winners, game)
 
 
+CABO_POWERS: dict[str, Power] = {
+    "7": ("peek", True),
+    "8": ("peek", True),
+    "9": ("spy", True),
+    "10": ("spy", True),
+    "11": ("swap", True),
+    "12": ("swap", True),
+}
+
 CABO = Preset(
     id="cabo",
     name="Cabo",
@@ -344,14 +353,7 @@ CABO = Preset(
     deck=lambda options: cabo_deck(),
     value=int,
     rank=lambda code: code,
-    powers={
-        "7": ("peek", True),
-        "8": ("peek", True),
-        "9": ("spy", True),
-        "10": ("spy", True),
-        "11": ("swap", True),
-        "12": ("swap", True),
-    },
+    powers=CABO_POWERS,
     discard_draw_must_replace=True,
     multi_replace="equal",
     call_when="instead_of_draw",
@@ -359,7 +361,14 @@ CABO = Preset(
     adjust_total=lambda total: 50 if total == 100 else total,
     game_over=lambda totals, options: any(t > 100 for t in totals),
     next_start=cabo_next_start,
-    presentation=Presentation("cabo", "family", "round", (100, "game ends above 100"), "Cabo"),
+    presentation=Presentation(
+        "cabo",
+        "family",
+        "round",
+        (100, "game ends above 100"),
+        "Cabo",
+        faces=tuple((code, kind) for code, (kind, _optional) in CABO_POWERS.items()),
+    ),
 )
 
 PRESETS = (PABLO, PABLO_50, TAMALOU, CABO)

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from ..events import JSON, Context, Event
 from ..options import Option
 from ..state import State, base_header
-from . import decide, evolve, legal, view
+from ..words import Part, Told
+from . import decide, evolve, legal, view, words
 from .presets import Preset
 from .state import FamilyState
 
@@ -53,6 +54,10 @@ class Family:
         }
     )
     round_end_event: str | None = "round_ended"
+    round_start_event: str | None = "round_started"
+    call_event: str | None = "called"
+    action_cards: tuple[str, ...] = ()  # its actions name positions, never codes
+    action_piles = 0
 
     def __init__(self, preset: Preset) -> None:
         self.preset = preset
@@ -116,3 +121,12 @@ class Family:
 
     def legal_actions(self, state: State, seat: int | None) -> list[JSON]:
         return legal.legal_actions(self.preset, state, seat)
+
+    def describe(self, event: Event, data: JSON, reader: int | None) -> Part:
+        return words.describe(Told(event, data), reader, self.presentation.call_word)
+
+    def describe_start(self, seats: int, rounds: int) -> Part:
+        return words.start(seats, rounds)
+
+    def merges_back(self, event: Event) -> bool:
+        return event.type == "turn_started"
