@@ -156,5 +156,17 @@ def test_screenshots_desktop_and_phone(live_server, chromium, stored, artifacts,
             ".stepper a.btn", "els => els.map(e => e.getBoundingClientRect().height)"
         )
         assert heights and min(heights) >= 44
+        # the totals "As a table" of a long game scroll in their own box, never the page
+        # (at 390 px an 18-round Cabo game's table cut the page off at the right)
+        page.evaluate("document.querySelectorAll('.scores details').forEach(d => d.open = true)")
+        page.evaluate(
+            "document.querySelectorAll('.score-table tr').forEach(tr => { for (let i = 0;"
+            " i < 20; i++) tr.insertAdjacentHTML('beforeend', '<td>1000</td>'); })"
+        )
+        box = page.locator(".table-scroll")
+        assert box.evaluate("e => e.getBoundingClientRect().right") <= width
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.screenshot(path=str(artifacts / f"viewer-table-{name}.png"), full_page=True)
+        assert page.screenshot(full_page=True)[16:20] == width.to_bytes(4, "big")  # PNG width
     finally:
         context.close()
