@@ -110,7 +110,7 @@ def synthetic(count: int, people: int = 2000) -> None:
         game = uuid.uuid4()
         games.append(
             (game, ruleset, len(table), "{}", 86400, table[0][0], now, "finished",
-             len(stream), "", now, now, False, "")
+             len(stream), "", now, now, False, "", "")
         )  # fmt: skip
         events += [
             (game, n, kind, seat, json.dumps(data), now)
@@ -118,7 +118,8 @@ def synthetic(count: int, people: int = 2000) -> None:
         ]
     with connection.cursor() as cursor:
         columns = "id, ruleset, seats, options, turn_timeout, created_by_id, created_at, "
-        columns += "status, version, turn_key, updated_at, finished_at, private, invite"
+        columns += "status, version, turn_key, updated_at, finished_at, private, invite, "
+        columns += "created_from"
         with cursor.cursor.copy(f"COPY games_game ({columns}) FROM STDIN") as copy:
             for row in games:
                 copy.write_row(row)
@@ -133,11 +134,33 @@ def rebuild(count: int) -> None:
     synthetic(count)
     print(f"  {count} synthetic finished games written in {time.perf_counter() - start:.0f} s")
     Cursor.objects.update_or_create(pk=1, defaults={"position": head()})
-    start = time.perf_counter()
+    load = os.getloadavg()[0]
+    server = server_cpu()
+    start, cpu = time.perf_counter(), time.process_time()
     rebuilt = ratings.ratings_rebuild()
-    took = time.perf_counter() - start
+    took, cpu = time.perf_counter() - start, time.process_time() - cpu
+    server = server_cpu() - server
     assert rebuilt >= count, rebuilt
-    print(f"rebuild: {rebuilt} finished games in {took:.1f} s ({rebuilt / took:.0f} games/s)")
+    print(
+        f"rebuild: {rebuilt} finished games in {took:.1f} s ({rebuilt / took:.0f} games/s); "
+        f"CPU: {cpu:.1f} s in this process, {server:.1f} s in its PostgreSQL backend; "
+        f"load average {load:.1f} before, {os.getloadavg()[0]:.1f} after, "
+        f"on {os.cpu_count()} cores"
+    )
+
+
+def server_cpu() -> float:
+    """CPU seconds of this connection's PostgreSQL backend (when it runs on this machine;
+    else nan): the rebuild's time on a busy machine is mostly waiting for a core, and
+    the CPU it used is what a quiet one would need."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        (pid,) = cursor.fetchone()
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main() -> None:

@@ -20,6 +20,7 @@ class GamesConfig(AppConfig):
             followers,
             tokens,  # noqa: F401
         )
+        from .feed.followers import AccountFeed
         from .followers import tasks as follower_tasks  # noqa: F401
         from .notifications import tasks  # noqa: F401
         from .notifications.followers import Notifications
@@ -30,6 +31,6 @@ class GamesConfig(AppConfig):
 
         # The followers of the log (docs/design.md "The log and its followers"), and
         # the after-commit hint that wakes them.
-        for follower in (BotTurns(), DeadlineFastPath(), Notifications()):
+        for follower in (AccountFeed(), BotTurns(), DeadlineFastPath(), Notifications()):
             followers.register(follower)
         events_appended.connect(followers.hint, dispatch_uid="games.followers.hint")

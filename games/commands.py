@@ -28,11 +28,13 @@ def check_turn_timeout(value: Any) -> int:
         raise ApplicationError("turn_timeout: A valid integer is required.")
     if value < MIN_TURN_TIMEOUT:
         raise ApplicationError(
-            f"turn_timeout: Ensure this value is greater than or equal to {MIN_TURN_TIMEOUT}."
+            "turn_timeout: Ensure this value is greater than or equal to %(least)s.",
+            least=MIN_TURN_TIMEOUT,
         )
     if value > MAX_TURN_TIMEOUT:
         raise ApplicationError(
-            f"turn_timeout: Ensure this value is less than or equal to {MAX_TURN_TIMEOUT}."
+            "turn_timeout: Ensure this value is less than or equal to %(most)s.",
+            most=MAX_TURN_TIMEOUT,
         )
     return value
 

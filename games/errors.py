@@ -7,19 +7,40 @@ The one place that turns errors into HTTP answers is
 ``ApplicationError`` 400; the pure rules' ``games.rules.Malformed`` 400 and
 ``NotAllowed`` 409. Services, selectors and the stream raise these; they never
 name a status.
+
+A refusal's sentence is written as the rules write theirs (``games.rules.errors``):
+an English template, a plain string literal at the call, with ``%(name)s``
+placeholders and the values apart -- ``Conflict("You have %(most)s devices
+already.", "too_many_devices", most=5)``. ``makemessages`` collects it (the
+project's command knows these classes), and ``sentence`` says it in the active
+language: the API's exception handler and the pages call it, so a refusal
+speaks the request's language (docs/design.md "Languages"). A value that is
+itself a sentence is a lazy translation (``gettext_lazy``), so it too follows
+the language it is finally said in.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.utils.translation import gettext
+
+from games.rules import RulesError
+
 
 class ApplicationError(Exception):
-    """A refusal of the request as sent (malformed: a field that can never be valid)."""
+    """A refusal of the request as sent (malformed: a field that can never be valid).
+
+    ``message`` is the English template, ``params`` its values, ``detail`` the
+    English sentence (logs, the command line); ``sentence(exc)`` the translated one."""
 
     default_code = "invalid"
 
-    def __init__(self, detail: str, code: str | None = None) -> None:
-        super().__init__(detail)
-        self.detail = detail
+    def __init__(self, message: str, code: str | None = None, **params: Any) -> None:
+        self.message = message
+        self.params = params
+        self.detail = _fill(message, params)
+        super().__init__(self.detail)
         self.code = code or self.default_code
 
 
@@ -53,24 +74,35 @@ class Conflict(ApplicationError):
     default_code = "illegal_action"
 
 
+def _fill(message: str, params: dict[str, Any]) -> str:
+    return message % {k: str(v) for k, v in params.items()} if params else message
+
+
+def sentence(exc: RulesError | ApplicationError) -> str:
+    """The refusal's sentence in the active language (English when the catalogues lack it)."""
+    return _fill(gettext(exc.message), exc.params)
+
+
 # One wording per error: the sentences raised in more than one place.
-NO_GAME = "No game with this id."
-NOT_A_PLAYER = "You are not a player of this game."
-RACE = "Someone else changed this game at the same moment; reload it and try again."
 
 
 def not_found() -> NotFound:
-    return NotFound(NO_GAME)
+    return NotFound("No game with this id.")
 
 
 def not_a_player() -> Forbidden:
-    return Forbidden(NOT_A_PLAYER, "not_a_player")
+    return Forbidden("You are not a player of this game.", "not_a_player")
 
 
 def version_conflict(version: int | None = None, expected: int | None = None) -> Conflict:
     if version is None:
-        return Conflict(RACE, "version_conflict")
+        return Conflict(
+            "Someone else changed this game at the same moment; reload it and try again.",
+            "version_conflict",
+        )
     return Conflict(
-        f"The game is at version {version}, not {expected}; reload it and decide again.",
+        "The game is at version %(version)s, not %(expected)s; reload it and decide again.",
         "version_conflict",
+        version=version,
+        expected=expected,
     )

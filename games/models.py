@@ -229,6 +229,9 @@ class NotificationSettings(models.Model):
     push_enabled = models.BooleanField(default=True)
     timezone = models.CharField(max_length=64, blank=True, default="")
     quiet_hours = models.JSONField(null=True, blank=True, default=None)
+    #: {kind: {channel: false}} for what the user turned off (games.notifications.prefs);
+    #: a kind or channel not named is on
+    kinds = models.JSONField(default=dict, blank=True)
     #: the nonce of the one confirmation link that may still be used ("" none):
     #: a new address, a cleared one or a confirmation replaces it (games.notifications.fanout)
     email_nonce = models.CharField(max_length=64, blank=True, default="")
@@ -270,6 +273,7 @@ class PushDelivery(models.Model):
         PENDING = "pending"
         SENT = "sent"
         FAILED = "failed"
+        SKIPPED = "skipped"  # stale (the turn moved on) or replaced by a newer one of its game
 
     subscription = models.ForeignKey(
         PushSubscription, on_delete=models.CASCADE, related_name="deliveries"
@@ -282,6 +286,8 @@ class PushDelivery(models.Model):
     tries = models.PositiveIntegerField(default=0)
     next_try = models.DateTimeField()
     urgent = models.BooleanField(default=False)
+    #: written for later (quiet hours, an early reminder): collapses with its game's later pushes
+    held = models.BooleanField(default=False)
 
     class Meta:
         constraints = [
@@ -299,6 +305,43 @@ class PushDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"push {self.kind} {self.game_id} {self.turn} to {self.subscription_id}"
+
+
+class MailNotice(models.Model):
+    """One notification e-mail owed to a user, once: unique by (user, game, turn, kind).
+
+    Written by the notifications follower (``due``: now, or when the user's quiet
+    hours end); the mail sweep sends the due ones -- "your turn" as a digest, at
+    most one an hour per user (games.notifications.digest, docs/notifications.md).
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        SENT = "sent"
+        SKIPPED = "skipped"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    turn = models.CharField(max_length=64)
+    kind = models.CharField(max_length=16)
+    data = models.JSONField()  # the notification's body (fanout's): never a card
+    due = models.DateTimeField()
+    #: written for later (quiet hours, an early reminder): collapses with its game's later mails
+    held = models.BooleanField(default=False)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game", "turn", "kind"], name="mail_once")
+        ]
+        indexes = [
+            models.Index(fields=["due"], name="mail_pending", condition=models.Q(status="pending")),
+            models.Index(fields=["user", "kind", "sent_at"], name="mail_sent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"mail {self.kind} {self.game_id} {self.turn} to {self.user_id}"
 
 
 class TurnReminder(models.Model):
@@ -453,6 +496,58 @@ class BotAccount(models.Model):
 
     def __str__(self) -> str:
         return f"bot account {self.user_id}"
+
+
+# --------------------------------------------------------------------------- account feed
+# (written by the ``account_feed`` follower, games/feed/followers.py; docs/programs.md)
+
+
+class AccountFeed(models.Model):
+    """One account's feed head: the position of its newest ``AccountEvent`` (0: none).
+
+    Kept by the follower in the same transaction as the rows, so that the next
+    position and the head a waiting client compares with are one row by key."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="account_feed",
+    )
+    position = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"account feed {self.user_id} @ {self.position}"
+
+
+class AccountEvent(models.Model):
+    """What concerns one account, in the log's order (``GET /api/me/events/``).
+
+    ``position`` counts the account's own events from 1, without a gap: a client
+    resumes with ``after`` = the last position it read. ``source`` is the position
+    of the log event (``Event.position``) it was made from: unique with the account
+    and the type, so a follower that handles a batch again adds nothing."""
+
+    id = models.BigAutoField(primary_key=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account_events"
+    )
+    position = models.BigIntegerField()
+    type = models.CharField(max_length=40)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField()
+    data = models.JSONField(default=dict)
+    source = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["user", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "position"], name="account_event_position"),
+            models.UniqueConstraint(fields=["source", "user", "type"], name="account_event_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}#{self.position} {self.type}"
 
 
 # --------------------------------------------------------------------------- followers

@@ -36,8 +36,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import unicodedata
+from typing import Any
 
 from confusable_homoglyphs import categories, confusables
+from django.utils.translation import gettext_lazy as _
 
 #: Code points that show nothing (Unicode's Default_Ignorable_Code_Point, plus
 #: blank-looking letters). Ranges are inclusive.
@@ -160,21 +162,21 @@ def looks_like_ascii(name: str) -> bool:
     return all(char in ascii_like for char in letters)
 
 
-def username_problem(name: str) -> str | None:
-    """Why ``name`` (already cleaned) may not be a new username, or None.
+def username_problem(name: str) -> Any:
+    """Why ``name`` (already cleaned) may not be a new username (a lazy translation), or None.
 
     Only the characters are judged here; whether the name is taken is the
     caller's question (it needs the database): compare ``username_key``.
     """
     if any(is_invisible(char) for char in name):
-        return "Usernames may not contain invisible characters."
+        return _("Usernames may not contain invisible characters.")
     if is_mixed_script(name):
-        return (
+        return _(
             "Usernames may not mix letters of different scripts "
             "(such as Latin and Cyrillic letters that look alike)."
         )
     if looks_like_ascii(name):
-        return "Usernames may not be spelt with letters that only look like Latin ones."
+        return _("Usernames may not be spelt with letters that only look like Latin ones.")
     return None
 
 

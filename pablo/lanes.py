@@ -24,7 +24,7 @@ from typing import Any
 import django
 from celery import bootsteps
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, connections
 
 from games.lanes import HEAVY_QUEUES, current_lane, lanes_setting
 from pablo.celery import app
@@ -119,8 +119,6 @@ def run_lane(queue: str, index: int) -> None:
     # Out at once: an interpreter's orderly finalisation (Django, Celery, kombu
     # loaded) takes seconds on a busy machine, and the worker waits for its lanes
     # before it stops (a stop within STOP_SECONDS of run.sh and service managers).
-    from django.db import connections
-
     connections.close_all()
     logging.shutdown()
     os._exit(0)

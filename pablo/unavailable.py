@@ -24,18 +24,21 @@ from typing import Any
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connections
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext_lazy
 
 log = logging.getLogger(__name__)
 
-DETAIL = "The service is briefly unavailable; retry in a few seconds."
+DETAIL = gettext_lazy("The service is briefly unavailable; retry in a few seconds.")
 
 
 def unavailable_response(request: HttpRequest) -> HttpResponse:
     wait = int(getattr(settings, "PABLO_UNAVAILABLE_RETRY_AFTER", 5))
     if request.path.startswith("/api/"):
-        response: HttpResponse = JsonResponse({"code": "unavailable", "detail": DETAIL}, status=503)
+        response: HttpResponse = JsonResponse(
+            {"code": "unavailable", "detail": str(DETAIL)}, status=503
+        )
     else:
-        response = HttpResponse(DETAIL, status=503, content_type="text/plain; charset=utf-8")
+        response = HttpResponse(str(DETAIL), status=503, content_type="text/plain; charset=utf-8")
     response["Retry-After"] = str(wait)
     return response
 

@@ -15,9 +15,10 @@ import re
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
-BAD_BODY = "The body must be a JSON object naming the action's type."
-BAD_VERSION = "version: the game's version is a whole number; reload the table and try again."
+BAD_BODY = _("The body must be a JSON object naming the action's type.")
+BAD_VERSION = _("version: the game's version is a whole number; reload the table and try again.")
 MAX_ACTION = 20_000  # characters: far above any action's JSON
 _VERSION = re.compile(r"[0-9]{1,10}\Z", re.ASCII)
 

@@ -3,8 +3,9 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import pwa, views
 from .accounts import LoginForm
+from .notify_settings import notification_settings_view
 
 app_name = "play"
 
@@ -20,6 +21,16 @@ urlpatterns = [
     path("accounts/language/", views.language_view, name="language"),
     path("accounts/token/", views.api_token, name="token"),
     path("accounts/email/<str:token>/", views.email_confirm, name="email_confirm"),
+    path("accounts/devices/<int:pk>/remove/", pwa.device_remove, name="device_remove"),
+    # the installable app, from the root: the worker's scope is the whole site
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service_worker"),
+    path("offline/", pwa.offline, name="offline"),
+    path(
+        "accounts/notifications/",
+        notification_settings_view,
+        name="notification_settings",
+    ),
     path("history/", views.history_view, name="history"),
     path("play/new/", views.create, name="create"),
     path("play/<uuid:game_id>/", views.table_view, name="table"),

@@ -35,7 +35,7 @@ from games.api import shares
 from games.api.exceptions import exception_handler, status_of
 from games.api.serializers import GameCreateInputSerializer, parse_action
 from games.api.throttling import ActionLimit, check_web_auth, game_created, signing_up
-from games.errors import ApplicationError, not_a_player
+from games.errors import ApplicationError, not_a_player, sentence
 from games.friends import CANCELLED
 from games.rules import RulesError
 from games.selectors import accounts as account_selectors
@@ -142,7 +142,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
             )
         except ApplicationError as exc:
-            form.add_error("username", exc.detail.split(": ", 1)[-1])
+            form.add_error("username", sentence(exc).split(": ", 1)[-1])
         else:
             login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
             # The language the new player signed up in is the one their mails speak.
@@ -214,7 +214,7 @@ def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
     try:
         user, email = account_services.email_confirm(token=token, apply=request.method == "POST")
     except ApplicationError as exc:
-        return render(request, "play/refused.html", {"detail": exc.detail}, status=400)
+        return render(request, "play/refused.html", {"detail": sentence(exc)}, status=400)
     response = render(
         request,
         "play/email_confirm.html",
@@ -264,7 +264,7 @@ def create(request: HttpRequest) -> HttpResponse:
         return HttpResponseRedirect(reverse("play:lobby") + "#new")
     form = lobby.create_form(request.POST)
     if form is None:
-        messages.error(request, "ruleset: pick one of the rulesets offered.")
+        messages.error(request, gettext("ruleset: pick one of the rulesets offered."))
         return HttpResponseRedirect(reverse("play:lobby") + "#new")
     if form.is_valid():
         try:

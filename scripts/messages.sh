@@ -13,7 +13,7 @@ PY=.venv/bin/python
 ignore=(--ignore=.venv --ignore=tests --ignore=bench --ignore=staticfiles --ignore=var
         --ignore=deploy --ignore=node_modules)
 if [ "${1:-}" != "compile" ]; then
-    "$PY" manage.py makemessages -l fr -l de --no-location --no-obsolete "${ignore[@]}"
-    "$PY" manage.py makemessages -d djangojs -l fr -l de --no-location --no-obsolete "${ignore[@]}"
+    "$PY" manage.py makemessages -l fr -l de --no-location --no-obsolete --no-wrap "${ignore[@]}"
+    "$PY" manage.py makemessages -d djangojs -l fr -l de --no-location --no-obsolete --no-wrap "${ignore[@]}"
 fi
-"$PY" manage.py compilemessages
+"$PY" manage.py compilemessages --ignore=.venv --ignore=node_modules

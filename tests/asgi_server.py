@@ -69,5 +69,19 @@ class AsgiLiveServer:
         self.thread.join(10)
 
 
+_shared: AsgiLiveServer | None = None
+
+
+def shared() -> AsgiLiveServer:
+    """This process's one server: ``pablo.asgi:application`` is one object per process,
+    and a server's shutdown closes its executors for good, so every test module that
+    serves through it shares one (call ``close_connections`` when done with it; the
+    thread ends with the process)."""
+    global _shared
+    if _shared is None:
+        _shared = AsgiLiveServer()
+    return _shared
+
+
 def run(coro: Any) -> Any:
     return asyncio.run(coro)

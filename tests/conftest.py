@@ -109,3 +109,63 @@ def eights():
     module.register()
     yield module.ID
     module.unregister()
+
+
+#: Tests of these folders exercise the pure rooms (games/rules, games/bots, games/fairness):
+#: no database, broker or setting can change what they find, so the embedded run
+#: (`make test-embedded`, after the run on PostgreSQL) leaves out those that use no database.
+PURE_FOLDERS = ("tests/rules/", "tests/bots/", "tests/fairness/")
+DATABASE_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "live_server"}
+#: A rough cost per test for the parallel split: its markers' weight.
+COST = {"slow": 40, "browser": 10, "services": 5}
+
+
+def _cost(item: pytest.Item) -> int:
+    return max([COST[m.name] for m in item.iter_markers() if m.name in COST], default=1)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]):
+    """Mark the pure tests (``pure``), and lay the collection out for pytest-xdist.
+
+    ``--dist worksteal`` hands each of the N workers one contiguous N-th of the
+    collection, and idle workers then steal from the tail of the busiest. In file
+    order the long tests (slow, browser) sit together and one worker gets most of
+    them, finishing minutes after the others; here each worker's share starts with
+    its part of the long tests, spread by module (a module's browser tests share one
+    Chromium) by their cost, longest first, so that they all start at once and the
+    short tests fill in and are stolen at the end."""
+    root = str(config.rootpath) + os.sep
+    for item in items:
+        path = str(item.path).removeprefix(root)
+        uses_db = item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(
+            getattr(item, "fixturenames", ())
+        )
+        if path.startswith(PURE_FOLDERS) and not uses_db:
+            item.add_marker(pytest.mark.pure)
+    yield  # the other hooks: -m and -k deselect (they see ``pure``)
+
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 0) or 0)
+    if workers < 2:
+        return None
+    long: dict[str, list[pytest.Item]] = {}
+    short: list[pytest.Item] = []
+    for item in items:
+        if _cost(item) > 1:
+            long.setdefault(str(item.path), []).append(item)
+        else:
+            short.append(item)
+    shares: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    loads = [0] * workers
+    for module in sorted(long.values(), key=lambda m: -sum(map(_cost, m))):
+        least = loads.index(min(loads))
+        shares[least].extend(sorted(module, key=lambda i: -_cost(i)))
+        loads[least] += sum(map(_cost, module))
+    size = -(-len(items) // workers)  # the worker's contiguous share
+    for share in shares:
+        take = max(0, size - len(share))
+        share.extend(short[:take])
+        del short[:take]
+    shares[-1].extend(short)
+    items[:] = [item for share in shares for item in share]
+    return None

@@ -19,6 +19,11 @@ Everything that can go wrong in a request maps here to the status of API.md:
 A malformed request must never become a 500, and no detail may name a hidden
 card: rules errors are written that way, and validation details only echo
 what the client sent.
+
+Every ``detail`` is said in the active language, which for the API is the
+request's ``Accept-Language`` (``play.language``): a domain or rules error's
+template through the catalogues (``games.errors.sentence``), DRF's own
+sentences through DRF's, ours here with ``gettext``. The ``code`` never changes.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, JsonResponse
+from django.utils.translation import gettext
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
@@ -41,6 +47,7 @@ from games.errors import (
     NotFound,
     Unauthenticated,
     Unavailable,
+    sentence,
 )
 from games.rules import Malformed, NotAllowed, RulesError
 
@@ -107,7 +114,7 @@ def validation_detail(detail: Any) -> tuple[str, str]:
     """(code, sentence) for a DRF ``ValidationError.detail``, naming the fields."""
     messages = _flatten(detail)
     if not messages:
-        return "invalid", "The request is not valid."
+        return "invalid", gettext("The request is not valid.")
     parts = []
     for path, message, _code in messages:
         parts.append(f"{path}: {message}" if path else message)
@@ -137,7 +144,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     domain = status_of(exc)
     if domain is not None:
         assert isinstance(exc, RulesError | ApplicationError)
-        answer = Response(error_body(exc.code, exc.detail), status=domain)
+        answer = Response(error_body(exc.code, sentence(exc)), status=domain)
         if domain == status.HTTP_401_UNAUTHORIZED:
             answer["WWW-Authenticate"] = "Token"  # as DRF's own 401s
         if domain == status.HTTP_503_SERVICE_UNAVAILABLE:
@@ -146,7 +153,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, RequestDataTooBig):
         # Django's own answer is an HTML 400 page; a body that big is malformed.
         return Response(
-            error_body("body_too_large", "The body is too large for any action of this API."),
+            error_body(
+                "body_too_large", gettext("The body is too large for any action of this API.")
+            ),
             status=status.HTTP_400_BAD_REQUEST,
         )
     if isinstance(exc, Http404):
@@ -164,10 +173,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, exceptions.UnsupportedMediaType):
         # API.md: a body that is not JSON is a malformed body (400).
         response.status_code = status.HTTP_400_BAD_REQUEST
-        response.data = error_body("parse_error", "The body must be a JSON object.")
+        response.data = error_body("parse_error", gettext("The body must be a JSON object."))
         return response
     if isinstance(exc, exceptions.ParseError):
-        response.data = error_body("parse_error", "The body is not valid JSON.")
+        response.data = error_body("parse_error", gettext("The body is not valid JSON."))
         return response
     code = exc.get_codes()
     if not isinstance(code, str):
@@ -179,7 +188,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 @csrf_exempt  # a POST to an unknown path is a 404, not a CSRF 403 page
 def not_found_view(request: Any, *args: Any, **kwargs: Any) -> JsonResponse:
     """JSON 404 for unknown paths under /api/ (Django's own page is HTML)."""
-    return JsonResponse(error_body("not_found", "No such API path."), status=404)
+    return JsonResponse(error_body("not_found", gettext("No such API path.")), status=404)
 
 
 def _api(request: Any) -> bool:
@@ -190,7 +199,9 @@ def bad_request_view(request: Any, exception: Exception | None = None) -> Any:
     """``handler400``: what Django refuses before any view (a disallowed Host header,
     too many fields...) is JSON under /api/, Django's page elsewhere."""
     if _api(request):
-        return JsonResponse(error_body("bad_request", "The request is malformed."), status=400)
+        return JsonResponse(
+            error_body("bad_request", gettext("The request is malformed.")), status=400
+        )
     return defaults.bad_request(request, exception)
 
 
@@ -198,7 +209,9 @@ def server_error_view(request: Any) -> Any:
     """``handler500``: even a genuine server error keeps the error shape under /api/."""
     if _api(request):
         return JsonResponse(
-            error_body("server_error", "Something went wrong on our side; reload, then retry."),
+            error_body(
+                "server_error", gettext("Something went wrong on our side; reload, then retry.")
+            ),
             status=500,
         )
     return defaults.server_error(request)

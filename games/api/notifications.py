@@ -15,13 +15,16 @@ from __future__ import annotations
 import zoneinfo
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.models import NotificationSettings, PushSubscription
+from games.notifications import prefs as notification_prefs
 from games.notifications import push
 from games.selectors import notifications as notification_selectors
 from games.services import notifications as notification_services
@@ -60,6 +63,24 @@ class QuietHoursSerializer(serializers.Serializer):
     end = serializers.RegexField(HHMM, help_text="HH:MM in the player's timezone.")
 
 
+class ChannelsSerializer(serializers.Serializer):
+    push = serializers.BooleanField(required=False)
+    email = serializers.BooleanField(required=False)
+    webhook = serializers.BooleanField(required=False)
+
+
+class KindsSerializer(serializers.Serializer):
+    your_turn = ChannelsSerializer(required=False, help_text="A turn begins.")
+    reminder = ChannelsSerializer(
+        required=False, help_text="Most of the turn's time has passed (once per turn)."
+    )
+    game_over = ChannelsSerializer(required=False, help_text="A game ended (or was aborted).")
+    rematch = ChannelsSerializer(required=False, help_text="A rematch of your game is offered.")
+    seat_taken = ChannelsSerializer(
+        required=False, help_text="Someone joined your private game (push and e-mail)."
+    )
+
+
 class NotificationSettingsSerializer(serializers.Serializer):
     email = serializers.EmailField(
         allow_blank=True,
@@ -84,12 +105,22 @@ class NotificationSettingsSerializer(serializers.Serializer):
         required=False, allow_blank=True, max_length=64, help_text="IANA name, e.g. Europe/Paris."
     )
     quiet_hours = QuietHoursSerializer(
-        required=False, allow_null=True, help_text='null or {"start": "22:00", "end": "07:30"}.'
+        required=False,
+        allow_null=True,
+        help_text='null or {"start": "22:00", "end": "07:30"}: nothing but a reminder whose '
+        "turn ends within them is pushed or mailed then; the rest goes, one per game, when "
+        "they end. Webhooks are not held.",
+    )
+    kinds = KindsSerializer(
+        required=False,
+        help_text="Per kind and channel on (true, the default) or off; a PATCH changes only "
+        'what it names, e.g. {"reminder": {"email": false}}. The channel\'s own switch '
+        "(email_enabled, ...) still turns all of it off.",
     )
 
     def validate_timezone(self, value: str) -> str:
         if value and value not in zoneinfo.available_timezones():
-            raise serializers.ValidationError("not an IANA timezone name.")
+            raise serializers.ValidationError(_("not an IANA timezone name."))
         return value
 
 
@@ -108,7 +139,7 @@ class WebhookInSerializer(serializers.Serializer):
 
     def validate_url(self, value: str) -> str:
         if not value.lower().startswith(("http://", "https://")):
-            raise serializers.ValidationError("must be an http or https URL.")
+            raise serializers.ValidationError(_("must be an http or https URL."))
         return value
 
 
@@ -132,6 +163,7 @@ def _settings_data(user: Any, prefs: NotificationSettings) -> dict[str, Any]:
         "push_enabled": prefs.push_enabled,
         "timezone": prefs.timezone,
         "quiet_hours": prefs.quiet_hours,
+        "kinds": notification_prefs.matrix(prefs.kinds),
     }
 
 
@@ -163,6 +195,8 @@ class NotificationSettingsApi(RateLimitHeaders, APIView):
             hours = fields.pop("quiet_hours")
             fields["quiet_hours"] = dict(hours) if hours else None
             fields["clear_quiet_hours"] = not hours
+        if "kinds" in fields:
+            fields["kinds"] = {k: dict(v) for k, v in fields["kinds"].items()}
         prefs = notification_services.notification_settings_update(user=request.user, **fields)
         answer = _settings_data(request.user, prefs)
         if pending:
@@ -266,7 +300,8 @@ class PushKeyApi(APIView):
 
 
 class PushDevicesApi(APIView):
-    authentication_classes = [CachedTokenAuthentication]
+    # the pages' "Notify me on this device" calls with the session (and CSRF)
+    authentication_classes = [CachedTokenAuthentication, SessionAuthentication]
 
     @extend_schema(
         operation_id="me_push_list",
@@ -297,7 +332,7 @@ class PushDevicesApi(APIView):
 
 
 class PushDeviceApi(APIView):
-    authentication_classes = [CachedTokenAuthentication]
+    authentication_classes = [CachedTokenAuthentication, SessionAuthentication]
 
     @extend_schema(
         operation_id="me_push_destroy",

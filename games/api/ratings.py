@@ -66,7 +66,7 @@ class LeaderboardApi(JsonApiView):
     )
     def get(self, request: Request, ruleset: str) -> Response:
         if not ratings.known_ruleset(ruleset):
-            raise NotFound(f"No ruleset {ruleset!r}.")
+            raise NotFound("No ruleset %(ruleset)s.", ruleset=repr(ruleset))
         paginator = BoardPagination()
         page = paginator.paginate_queryset(ratings.leaderboard(ruleset), request, view=self) or []
         first = 1 + (paginator.page.number - 1) * paginator.page_size if page else 1

@@ -16,6 +16,7 @@ from typing import Any
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -83,7 +84,7 @@ class CardCodeField(serializers.Field):
     """A card code the rulesets' actions name (``rules.action_cards``: Skip-Bo's ``"1"`` ...
     ``"12"`` and ``"SB"``); a JSON integer is read as its code, and case does not matter."""
 
-    default_error_messages = {"invalid": "Not a card code of any game's actions ({codes})."}
+    default_error_messages = {"invalid": _("Not a card code of any game's actions ({codes}).")}
 
     def to_internal_value(self, data: Any) -> str:
         code = rules.action_card(data)
@@ -126,7 +127,7 @@ class RegisterInputSerializer(serializers.Serializer):
             raise serializers.ValidationError(problem, code="invalid_username")
         if account_selectors.username_taken(value):
             raise serializers.ValidationError(
-                "A user with that username already exists.", code="username_taken"
+                _("A user with that username already exists."), code="username_taken"
             )
         return value
 
@@ -195,9 +196,10 @@ class GameCreateInputSerializer(serializers.Serializer):
         stand_in = attrs["options"].get("stand_in")
         if stand_in in BOT_LEVELS and stand_in not in levels:
             raise ApplicationError(
-                f"options.stand_in: no {stand_in} bot plays this ruleset; its bots: "
-                f"{', '.join(levels)}.",
+                "options.stand_in: no %(level)s bot plays this ruleset; its bots: %(levels)s.",
                 "invalid_option",
+                level=stand_in,
+                levels=", ".join(levels),
             )
         return attrs
 
@@ -216,21 +218,28 @@ def check_bots(bots: list[Any], seats: int, levels: Sequence[str]) -> list[dict[
     out: list[dict[str, Any]] = []
     for i, item in enumerate(bots):
         if not isinstance(item, dict) or set(item) - {"seat", "level"}:
-            raise ApplicationError(f"bots[{i}]: must be {{seat, level}}.", "invalid_bots")
+            raise ApplicationError("bots[%(i)s]: must be {seat, level}.", "invalid_bots", i=i)
         seat = item.get("seat")
         level = item.get("level", "basic")
         if isinstance(seat, bool) or not isinstance(seat, int):
-            raise ApplicationError(f"bots[{i}].seat: must be an integer.", "invalid_bots")
+            raise ApplicationError("bots[%(i)s].seat: must be an integer.", "invalid_bots", i=i)
         if seat < 1 or seat >= seats:
             raise ApplicationError(
-                f"bots[{i}].seat: must be from 1 to seats - 1 (seat 0 is yours).", "invalid_bots"
+                "bots[%(i)s].seat: must be from 1 to seats - 1 (seat 0 is yours).",
+                "invalid_bots",
+                i=i,
             )
         if level not in levels:
             raise ApplicationError(
-                f"bots[{i}].level: must be one of {', '.join(levels)}.", "invalid_bots"
+                "bots[%(i)s].level: must be one of %(levels)s.",
+                "invalid_bots",
+                i=i,
+                levels=", ".join(levels),
             )
         if any(seat == known["seat"] for known in out):
-            raise ApplicationError(f"bots[{i}].seat: seat {seat} is named twice.", "invalid_bots")
+            raise ApplicationError(
+                "bots[%(i)s].seat: seat %(seat)s is named twice.", "invalid_bots", i=i, seat=seat
+            )
         out.append({"seat": seat, "level": level})
     return out
 
@@ -296,7 +305,7 @@ class LookActionSerializer(ActionSerializer):
 
     def validate_positions(self, value: list[int]) -> list[int]:
         if value[0] == value[1]:
-            raise serializers.ValidationError("Two different positions are needed.")
+            raise serializers.ValidationError(_("Two different positions are needed."))
         return value
 
 
@@ -315,7 +324,7 @@ class ReplaceActionSerializer(ActionSerializer):
 
     def validate_positions(self, value: list[int]) -> list[int]:
         if len(set(value)) != len(value):
-            raise serializers.ValidationError("Each position may be named once.")
+            raise serializers.ValidationError(_("Each position may be named once."))
         return value
 
 
@@ -382,9 +391,9 @@ class PlayActionSerializer(ActionSerializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         origin = attrs["from"]
         if origin == "hand" and attrs.get("card") is None:
-            raise serializers.ValidationError({"card": "Name the hand card to play."})
+            raise serializers.ValidationError({"card": _("Name the hand card to play.")})
         if origin == "discard" and attrs.get("discard_pile") is None:
-            raise serializers.ValidationError({"discard_pile": "Name your discard pile."})
+            raise serializers.ValidationError({"discard_pile": _("Name your discard pile.")})
         return attrs
 
 
@@ -429,11 +438,13 @@ def parse_action(body: Any, idempotency_key: str | None = None) -> Action:
         raise ApplicationError("type: This field is required.")
     if not isinstance(kind, str) or kind not in ACTION_SERIALIZERS:
         known = ", ".join(sorted(ACTION_SERIALIZERS))
-        raise ApplicationError(f"type: unknown action type; one of {known}.")
+        raise ApplicationError("type: unknown action type; one of %(known)s.", known=known)
     action = ACTION_SERIALIZERS[kind](data=body)
     action.is_valid(raise_exception=True)
     if idempotency_key is not None and not 0 < len(idempotency_key) <= MAX_IDEMPOTENCY_KEY:
-        raise ApplicationError(f"Idempotency-Key: must be 1 to {MAX_IDEMPOTENCY_KEY} characters.")
+        raise ApplicationError(
+            "Idempotency-Key: must be 1 to %(most)s characters.", most=MAX_IDEMPOTENCY_KEY
+        )
     return Action(
         command=action.command(),
         expected_version=action.validated_data.get("expected_version"),

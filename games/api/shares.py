@@ -31,6 +31,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
+from django.utils.translation import ngettext
 from rest_framework.exceptions import Throttled
 
 from games.api.throttling import client_address
@@ -40,10 +41,41 @@ from games.models import Game, GameAnalysis
 RETRY_AFTER = 60
 BOT_NAME = " bot "  # every bot's username has it ("<level> bot <seat>"); no person's can
 
-TOO_MANY_GAMES = (
-    "You have {n} games with bots going on {who} already; finish or leave one and retry."
-)
-TOO_MANY_ANALYSES = "{n} analyses asked for {who} are still queued or running; retry later."
+
+def _too_many_games(n: int, by_account: bool) -> str:
+    if by_account:
+        text = ngettext(
+            "You have %(n)s game with bots going on from your account already; "
+            "finish or leave it and retry.",
+            "You have %(n)s games with bots going on from your account already; "
+            "finish or leave one and retry.",
+            n,
+        )
+    else:
+        text = ngettext(
+            "You have %(n)s game with bots going on from your address already; "
+            "finish or leave it and retry.",
+            "You have %(n)s games with bots going on from your address already; "
+            "finish or leave one and retry.",
+            n,
+        )
+    return text % {"n": n}
+
+
+def _too_many_analyses(n: int, by_account: bool) -> str:
+    if by_account:
+        text = ngettext(
+            "%(n)s analysis asked for by your account is still queued or running; retry later.",
+            "%(n)s analyses asked for by your account are still queued or running; retry later.",
+            n,
+        )
+    else:
+        text = ngettext(
+            "%(n)s analysis asked for from your address is still queued or running; retry later.",
+            "%(n)s analyses asked for from your address are still queued or running; retry later.",
+            n,
+        )
+    return text % {"n": n}
 
 
 class Over(Throttled):
@@ -83,13 +115,13 @@ def check_game(request: Any, game: Game) -> None:
         status__in=(Game.Status.WAITING, Game.Status.ACTIVE),
         seat_set__user__username__contains=BOT_NAME,
     )
-    for name, rows, who in (
-        ("PABLO_BOT_GAMES", going.filter(created_by=user), "from your account"),
-        ("PABLO_BOT_GAMES_PER_ADDRESS", going.filter(created_from=where), "from your address"),
+    for name, rows, by_account in (
+        ("PABLO_BOT_GAMES", going.filter(created_by=user), True),
+        ("PABLO_BOT_GAMES_PER_ADDRESS", going.filter(created_from=where), False),
     ):
         most = _limit(name)
         if most and rows.distinct().count() > most:
-            raise Over(TOO_MANY_GAMES.format(n=most, who=who))
+            raise Over(_too_many_games(most, by_account))
 
 
 def check_analysis(request: Any, row: GameAnalysis) -> None:
@@ -104,14 +136,10 @@ def check_analysis(request: Any, row: GameAnalysis) -> None:
     unfinished = GameAnalysis.objects.filter(
         status__in=(GameAnalysis.Status.QUEUED, GameAnalysis.Status.RUNNING)
     )
-    for name, rows, who in (
-        ("PABLO_ANALYSES_QUEUED", unfinished.filter(requested_by=user), "by your account"),
-        (
-            "PABLO_ANALYSES_QUEUED_PER_ADDRESS",
-            unfinished.filter(requested_from=where),
-            "from your address",
-        ),
+    for name, rows, by_account in (
+        ("PABLO_ANALYSES_QUEUED", unfinished.filter(requested_by=user), True),
+        ("PABLO_ANALYSES_QUEUED_PER_ADDRESS", unfinished.filter(requested_from=where), False),
     ):
         most = _limit(name)
         if most and rows.count() > most:
-            raise Over(TOO_MANY_ANALYSES.format(n=most, who=who))
+            raise Over(_too_many_analyses(most, by_account))

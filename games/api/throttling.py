@@ -83,6 +83,7 @@ from django.contrib.auth.backends import ModelBackend
 from django.core.cache import caches
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext_lazy
 from rest_framework.throttling import BaseThrottle
 
 from games.usernames import username_key
@@ -90,7 +91,7 @@ from games.usernames import username_key
 log = logging.getLogger(__name__)
 
 CACHE = "throttle"
-TOO_MANY = "Too many attempts from your address; try again in {wait} seconds."
+TOO_MANY = gettext_lazy("Too many attempts from your address; try again in %(wait)s seconds.")
 _last_warning = 0.0
 
 
@@ -557,7 +558,7 @@ def check_web_auth(request: HttpRequest, username: str | None = None) -> int | N
 def too_many_response(wait: int) -> HttpResponse:
     """The 429 page of a refused web log-in or sign-up, with ``Retry-After``."""
     response = HttpResponse(
-        TOO_MANY.format(wait=wait), status=429, content_type="text/plain; charset=utf-8"
+        str(TOO_MANY) % {"wait": wait}, status=429, content_type="text/plain; charset=utf-8"
     )
     response["Retry-After"] = str(wait)
     return response

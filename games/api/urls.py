@@ -25,6 +25,7 @@ urlpatterns = [
     # the platform for programs (docs/programs.md)
     path("me/bot/", programs.BotAccountApi.as_view(), name="me_bot"),
     path("me/turns/", programs.TurnsApi.as_view(), name="me_turns"),
+    path("me/events/", programs.AccountEventsApi.as_view(), name="me_events"),
     # ratings (docs/ratings.md)
     path("ratings/<str:ruleset>/", ratings.LeaderboardApi.as_view(), name="leaderboard"),
     path("players/<str:username>/", ratings.PlayerApi.as_view(), name="player"),

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -111,7 +112,9 @@ class RegisterApi(PublicApiView):
         data.is_valid(raise_exception=True)
         wait = throttling.signing_up(request)  # PABLO_THROTTLE_SIGNUPS
         if wait is not None:
-            raise Throttled(wait=wait, detail="Too many accounts made from your address lately.")
+            raise Throttled(
+                wait=wait, detail=gettext("Too many accounts made from your address lately.")
+            )
         user, token = account_services.user_register(**data.validated_data)
         return Response({"username": user.username, "token": token}, status=201)
 

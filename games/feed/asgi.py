@@ -63,13 +63,16 @@ from django.http import FileResponse
 from django.urls import set_script_prefix
 from rest_framework.exceptions import NotFound
 
+from games import tokens
 from games.feed import fast, service, waiting
+from games.feed.followers import account_key
 from games.store.stream import game_key
 
 log = logging.getLogger(__name__)
 
 DEBUG = bool(os.environ.get("PABLO_FEED_DEBUG"))
 FEED_PATH = re.compile(r"^/api/games/([^/]+)/events/?$")
+ACCOUNT_PATH = re.compile(r"^/api/me/events/?$")
 #: Django serves HEAD with the view's GET: both wait, so both are held here.
 WAITING_METHODS = frozenset({"GET", "HEAD"})
 
@@ -123,6 +126,24 @@ def _timed(fn: Any) -> Any:
                 _times.clear()
 
     return run
+
+
+def _wait_asked(scope: dict[str, Any]) -> bool:
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    try:
+        wait = float(query.get("wait", ["0"])[-1])
+    except ValueError:
+        return False
+    return wait > 0
+
+
+def waiting_account(scope: dict[str, Any]) -> bool:
+    """Is this a request of the account feed that asks to wait (``wait`` > 0)?"""
+    return (
+        scope.get("method") in WAITING_METHODS
+        and ACCOUNT_PATH.match(scope.get("path", "")) is not None
+        and _wait_asked(scope)
+    )
 
 
 def waiting_game(scope: dict[str, Any]) -> str | None:
@@ -222,6 +243,9 @@ class Application(ASGIHandler):
             return
         if scope["type"] != "http":
             return
+        if waiting_account(scope):
+            await self._account(scope, receive, send)
+            return
         game_id = waiting_game(scope)
         shape = None
         if game_id is not None:
@@ -249,6 +273,51 @@ class Application(ASGIHandler):
                 if hold.pending is not None and hold.pending.slot.held:  # (client gone)
                     await fast.give_back(hold.pending.slot)
 
+    async def _account(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """The account feed's wait: its key on the hub (``account:<db>:<user id>``) is
+        known only once the user is: before Django for a token the fast path knows (whose
+        head, if the hub does not know it, is read with one query: ``_learn_head``), else
+        after the view (which then reads again once the hub holds the key: ``_park``).
+        So a new client costs one Django request (its token's), not two."""
+        shape = fast.shape(scope, kind="account")
+        who = tokens.fast_user(shape.token) if shape is not None else None
+        if who is not None:
+            key = account_key(who[0])
+            hub = service.hub()
+            if hub.exact(key) is None and fast.knows(shape):
+                await self._learn_head(hub, key, who[0])
+            found = await fast.serve(shape, key, hub, receive, send, field="position")
+            if found is None:
+                return
+            receive = found
+        async with ThreadSensitiveContext(executor=self._executor()):
+            hold = waiting.Hold("", account=True)
+            hold.shape = shape
+            token = waiting.current_hold.set(hold)
+            try:
+                await super().__call__(scope, receive, send)
+            finally:
+                waiting.current_hold.reset(token)
+                if hold.pending is not None and hold.pending.slot.held:  # (client gone)
+                    await fast.give_back(hold.pending.slot)
+
+    async def _learn_head(self, hub: Any, key: str, user_id: Any) -> None:
+        """Teach the hub an account's head with one query instead of a Django request: a
+        known token's first wait (a client that just read where to start, or came back
+        after its entry lingered out) is then the fast path's. The head is read after
+        the key's channel is confirmed subscribed (``Hub.ticket``), as the Django path
+        does, so anything stored after the read is heard."""
+        async with hub.hold(key):
+            ticket = hub.ticket(key)
+            if ticket is None:
+                return  # Redis is away: Django's path
+            read = sync_to_async(
+                waiting.account_head, thread_sensitive=False, executor=self._executor()
+            )
+            head = await read(user_id)
+            if head is not None:
+                hub.learn(key, head, ticket)
+
     async def send_response(self, response: Any, send: Any) -> None:
         hold = waiting.current_hold.get()
         if hold is not None and hold.version is not None:
@@ -266,6 +335,9 @@ class Application(ASGIHandler):
     async def _park(self, hold: waiting.Hold, response: Any) -> None:
         pending = hold.pending
         assert pending is not None
+        if hold.account:
+            await self._park_account(hold, response)
+            return
         version = await service.hub().wait(hold.game_id, pending.after, waiting.remaining(pending))
         if version is None:
             return  # the wait ran out: the answer so far (no events, the version it had)
@@ -282,6 +354,37 @@ class Application(ASGIHandler):
                 f"{(time.time() - woke) * 1000:.0f} ms",
                 flush=True,
             )
+
+    async def _park_account(self, hold: waiting.Hold, response: Any) -> None:
+        """Hold the account's key, read once more (what was stored before the hub
+        listened is not missed), then wait as a game's feed does."""
+        pending = hold.pending
+        assert pending is not None
+        hub = service.hub()
+        read = sync_to_async(waiting.read_again, thread_sensitive=False, executor=self._executor())
+        async with hub.hold(hold.game_id):
+            ticket = hub.ticket(hold.game_id)
+            data = await read(pending)
+            if data is None:
+                return
+            if data["events"] or data["position"] != pending.after:
+                waiting.render(response, data)
+                return
+            hub.learn(hold.game_id, data["position"], ticket)
+            while True:
+                version = await hub.wait(hold.game_id, pending.after, waiting.remaining(pending))
+                if version is None:
+                    return  # the wait ran out: the answer so far
+                heard = hub.heard(hold.game_id)
+                data = await read(pending)
+                if data is None:
+                    return
+                if data["events"] or data["position"] != pending.after:
+                    hub.learn(hold.game_id, data["position"], ticket)
+                    waiting.render(response, data)
+                    return
+                # woken for nothing (a head heard above the one stored): the wait goes on
+                hub.settle(hold.game_id, heard, data["position"])
 
     async def _lifespan(self, receive: Any, send: Any) -> None:
         while True:

@@ -131,7 +131,7 @@ class Shape(NamedTuple):
     key: tuple[Any, ...]
 
 
-def shape(scope: dict[str, Any]) -> Shape | None:
+def shape(scope: dict[str, Any], kind: str = "game") -> Shape | None:
     """The parts of a waiting feed request the fast path needs, or None if it may not
     take it (see the module's docstring)."""
     if scope.get("method") != "GET":
@@ -161,6 +161,7 @@ def shape(scope: dict[str, Any]) -> Shape | None:
     if after > MAX_INT or not 0 < wait <= MAX_WAIT:
         return None
     key = (
+        kind,
         scope.get("scheme", "http"),
         scope.get("root_path", ""),
         scope.get("path", "").endswith("/"),
@@ -194,9 +195,15 @@ def remember_headers(request: Shape | None, response: Any) -> None:
     _headers[request.key] = found
 
 
-def render(version: int) -> bytes:
-    """``{"events": [], "version": version}`` as the view's ``JSONRenderer`` renders it."""
-    return _renderer.render({"events": [], "version": version}, "application/json")
+def knows(request: Shape | None) -> bool:
+    """Are the answer's headers for requests of this shape known (see ``serve``)?"""
+    return request is not None and request.key in _headers
+
+
+def render(version: int, field: str = "version") -> bytes:
+    """``{"events": [], "version": version}`` as the view's ``JSONRenderer`` renders it
+    (the account feed's: ``{"events": [], "position": position}``)."""
+    return _renderer.render({"events": [], field: version}, "application/json")
 
 
 def answer_headers(request: Shape, body: bytes) -> list[tuple[bytes, bytes]]:
@@ -319,7 +326,12 @@ Receive = Callable[[], Awaitable[dict[str, Any]]]
 
 
 async def serve(
-    request: Shape | None, game_id: str, hub: Hub, receive: Receive, send: Any
+    request: Shape | None,
+    game_id: str,
+    hub: Hub,
+    receive: Receive,
+    send: Any,
+    field: str = "version",
 ) -> Receive | None:
     """Answer the poll here if the fast path may (None: answered, or the client is
     gone); otherwise the ``receive`` to hand Django (what was read from the client
@@ -329,6 +341,8 @@ async def serve(
     known = hub.exact(game_id)
     if known is None or request.after < known:
         return receive
+    if field == "position" and request.after != known:
+        return receive  # (the account feed answers an ``after`` beyond its head at once)
     who = tokens.fast_user(request.token)
     if who is None:
         return receive
@@ -382,7 +396,7 @@ async def serve(
             with contextlib.suppress(asyncio.CancelledError):
                 await listener
         await _release(slot)
-    body = render(known)
+    body = render(known, field)
     hub.stats["fast"] += 1
     if DEBUG:
         print(f"FEEDDBG fast answered {game_id[-8:]} v{known}", flush=True)

@@ -235,6 +235,20 @@ class Hub:
         for game in self.games.values():
             game.exact_until = 0.0
 
+    def heard(self, game_id: str) -> int:
+        """The highest version heard of ``game_id`` (0: none, or not held)."""
+        game = self.games.get(game_id)
+        return game.known if game is not None else 0
+
+    def settle(self, game_id: str, heard: int, version: int) -> None:
+        """A read of the database (``version``) found less than was heard (``heard``,
+        taken before that read): a message above the truth (from a stranger on the
+        same channel). Lower ``known`` to the truth -- unless something was heard
+        since, which the next read will see."""
+        game = self.games.get(game_id)
+        if game is not None and game.known == heard and version < heard:
+            game.known = version
+
     def wake(self, game_id: str, version: int) -> None:
         """A new version of ``game_id``: wake its waiters below it (on the hub's loop)."""
         game = self.games.get(game_id)

@@ -9,19 +9,29 @@ from django.conf import settings
 from django.db import connections
 
 from games.feed import publish
+from games.feed.followers import PREFIX, user_of
 from games.feed.hub import Hub
 from games.models import Game
+from games.selectors import programs as program_selectors
 
 _hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
 
 
 def versions(ids: list[str]) -> dict[str, int]:
-    """``{game id: version}`` of these games: one query (run on a thread by the hub)."""
+    """``{key: version}`` of these hub keys: a game's version by its id, an account
+    feed's newest position by ``account:<user id>``; one query per kind and 1,000 keys
+    (run on a thread by the hub)."""
     try:
         found: dict[str, int] = {}
-        for start in range(0, len(ids), 1000):
-            rows = Game.objects.filter(pk__in=ids[start : start + 1000])
+        games = [key for key in ids if not key.startswith(PREFIX)]
+        accounts = {user_of(key): key for key in ids if key.startswith(PREFIX)}
+        for start in range(0, len(games), 1000):
+            rows = Game.objects.filter(pk__in=games[start : start + 1000])
             found.update((str(pk), v) for pk, v in rows.values_list("pk", "version"))
+        users = list(accounts)
+        for start in range(0, len(users), 1000):
+            heads = program_selectors.account_heads(users[start : start + 1000])
+            found.update((accounts[user], head) for user, head in heads.items())
         return found
     finally:
         connections.close_all()

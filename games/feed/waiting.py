@@ -29,13 +29,16 @@ from typing import Any
 
 from django.core.handlers.asgi import ASGIRequest
 from django.db import DatabaseError, close_old_connections, connection
+from django.utils.translation import gettext_lazy
 from rest_framework.exceptions import Throttled
 from rest_framework.response import Response
 
 from games.feed import limits
+from games.feed.followers import account_key
 from games.models import Game
 from games.notifications import push
 from games.selectors import games as game_selectors
+from games.selectors import programs as program_selectors
 
 log = logging.getLogger(__name__)
 
@@ -43,15 +46,15 @@ log = logging.getLogger(__name__)
 POLL_INTERVAL = 0.2
 MAX_WAIT = 30
 
-TOO_MANY = (
-    "You are waiting on {n} feeds at once already; wait for one of them to answer "
+TOO_MANY = gettext_lazy(
+    "You are waiting on %(n)s feeds at once already; wait for one of them to answer "
     "(or close a table) and retry."
 )
 
 
 @dataclass
 class Pending:
-    game: Game
+    game: Game | None  # None: the account feed (``account_answer``)
     user: Any
     after: int
     version: int
@@ -60,11 +63,13 @@ class Pending:
 
 
 class Hold:
-    """What the ASGI handler knows of one feed request: its game id, and the
-    pending wait the view hands back (``pending``)."""
+    """What the ASGI handler knows of one feed request: its key on the hub (a game's
+    id; for the account feed, ``account:<user id>``, set by the view once it knows
+    the user), and the pending wait the view hands back (``pending``)."""
 
-    def __init__(self, game_id: str) -> None:
+    def __init__(self, game_id: str, *, account: bool = False) -> None:
         self.game_id = game_id
+        self.account = account
         self.pending: Pending | None = None
         #: the game's version as the view read it (the hub learns it: ``Hub.learn``)
         self.version: int | None = None
@@ -84,6 +89,10 @@ def _current_version(game: Game) -> int:
 
 
 def _poll_version(game: Game) -> int:
+    return _poll(lambda: _current_version(game))
+
+
+def _poll(read: Any) -> int:
     """The game's version, asked by a long poll between two of its sleeps.
 
     The connection was used a moment ago, so it is not health-checked before each
@@ -94,12 +103,12 @@ def _poll_version(game: Game) -> int:
     failure is the request's (503).
     """
     try:
-        return _current_version(game)
+        return int(read())
     except DatabaseError:
         if connection.in_atomic_block:
             raise
         close_old_connections()
-        return _current_version(game)
+        return int(read())
 
 
 def sleep_until_news(game: Game, after: int, wait: float) -> None:
@@ -129,7 +138,7 @@ def answer(request: Any, *, game: Game, after: int, wait: float) -> Response:
     started = time.monotonic()
     slot = limits.acquire(user)
     if slot is None:
-        raise Throttled(wait=limits.RETRY_AFTER, detail=TOO_MANY.format(n=limits.limit()))
+        raise Throttled(wait=limits.RETRY_AFTER, detail=str(TOO_MANY) % {"n": limits.limit()})
     push.mark_looking(game.pk, user.pk, wait)  # no "your turn" push to an open table
     hold = current_hold.get()
     if hold is None or hold.game_id != str(game.pk):
@@ -166,14 +175,78 @@ def answer(request: Any, *, game: Game, after: int, wait: float) -> Response:
     return response
 
 
+def account_answer(request: Any, *, after: int | None, wait: float) -> Response:
+    """``GET /api/me/events/``: the account feed (``selectors.programs.account_events``),
+    waiting as the game feed does when there is nothing after ``after``.
+
+    It waits only when ``after`` is the account's newest position: without ``after``
+    there is nothing to wait for (the answer says where to start), and an ``after``
+    beyond the newest position is answered at once with that position.
+    """
+    user = request.user
+    if after is None or wait <= 0:
+        return Response(program_selectors.account_events(user=user, after=after))
+    started = time.monotonic()
+    slot = limits.acquire(user)
+    if slot is None:
+        raise Throttled(wait=limits.RETRY_AFTER, detail=TOO_MANY.format(n=limits.limit()))
+    hold = current_hold.get()
+    if hold is None or not hold.account:
+        try:
+            if not isinstance(request._request, ASGIRequest):
+                give_up = time.monotonic() + min(wait, MAX_WAIT)
+                head = program_selectors.account_head(user.pk)
+                while head == after and time.monotonic() < give_up:
+                    time.sleep(min(POLL_INTERVAL, max(0.0, give_up - time.monotonic())))
+                    head = _poll(lambda: program_selectors.account_head(user.pk))
+            return Response(program_selectors.account_events(user=user, after=after))
+        finally:
+            slot.release()
+    try:
+        data = program_selectors.account_events(user=user, after=after)
+    except BaseException:
+        slot.release()
+        raise
+    hold.game_id = account_key(user.pk)
+    if data["events"] or data["position"] != after:
+        slot.release()
+        return Response(data)
+    hold.pending = Pending(
+        game=None,
+        user=user,
+        after=after,
+        version=data["position"],
+        until=started + min(wait, MAX_WAIT),
+        slot=slot,
+    )
+    response = Response(data)
+    response.pablo_feed_pending = True  # type: ignore[attr-defined]
+    response._resource_closers.append(slot.release)
+    return response
+
+
+def account_head(user_id: Any) -> int | None:
+    """The account feed's newest position (on an executor thread: ``asgi``), or None if
+    the database could not be read (Django's path then answers)."""
+    try:
+        return program_selectors.account_head(user_id)
+    except DatabaseError as exc:
+        log.warning("feed: reading an account's head failed: %s", exc)
+        close_old_connections()
+        return None
+
+
 def read_again(pending: Pending) -> dict[str, Any] | None:
     """After a wake-up (in a thread): the feed after ``after`` now, or None if the
     database could not be read (the client then polls again: nothing is lost)."""
     try:
+        if pending.game is None:
+            return program_selectors.account_events(user=pending.user, after=pending.after)
         game = game_selectors.game_get(pending.game.pk)
         return game_selectors.event_feed(game=game, user=pending.user, after=pending.after)
     except DatabaseError as exc:
-        log.warning("feed: reading game %s after a wake-up failed: %s", pending.game.pk, exc)
+        what = pending.game.pk if pending.game is not None else "account feed"
+        log.warning("feed: reading %s after a wake-up failed: %s", what, exc)
         close_old_connections()  # a broken one goes; the thread's healthy one stays
         return None
 

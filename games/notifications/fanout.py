@@ -19,7 +19,7 @@ from __future__ import annotations
 import hmac
 import logging
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -32,14 +32,13 @@ from django.utils.translation import gettext
 from games import outbox, rules, store
 from games.models import Game, NotificationSettings, PushSubscription, Seat, TurnReminder
 
-from . import push, services
+from . import digest, prefs, push, quiet, services
 from .mail import (
     GAME_ABORTED,
     GAME_FINISHED,
     KINDS,
     TURN_REMINDER,
     YOUR_TURN,
-    email_text,
     language_of,
 )
 from .webhooks import canonical, post_webhook
@@ -75,11 +74,12 @@ def notify_game(
     game = Game.objects.filter(id=game_id).first()
     if game is None:
         return 0
+    remind_at = None
     if kind in (YOUR_TURN, TURN_REMINDER):
         if game.status != Game.Status.ACTIVE or game.turn_key != turn_key:
             return 0  # the game moved on: a newer append notified (or will)
         if kind == YOUR_TURN:
-            _remember_reminder(game, turn_key or "", seats or [], deadline)
+            remind_at = _remember_reminder(game, turn_key or "", seats or [], deadline)
     else:
         seats = list(range(game.seats))
     payload = {
@@ -91,20 +91,30 @@ def notify_game(
     }
     if kind in (GAME_FINISHED, GAME_ABORTED):
         payload["result"] = game.result
-    return _fan_out(game, seats or [], payload)
+    sent = _fan_out(game, seats or [], payload)
+    if kind == YOUR_TURN and remind_at is not None:
+        # Quiet hours may move some players' reminder (before they begin, or to their
+        # end): written now, after "your turn"; the reminder sweep finds them written.
+        early = {**payload, "event": TURN_REMINDER}
+        sent += _fan_out(game, seats or [], early, at=remind_at, shifted_only=True)
+    return sent
 
 
-def _remember_reminder(game: Game, turn_key: str, seats: list[int], deadline: str | None) -> None:
+def _remember_reminder(
+    game: Game, turn_key: str, seats: list[int], deadline: str | None
+) -> datetime | None:
+    """Write the turn's reminder row; when it is due (None: no reminder this turn)."""
     due = store.parse_deadline(deadline)
     if due is None:
-        return
+        return None
     fraction = float(_setting("PABLO_REMINDER_FRACTION", 0.8))
     remind_at = due - timedelta(seconds=game.turn_timeout * (1 - fraction))
     if remind_at <= timezone.now():
-        return
+        return None
     services.turn_reminder_set(
         game=game, turn_key=turn_key, seats=seats, deadline=due, remind_at=remind_at
     )
+    return remind_at
 
 
 def send_due_reminders(*, limit: int = 200) -> int:
@@ -145,25 +155,66 @@ def _still_to_act(game: Game, seats: list[int]) -> list[int]:
     return [s for s in seats if s in actors]
 
 
-def _fan_out(game: Game, seats: list[int], payload: dict[str, Any]) -> int:
-    """Enqueue one delivery per seat and channel, after the current transaction commits."""
+def _when(user: Any, kind: str, at: datetime, now: datetime, deadline: datetime | None) -> datetime:
+    """When a notification of ``kind`` due at ``at`` may reach ``user`` (quiet hours)."""
+    settings_row = getattr(user, "notification_settings", None)
+    if settings_row is None:
+        return at
+    return quiet.send_at(
+        kind,
+        at,
+        hours=settings_row.quiet_hours,
+        tz=settings_row.timezone,
+        now=now,
+        deadline=deadline,
+        margin=timedelta(seconds=float(_setting("PABLO_QUIET_MARGIN", 900))),
+    )
+
+
+def _fan_out(
+    game: Game,
+    seats: list[int],
+    payload: dict[str, Any],
+    *,
+    at: datetime | None = None,
+    shifted_only: bool = False,
+) -> int:
+    """Write the notification ``payload`` for ``seats``, due at ``at`` (default now):
+    a mail notice and a push per device (sent by their sweeps and hint tasks, quiet hours
+    respected), a webhook task (programs: sent at once). ``shifted_only``: only for the
+    players whose quiet hours move it (an early reminder, written with "your turn")."""
+    now = timezone.now()
+    at = at or now
     rows = list(
         Seat.objects.filter(game=game, seat__in=seats)
         .select_related("user", "user__notification_settings", "user__language")
         .order_by("seat")
     )
+    kind = prefs.EVENT_KIND[payload["event"]]
+    deadline = store.parse_deadline(payload.get("deadline"))
+    when = {r.user_id: _when(r.user, kind, at, now, deadline) for r in rows}
+    if shifted_only:
+        rows = [r for r in rows if when[r.user_id] != at]
     jobs: list[tuple[str, tuple[Any, ...]]] = []
-    pushes = _pushes(game, rows, payload)
+    mails: dict[Any, tuple[dict[str, Any], datetime]] = {}
     for row in rows:
         user = row.user
-        prefs = getattr(user, "notification_settings", None)
-        body = {**payload, "seat": row.seat, "delivery": str(uuid.uuid4())}
-        email_on = prefs.email_enabled if prefs is not None else True
-        if email_on and user.email:
-            subject, text = email_text(body, language_of(user))
-            jobs.append(("games.deliver_email", (user.email, subject, text)))
-        if prefs is not None and prefs.webhook_enabled and prefs.webhook_url:
-            jobs.append(("games.deliver_webhook", (user.pk, canonical(body))))
+        settings_row = getattr(user, "notification_settings", None)
+        body = {**payload, "seat": row.seat}
+        if user.email and prefs.enabled(settings_row, kind, "email"):
+            mails[user.pk] = (body, when[user.pk])
+        if (
+            not shifted_only
+            and settings_row is not None
+            and settings_row.webhook_url
+            and prefs.enabled(settings_row, kind, "webhook")
+        ):
+            hook = {**body, "delivery": str(uuid.uuid4())}
+            jobs.append(("games.deliver_webhook", (user.pk, canonical(hook))))
+    turn = game.turn_key if kind in ("your_turn", "reminder") else "end"
+    pushes = _pushes(game, rows, payload, turn, when)
+    mailed = services.mail_notices_add(game=game, turn=turn, kind=kind, notices=mails)
+    now_due = [u for u in mailed if mails[u][1] <= now]
 
     def send() -> None:
         for task, args in jobs:
@@ -172,69 +223,104 @@ def _fan_out(game: Game, seats: list[int], payload: dict[str, Any]) -> int:
             except Exception:
                 log.warning("delivery %s for game %s not enqueued", task, game.id)
         push.enqueue(pushes)
+        digest.enqueue(now_due)
 
     transaction.on_commit(send)
-    return len(jobs) + len(pushes)
+    return len(jobs) + len(pushes) + len(mailed)
 
 
-def _pushes(game: Game, rows: list[Seat], payload: dict[str, Any]) -> list[int]:
+def _pushes(
+    game: Game, rows: list[Seat], payload: dict[str, Any], turn: str, when: dict[Any, datetime]
+) -> list[int]:
     """Write the pushes of a notification (one ``PushDelivery`` per device, unique by
     game, turn and kind: a notification handled again adds none); their ids."""
     kind = payload["event"]
     users = [r.user_id for r in rows]
     if kind == YOUR_TURN:  # not to a player who has the table open
         users = [u for u in users if u not in push.looking(game.id, users)]
-    turn = game.turn_key if kind in (YOUR_TURN, TURN_REMINDER) else "end"
     result = payload.get("result")
-    bodies = {r.user_id: {**payload, "place": push.place(result, r.seat)} for r in rows}
-    return _push_to(game, users, turn, kind, bodies)
+    bodies = {
+        r.user_id: {**payload, "place": push.place(result, r.seat), "seat": r.seat} for r in rows
+    }
+    return _push_to(game, users, turn, kind, bodies, when)
 
 
 def _push_to(
-    game: Game, users: list[Any], turn: str, kind: str, bodies: dict[Any, dict[str, Any]]
+    game: Game,
+    users: list[Any],
+    turn: str,
+    kind: str,
+    bodies: dict[Any, dict[str, Any]],
+    when: dict[Any, datetime] | None = None,
 ) -> list[int]:
-    """One pending push per device of ``users`` who have push on; their ids."""
+    """One pending push per device of ``users`` who have push on for ``kind``; their ids."""
     if push.keys() is None:
         return []
     subs = PushSubscription.objects.filter(user_id__in=users).select_related(
-        "user__notification_settings"
+        "user__notification_settings", "user__language"
     )
+    pkind = push.KIND[kind]
+    wanted = [s for s in subs if _push_on(s.user, pkind)]
+    when = when or {}
     return services.push_deliveries_add(
         game=game,
         turn=turn,
-        kind=push.KIND[kind],
+        kind=pkind,
         urgent=kind == YOUR_TURN,
-        messages={sub.pk: push.message(bodies[sub.user_id]) for sub in subs if _push_on(sub.user)},
+        messages={s.pk: push.message(bodies[s.user_id], language_of(s.user)) for s in wanted},
+        at={s.pk: when[s.user_id] for s in wanted if s.user_id in when},
     )
 
 
 def notify_joined(*, game: Game, events: list[Any]) -> int:
-    """Push only: a rematch offered (a game created as a finished one's rematch: to that
-    game's other players) and a seat taken in a private game (to the players seated
-    before: a join takes the lowest free seat)."""
-    seated = {r.seat: r for r in Seat.objects.filter(game=game).select_related("user")}
+    """A rematch offered (a game created as a finished one's rematch: to that game's other
+    players) and a seat taken in a private game (to the players seated before: a join
+    takes the lowest free seat): pushes and mails."""
+    related = ("user", "user__notification_settings", "user__language")
+    seated = {r.seat: r for r in Seat.objects.filter(game=game).select_related(*related)}
     payload = {"game_id": str(game.id), "ruleset": game.ruleset}
-    ids: list[int] = []
+    count = 0
     for event in events:
         if event.type == "game_created" and game.rematch_of_id and 0 in seated:
             by = seated[0].user
             old = Seat.objects.filter(game_id=game.rematch_of_id).exclude(user=by)
-            users = list(old.values_list("user_id", flat=True))
-            body = {**payload, "event": "rematch", "by": by.username}
-            ids += _push_to(game, users, "rematch", "rematch", dict.fromkeys(users, body))
+            old = old.select_related(*related)
+            count += _joined(game, list(old), "rematch", "rematch", {**payload, "by": by.username})
         elif event.type == "player_joined" and game.private:
             seat = event.data["seat"]
-            users = [r.user_id for s, r in seated.items() if s < seat]  # seated before
-            body = {**payload, "event": "seat_taken", "by": event.data["username"]}
-            turn = f"seat{seat}"
-            ids += _push_to(game, users, turn, "seat_taken", dict.fromkeys(users, body))
-    transaction.on_commit(lambda: push.enqueue(ids))
-    return len(ids)
+            before = [r for s, r in seated.items() if s < seat]  # seated before
+            body = {**payload, "by": event.data["username"]}
+            count += _joined(game, before, f"seat{seat}", "seat_taken", body)
+    return count
 
 
-def _push_on(user: Any) -> bool:
-    prefs = getattr(user, "notification_settings", None)
-    return prefs is None or prefs.push_enabled
+def _joined(game: Game, rows: list[Seat], turn: str, kind: str, payload: dict[str, Any]) -> int:
+    """The push and mail of a rematch or a seat taken to the players of ``rows``."""
+    now = timezone.now()
+    users = [r.user_id for r in rows]
+    loaded = {r.user_id: r.user for r in rows}
+    when = {u: _when(loaded[u], kind, now, now, None) for u in users}
+    body = {**payload, "event": kind}
+    ids = _push_to(game, users, turn, kind, dict.fromkeys(users, body), when)
+    mails = {
+        r.user_id: ({**body, "seat": r.seat}, when[r.user_id])
+        for r in rows
+        if loaded[r.user_id].email
+        and prefs.enabled(getattr(loaded[r.user_id], "notification_settings", None), kind, "email")
+    }
+    mailed = services.mail_notices_add(game=game, turn=turn, kind=kind, notices=mails)
+    now_due = [u for u in mailed if mails[u][1] <= now]
+
+    def send() -> None:
+        push.enqueue(ids)
+        digest.enqueue(now_due)
+
+    transaction.on_commit(send)
+    return len(ids) + len(mailed)
+
+
+def _push_on(user: Any, kind: str) -> bool:
+    return prefs.enabled(getattr(user, "notification_settings", None), kind, "push")
 
 
 def deliver_webhook(user_id: Any, body: str) -> int | None:

@@ -1,5 +1,5 @@
-"""The notifications' follower of the log: "your turn", "game over", and the pushes of
-a rematch offered and a private game's seat taken (``fanout.notify_joined``).
+"""The notifications' follower of the log: "your turn", "game over", and the pushes and
+mails of a rematch offered and a private game's seat taken (``fanout.notify_joined``).
 
 For each game in a batch it looks at the newest turn (the last
 ``deadline_set``) or the game's end (``game_finished`` / ``game_aborted``),
@@ -18,7 +18,7 @@ from typing import Any
 from games.followers import Follower
 from games.models import Event, Game
 
-from . import fanout, push
+from . import fanout
 from .mail import GAME_ABORTED, GAME_FINISHED, YOUR_TURN
 
 TURN = "deadline_set"
@@ -58,6 +58,6 @@ class Notifications(Follower):
         for game_id, mine in by_game.items():
             if game_id in listening:
                 fanout.notify_game(**_job(game_id, mine))
-        if joins and push.keys() is not None:
+        if joins:  # pushes and mails: one query per batch that has joins
             for game in Game.objects.filter(id__in=list(joins), private=True):  # rematches too
                 fanout.notify_joined(game=game, events=joins[game.id])

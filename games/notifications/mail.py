@@ -8,6 +8,7 @@ from django.conf import settings
 from django.core.mail import send_mail
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import rules
 
@@ -67,6 +68,18 @@ def _email_text(body: dict[str, Any]) -> tuple[str, str]:
             )
             % words,
         )
+    if kind == "rematch":
+        return (
+            _("Rematch in %(ruleset)s") % words,
+            _("%(by)s offers a rematch of your %(ruleset)s game.\nThe new table: %(table)s\n")
+            % {**words, "by": body.get("by", "")},
+        )
+    if kind == "seat_taken":
+        return (
+            _("A seat was taken in %(ruleset)s") % words,
+            _("%(by)s joined your %(where)s.\nThe table: %(table)s\n")
+            % {**words, "by": body.get("by", "")},
+        )
     if kind == GAME_ABORTED:
         return (
             _("%(ruleset)s game aborted") % words,
@@ -78,3 +91,26 @@ def _email_text(body: dict[str, Any]) -> tuple[str, str]:
     else:
         text = _("The %(where)s is over. You did not win this time.\nReplay: %(replay)s\n")
     return _("%(ruleset)s game over") % words, text % words
+
+
+def digest_text(games: list[dict[str, Any]], language: str | None = None) -> tuple[str, str]:
+    """Subject and text of the "your turn" digest: every game waiting for the player
+    (``[{"game", "ruleset", "deadline"}]``, soonest deadline first), in ``language``."""
+    with translation.override(language or settings.LANGUAGE_CODE):
+        site = str(getattr(settings, "PABLO_SITE_URL", "http://localhost:8000")).rstrip("/")
+        lines = []
+        for g in games:
+            words = {
+                "ruleset": _(rules.get_ruleset(g["ruleset"]).name),
+                "table": f"{site}/play/{g['game']}/",
+                "deadline": g.get("deadline") or "-",
+            }
+            lines.append(_("- %(ruleset)s, play before %(deadline)s (UTC): %(table)s") % words)
+        subject = ngettext(
+            "Your turn in %(count)s game", "Your turn in %(count)s games", len(games)
+        ) % {"count": len(games)}
+        head = ngettext(
+            "This game is waiting for you:", "These games are waiting for you:", len(games)
+        )
+        tail = _("At most one such mail an hour: the games that wait meanwhile come in the next.")
+        return subject, "\n".join([head, *lines, "", tail, ""])

@@ -32,20 +32,22 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.utils import timezone
+from django.db.models import Q
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 from py_vapid import Vapid02
 
-from games import outbox
-from games.models import PushDelivery, PushSubscription
+from games import outbox, rules
+from games.models import Game, PushDelivery, PushSubscription
 
-from . import services
+from . import services, stale
 from .webhooks import WebhookFailed, WebhookRefused, loggable, post_pinned, resolve_destination
 
 log = logging.getLogger(__name__)
 
 MAX_DEVICES = 10
 MAX_PAYLOAD = 4096 - 86  # RFC 8291: a 4096-byte record less its header and padding
-COUNTERS = ("sent", "failed", "pruned", "retried")
+COUNTERS = ("sent", "failed", "pruned", "retried", "skipped")
 APPLE_HOST = ".push.apple.com"
 
 
@@ -98,36 +100,37 @@ def keys() -> dict[str, str] | None:
 # --------------------------------------------------------------------------- subscriptions
 
 
-def check_keys(p256dh: str, auth: str) -> str | None:
-    """Why a subscription's keys are refused (None: a P-256 point and a 16-byte secret)."""
+def check_keys(p256dh: str, auth: str) -> Any:
+    """Why a subscription's keys are refused (None: a P-256 point and a 16-byte secret),
+    a lazy translation."""
     try:
         point = unb64url(p256dh)
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
     except (ValueError, TypeError):
-        return "keys.p256dh is not a P-256 public key (base64url of its uncompressed point)."
+        return _("keys.p256dh is not a P-256 public key (base64url of its uncompressed point).")
     if len(point) != 65:
-        return "keys.p256dh is not an uncompressed P-256 point."
+        return _("keys.p256dh is not an uncompressed P-256 point.")
     try:
         secret = unb64url(auth)
     except (ValueError, TypeError):
         secret = b""
     if len(secret) != 16:
-        return "keys.auth is not 16 bytes (base64url)."
+        return _("keys.auth is not 16 bytes (base64url).")
     return None
 
 
-def check_endpoint(endpoint: str) -> str | None:
+def check_endpoint(endpoint: str) -> Any:
     """Why an endpoint is refused (None: https on a public address, or allowed private)."""
     allow = bool(settings.PABLO_PUSH_ALLOW_PRIVATE)
     scheme = urllib.parse.urlsplit(endpoint).scheme
     if scheme != "https" and not (allow and scheme == "http"):
-        return "endpoint must be an https:// URL."
+        return _("endpoint must be an https:// URL.")
     try:
         resolve_destination(endpoint, allow_private=allow)
     except WebhookRefused:
-        return "endpoint is not on a public address."
+        return _("endpoint is not on a public address.")
     except WebhookFailed:
-        return "endpoint's host does not resolve."
+        return _("endpoint's host does not resolve.")
     return None
 
 
@@ -143,31 +146,44 @@ KIND = {  # the notification's kind -> the push's
 }
 
 
-def message(body: dict[str, Any]) -> dict[str, Any]:
-    """The push payload of a notification ``body`` (``fanout``'s): never a card."""
+def message(body: dict[str, Any], language: str | None = None) -> dict[str, Any]:
+    """The push payload of a notification ``body`` (``fanout``'s), in the player's
+    ``language``: never a card."""
+    with translation.override(language or settings.LANGUAGE_CODE):
+        return _message(body)
+
+
+def _message(body: dict[str, Any]) -> dict[str, Any]:
     kind = KIND[body["event"]]
-    game, ruleset = body["game_id"], body["ruleset"]
+    game = body["game_id"]
+    words = {"ruleset": _(rules.get_ruleset(body["ruleset"]).name), "by": body.get("by", "")}
     site = str(settings.PABLO_SITE_URL).rstrip("/")
     if kind == "your_turn":
-        title, text = f"Your turn in {ruleset}", "Your opponents are waiting for you."
+        title, text = _("Your turn in %(ruleset)s"), _("Your opponents are waiting for you.")
     elif kind == "reminder":
-        title, text = f"Your turn in {ruleset} ends soon", "Most of your time has passed."
+        title, text = _("Your turn in %(ruleset)s ends soon"), _("Most of your time has passed.")
     elif kind == "rematch":
-        title, text = f"Rematch in {ruleset}", f"{body['by']} offers a rematch."
+        title, text = _("Rematch in %(ruleset)s"), _("%(by)s offers a rematch.")
     elif kind == "seat_taken":
-        title, text = f"A seat was taken in {ruleset}", f"{body['by']} joined your game."
+        title, text = _("A seat was taken in %(ruleset)s"), _("%(by)s joined your game.")
     elif body["event"] == "game_aborted":
-        title, text = f"{ruleset} game aborted", "Every player was absent."
+        title, text = _("%(ruleset)s game aborted"), _("Every player was absent.")
     else:
         place = body.get("place")
-        title = f"{ruleset} game over"
-        text = f"You finished {ordinal(place)}." if place else "The game is over."
-    return {"kind": kind, "game": game, "title": title, "body": text, "url": f"{site}/play/{game}/"}
-
-
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+        title = _("%(ruleset)s game over")
+        if place == 1:
+            text = _("You won.")
+        elif place:
+            text = _("You finished in place %(place)s.") % {"place": place}
+        else:
+            text = _("The game is over.")
+    return {
+        "kind": kind,
+        "game": game,
+        "title": title % words,
+        "body": text % words if "%(" in text else text,
+        "url": f"{site}/play/{game}/",
+    }
 
 
 def place(result: dict[str, Any] | None, seat: int) -> int | None:
@@ -239,15 +255,28 @@ def encrypt(message: dict[str, Any], p256dh: str, auth: str) -> bytes:
     )
 
 
+#: Signed headers by (key, subject, audience): (header, its ``exp``). A JWT valid 12 h is
+#: signed again once less than 11 h are left -- not once per push (a burst of 10,000
+#: pushes to one push service signs once).
+_signed: dict[tuple[str, str, str], tuple[str, int]] = {}
+
+
 def vapid_authorization(endpoint: str, pair: dict[str, str]) -> str:
     """``vapid t=<JWT>,k=<public key>``: ``aud`` the endpoint's origin, ``sub`` the subject."""
     parts = urllib.parse.urlsplit(endpoint)
-    claims = {
-        "aud": f"{parts.scheme}://{parts.netloc}",
-        "exp": int((timezone.now() + timedelta(hours=12)).timestamp()),
-        "sub": settings.PABLO_VAPID_SUBJECT,
-    }
-    return Vapid02.from_raw(pair["private_key"].encode()).sign(claims)["Authorization"]
+    audience = f"{parts.scheme}://{parts.netloc}"
+    subject = str(settings.PABLO_VAPID_SUBJECT)
+    now = int(timezone.now().timestamp())
+    key = (pair["private_key"], subject, audience)
+    found = _signed.get(key)
+    if found is not None and 11 * 3600 < found[1] - now <= 12 * 3600:
+        return found[0]
+    claims = {"aud": audience, "exp": now + 12 * 3600, "sub": subject}
+    header = Vapid02.from_raw(pair["private_key"].encode()).sign(claims)["Authorization"]
+    if len(_signed) > 1000:
+        _signed.clear()
+    _signed[key] = (header, claims["exp"])
+    return header
 
 
 def post(
@@ -293,6 +322,10 @@ def deliver(delivery_id: int) -> str | None:
         )
         if row is None or row.next_try > timezone.now() or pair is None:
             return None
+        if _stale(row) or _replaced(row):
+            services.push_delivery_skipped(delivery=row)
+            count("skipped")
+            return "skipped"
         sub = row.subscription
         try:
             status = post(sub, row.message, urgent=row.urgent, pair=pair)
@@ -326,13 +359,47 @@ def deliver(delivery_id: int) -> str | None:
         return "failed"
 
 
+def _stale(row: PushDelivery) -> bool:
+    """A "your turn" or reminder whose turn is over (held through quiet hours, say)."""
+    if row.kind not in stale.TURN_KINDS:
+        return False
+    game = Game.objects.filter(pk=row.game_id).first()
+    return stale.turn_over(game, row.turn, row.kind, row.subscription.user_id)
+
+
+def _replaced(row: PushDelivery) -> bool:
+    """A held push (quiet hours) for whose game a later push to the same device (by time,
+    then by writing) is due too: only the latest goes (one notification per game)."""
+    if not row.held:
+        return False
+    later = Q(next_try__gt=row.next_try) | Q(next_try=row.next_try, pk__gt=row.pk)
+    return (
+        PushDelivery.objects.filter(later, subscription_id=row.subscription_id, game_id=row.game_id)
+        .filter(
+            next_try__lte=timezone.now(),
+            status__in=(PushDelivery.Status.PENDING, PushDelivery.Status.SENT),
+        )
+        .exists()
+    )
+
+
+#: Deliveries per ``games.deliver_pushes`` task: a burst (2,000 games ending at once)
+#: is a few hundred broker messages, not ten thousand; one push is still one task.
+BATCH = 25
+
+
 def enqueue(ids: list[int], countdown: float = 0) -> None:
-    """A ``games.deliver_push`` task per delivery (a hint: the sweep catches a lost one)."""
-    for delivery_id in ids:
+    """Tasks that send these deliveries, ``BATCH`` a task (a hint: the sweep catches a lost
+    one)."""
+    for at in range(0, len(ids), BATCH):
+        chunk = list(ids[at : at + BATCH])
         try:
-            outbox.send("games.deliver_push", args=(delivery_id,), countdown=countdown)
+            if len(chunk) == 1:
+                outbox.send("games.deliver_push", args=(chunk[0],), countdown=countdown)
+            else:
+                outbox.send("games.deliver_pushes", args=(chunk,), countdown=countdown)
         except Exception:
-            log.warning("push %s not enqueued; the sweep sends it", delivery_id)
+            log.warning("pushes %s not enqueued; the sweep sends them", chunk)
 
 
 def sweep(*, limit: int = 2000) -> int:

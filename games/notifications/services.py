@@ -13,7 +13,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from games.models import Game, PushDelivery, PushSubscription, TurnReminder
+from games.models import Game, MailNotice, PushDelivery, PushSubscription, TurnReminder
 
 JSON = dict[str, Any]
 
@@ -40,11 +40,19 @@ def turn_reminder_done(*, reminder: TurnReminder) -> None:
 
 
 def push_deliveries_add(
-    *, game: Game, turn: str, kind: str, urgent: bool, messages: dict[int, JSON]
+    *,
+    game: Game,
+    turn: str,
+    kind: str,
+    urgent: bool,
+    messages: dict[int, JSON],
+    at: dict[int, datetime] | None = None,
 ) -> list[int]:
-    """One pending push per subscription id in ``messages`` for (game, turn, kind); those
-    already written (the notification handled twice) are not written again. The new ids."""
+    """One pending push per subscription id in ``messages`` for (game, turn, kind), sent
+    from ``at[id]`` (default now: quiet hours put it later); those already written (the
+    notification handled twice) are not written again. The new ids."""
     now = timezone.now()
+    at = at or {}
     known = set(
         PushDelivery.objects.filter(
             game=game, turn=turn, kind=kind, subscription_id__in=list(messages)
@@ -58,7 +66,8 @@ def push_deliveries_add(
             kind=kind,
             message=message,
             urgent=urgent,
-            next_try=now,
+            next_try=at.get(sub, now),
+            held=at.get(sub, now) > now,
         )
         for sub, message in messages.items()
         if sub not in known
@@ -76,6 +85,44 @@ def push_delivery_done(*, delivery: PushDelivery, tries: int, sent: bool) -> Non
         PushSubscription.objects.filter(pk=delivery.subscription_id).update(
             last_success=timezone.now()
         )
+
+
+def push_delivery_skipped(*, delivery: PushDelivery) -> None:
+    """A push not to send: its turn is over, or a newer one of its game replaces it."""
+    delivery.status = PushDelivery.Status.SKIPPED
+    delivery.save(update_fields=["status"])
+
+
+def mail_notices_add(
+    *, game: Game, turn: str, kind: str, notices: dict[Any, tuple[JSON, datetime]]
+) -> list[Any]:
+    """One pending mail per user id in ``notices`` (``{user: (body, due)}``) for (game, turn,
+    kind); those already written are not written again. The users written for."""
+    known = set(
+        MailNotice.objects.filter(
+            game=game, turn=turn, kind=kind, user_id__in=list(notices)
+        ).values_list("user_id", flat=True)
+    )
+    now = timezone.now()
+    rows = [
+        MailNotice(
+            user_id=user, game=game, turn=turn, kind=kind, data=data, due=due, held=due > now
+        )
+        for user, (data, due) in notices.items()
+        if user not in known
+    ]
+    MailNotice.objects.bulk_create(rows)  # the one follower writes them: no race
+    return [row.user_id for row in rows]
+
+
+def mail_notices_settle(
+    *, sent: list[int], skipped: list[int], later: list[int], at: datetime | None, now: datetime
+) -> None:
+    """The mail sweep's verdict on a user's due notices: mailed, dropped, or due at ``at``."""
+    MailNotice.objects.filter(pk__in=sent).update(status=MailNotice.Status.SENT, sent_at=now)
+    MailNotice.objects.filter(pk__in=skipped).update(status=MailNotice.Status.SKIPPED)
+    if later and at is not None:
+        MailNotice.objects.filter(pk__in=later).update(due=at)
 
 
 def push_delivery_later(*, delivery: PushDelivery, tries: int, at: datetime) -> None:

@@ -7,7 +7,10 @@ task                               what
 ``games.deliver_webhook``          one signed POST, retried with backoff
 ``games.deliver_email``            one e-mail, retried with backoff
 ``games.deliver_push``             one Web Push (``push.deliver``), once
+``games.deliver_pushes``           a batch of them (a burst: ``push.BATCH`` a task)
 ``games.push_sweep``               beat: the pushes whose task was lost
+``games.send_mail``                the due notification mails of some users
+``games.mail_sweep``               beat: every user's due notification mails
 =================================  ===========================================
 
 Every task may run twice (acks late, redelivery): a webhook body carries a ``delivery`` id a
@@ -23,7 +26,7 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 
-from . import fanout, mail, push, webhooks
+from . import digest, fanout, mail, push, webhooks
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +78,22 @@ def deliver_push(delivery_id: int) -> str | None:
     return push.deliver(delivery_id)
 
 
+@shared_task(name="games.deliver_pushes", ignore_result=True)
+def deliver_pushes(delivery_ids: list[int]) -> int:
+    """Several pushes, each once (``push.deliver``): one task for a burst's batch."""
+    return sum(push.deliver(delivery_id) == "sent" for delivery_id in delivery_ids)
+
+
 @shared_task(name="games.push_sweep", ignore_result=True)
 def push_sweep() -> int:
     return push.sweep()
+
+
+@shared_task(name="games.send_mail", ignore_result=True)
+def send_mail(user_ids: list[Any]) -> int:
+    return sum(digest.send_user(u) for u in user_ids)
+
+
+@shared_task(name="games.mail_sweep", ignore_result=True)
+def mail_sweep() -> int:
+    return digest.sweep()

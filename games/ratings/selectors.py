@@ -37,7 +37,7 @@ def player(username: str) -> Any:
     """The account named ``username``; 404 ``not_found`` when there is none."""
     found = get_user_model().objects.filter(username=username).first()
     if found is None:
-        raise NotFound(f"No player {username!r}.")
+        raise NotFound("No player %(name)s.", name=repr(username))
     return found
 
 

@@ -80,6 +80,7 @@ def _rebuild(cursor: Cursor) -> int:
     Rating.objects.all().delete()
     finished = Event.objects.filter(type="game_finished", position__lte=cursor.position)
     stored: Ratings = {}
+    users: dict[str, int] = {}
     done, after = 0, 0
     while True:
         batch = [
@@ -91,7 +92,8 @@ def _rebuild(cursor: Cursor) -> int:
         if not batch:
             break
         games = outcomes.read(batch)
-        _, changes = _rate(games, batch, _users(games), stored)
+        users.update(_users(games, known=users))
+        _, changes = _rate(games, batch, users, stored)
         _copy(RatingChange, CHANGE_COLUMNS, changes)
         done += len(batch)
         after = batch[-1].position
@@ -106,8 +108,11 @@ def _rebuild(cursor: Cursor) -> int:
     return done
 
 
-def _users(games: Sequence[model.Finished]) -> dict[str, int]:
-    names = {p.username for g in games for p in g.seats if not p.bot}
+def _users(games: Sequence[model.Finished], known: Iterable[str] = ()) -> dict[str, int]:
+    """The account id of each person's username in ``games`` (but those ``known``)."""
+    names = {p.username for g in games for p in g.seats if not p.bot}.difference(known)
+    if not names:
+        return {}
     return dict(get_user_model().objects.filter(username__in=names).values_list("username", "pk"))
 
 

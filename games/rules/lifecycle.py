@@ -50,8 +50,11 @@ def create(
     low, high = ruleset.min_players, ruleset.max_players(clean)
     if not low <= seats <= high:
         raise Malformed(
-            f"seats: {ruleset.id} takes {low} to {high} players with these options.",
+            "seats: %(ruleset)s takes %(low)s to %(high)s players with these options.",
             "invalid_seats",
+            ruleset=ruleset.id,
+            low=low,
+            high=high,
         )
     header = {
         "ruleset": ruleset.id,
@@ -82,7 +85,7 @@ def join(
     if not free:
         raise NotAllowed("This game is full.", "game_full")
     if seat is not None and seat not in free:
-        raise NotAllowed(f"Seat {seat} is taken.", "seat_taken")
+        raise NotAllowed("Seat %(seat)s is taken.", "seat_taken", seat=seat)
     seat = free[0] if seat is None else seat
     data: JSON = {"seat": seat, "username": username}
     if bot is not None:
@@ -178,11 +181,13 @@ def _act(
     # The shape checks that need the game (the API checked the rest): 400 before 409.
     target = command.get("seat")
     if isinstance(target, int) and not 0 <= target < state.seats:
-        raise Malformed(f"seat: This game has seats 0 to {state.seats - 1}.", "invalid_seat")
+        raise Malformed(
+            "seat: This game has seats 0 to %(last)s.", "invalid_seat", last=state.seats - 1
+        )
     if command.get("give_position") is not None and target == seat:
         raise Malformed("give_position: Only with another player's card.")
     if state.status != "active":
-        raise NotAllowed(f"The game is {state.status}, not active.", "game_not_active")
+        raise _not_active(state.status)
     ruleset = get_ruleset(state.ruleset)
     step = _stepper(before)
     events: list[Event] = []
@@ -202,7 +207,7 @@ def come_back(state: State, seat: int) -> list[Event]:
     at once. This is their way back (API: ``POST /api/games/{id}/back/``).
     """
     if state.status != "active":
-        raise NotAllowed(f"The game is {state.status}, not active.", "game_not_active")
+        raise _not_active(state.status)
     if not state.absent[seat]:
         raise NotAllowed("You are not marked absent in this game.", "not_absent")
     return [Event("player_returned", {}, seat)]
@@ -273,3 +278,12 @@ def _follow_up(work: State, ctx: Context, before: Before | None = None) -> list[
             return events
         events += _time_out(work, ruleset, away, ctx, before)
     raise RuntimeError("absent players' turns did not come to an end")
+
+
+def _not_active(status: str) -> NotAllowed:
+    """A game that is not in play: one sentence per status (a status is a code, not a word)."""
+    if status == "waiting":
+        return NotAllowed("The game is waiting, not active.", "game_not_active")
+    if status == "finished":
+        return NotAllowed("The game is finished, not active.", "game_not_active")
+    return NotAllowed("The game is aborted, not active.", "game_not_active")

@@ -39,22 +39,41 @@ class Option:
         if value is None:
             if self.nullable:
                 return None
-            raise Malformed(f"options.{name}: must not be null.", "invalid_option")
+            raise Malformed("options.%(name)s: must not be null.", "invalid_option", name=name)
         if self.type == "integer":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise Malformed(f"options.{name}: must be an integer.", "invalid_option")
+                raise Malformed(
+                    "options.%(name)s: must be an integer.", "invalid_option", name=name
+                )
         elif self.type == "boolean":
             if not isinstance(value, bool):
-                raise Malformed(f"options.{name}: must be true or false.", "invalid_option")
+                raise Malformed(
+                    "options.%(name)s: must be true or false.", "invalid_option", name=name
+                )
         elif self.type == "string" and not isinstance(value, str):
-            raise Malformed(f"options.{name}: must be a string.", "invalid_option")
+            raise Malformed("options.%(name)s: must be a string.", "invalid_option", name=name)
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
-            raise Malformed(f"options.{name}: must be one of {allowed}.", "invalid_option")
+            raise Malformed(
+                "options.%(name)s: must be one of %(allowed)s.",
+                "invalid_option",
+                name=name,
+                allowed=allowed,
+            )
         if self.minimum is not None and value < self.minimum:
-            raise Malformed(f"options.{name}: must be at least {self.minimum}.", "invalid_option")
+            raise Malformed(
+                "options.%(name)s: must be at least %(least)s.",
+                "invalid_option",
+                name=name,
+                least=self.minimum,
+            )
         if self.maximum is not None and value > self.maximum:
-            raise Malformed(f"options.{name}: must be at most {self.maximum}.", "invalid_option")
+            raise Malformed(
+                "options.%(name)s: must be at most %(most)s.",
+                "invalid_option",
+                name=name,
+                most=self.maximum,
+            )
         return value
 
 

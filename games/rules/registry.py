@@ -25,7 +25,9 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
     try:
         return _REGISTRY[ruleset_id]
     except KeyError:
-        raise Malformed(f"ruleset: unknown ruleset {ruleset_id!r}.", "unknown_ruleset") from None
+        raise Malformed(
+            "ruleset: unknown ruleset %(ruleset)s.", "unknown_ruleset", ruleset=repr(ruleset_id)
+        ) from None
 
 
 def rulesets() -> list[Ruleset]:
@@ -44,15 +46,19 @@ def validate_options(ruleset: Ruleset, seats: int, options: JSON) -> JSON:
     unknown = sorted(set(options) - set(specs))
     if unknown:
         raise Malformed(
-            f"options.{unknown[0]}: unknown option for {ruleset.id}; known: "
-            f"{', '.join(sorted(specs))}.",
+            "options.%(name)s: unknown option for %(ruleset)s; known: %(known)s.",
             "invalid_option",
+            name=unknown[0],
+            ruleset=ruleset.id,
+            known=", ".join(sorted(specs)),
         )
     clean = {
         name: spec.check(name, options.get(name, spec.default)) for name, spec in specs.items()
     }
     if clean["start_seat"] is not None and clean["start_seat"] >= seats:
-        raise Malformed(f"options.start_seat: must be below seats ({seats}).", "invalid_option")
+        raise Malformed(
+            "options.start_seat: must be below seats (%(seats)s).", "invalid_option", seats=seats
+        )
     ruleset.check_options(seats, clean)
     return clean
 

@@ -153,10 +153,16 @@ class Skipbo:
         left = DECK_SIZE - seats * size
         if left < MIN_DRAW_PILE:
             raise Malformed(
-                f"options.stock_size: {seats} stock piles of {size} leave {left} of the "
-                f"{DECK_SIZE} cards for the draw pile; at least {MIN_DRAW_PILE} are needed "
-                f"(at most {(DECK_SIZE - MIN_DRAW_PILE) // seats} per player).",
+                "options.stock_size: %(seats)s stock piles of %(size)s leave %(left)s of the "
+                "%(deck)s cards for the draw pile; at least %(least)s are needed "
+                "(at most %(most)s per player).",
                 "invalid_option",
+                seats=seats,
+                size=size,
+                left=left,
+                deck=DECK_SIZE,
+                least=MIN_DRAW_PILE,
+                most=(DECK_SIZE - MIN_DRAW_PILE) // seats,
             )
 
     def deck(self, options: JSON) -> list[str]:
@@ -193,9 +199,10 @@ class Skipbo:
         kind = command.get("type")
         if kind not in OWN_ACTIONS:
             raise NotAllowed(
-                f"Skip-Bo has no {kind!r} action; play cards with 'play' and end the turn "
+                "Skip-Bo has no %(kind)s action; play cards with 'play' and end the turn "
                 "with 'end'.",
                 "not_in_ruleset",
+                kind=repr(kind),
             )
         if kind == "play":
             return self._play(st, seat, command, ctx)
@@ -205,13 +212,13 @@ class Skipbo:
         source = command.get("from")
         if source not in SOURCES:
             raise Malformed('from: must be "hand", "stock" or "discard".')
-        pile = _index(command, "pile", "building pile")
+        pile = _index(command, "pile", "building")
         code: str | None = None
         discard_pile: int | None = None
         if source == "hand":
             code = _card(command)
         elif source == "discard":
-            discard_pile = _index(command, "discard_pile", "discard pile")
+            discard_pile = _index(command, "discard_pile", "discard")
         claimed = None if source == "hand" else _optional_card(command)
         self._on_turn(st, seat)
 
@@ -219,7 +226,9 @@ class Skipbo:
             assert code is not None
             card = next((c for c in st.hands[seat] if st.deck[c] == code), None)
             if card is None:
-                raise NotAllowed(f"You have no {code} in your hand.", "card_not_in_hand")
+                raise NotAllowed(
+                    "You have no %(card)s in your hand.", "card_not_in_hand", card=code
+                )
         elif source == "stock":
             if not st.stocks[seat]:
                 raise NotAllowed("Your stock pile is empty.", "empty_source")
@@ -228,17 +237,34 @@ class Skipbo:
             assert discard_pile is not None
             stack = st.discards[seat][discard_pile]
             if not stack:
-                raise NotAllowed(f"Your discard pile {discard_pile} is empty.", "empty_source")
+                raise NotAllowed(
+                    "Your discard pile %(pile)s is empty.", "empty_source", pile=discard_pile
+                )
             card = stack[-1]
         code = st.deck[card]
         if claimed is not None and claimed != code:
-            where = "stock pile" if source == "stock" else f"discard pile {discard_pile}"
-            raise NotAllowed(f"The top of your {where} is {code}, not {claimed}.", "illegal_action")
+            if source == "stock":
+                raise NotAllowed(
+                    "The top of your stock pile is %(card)s, not %(claimed)s.",
+                    "illegal_action",
+                    card=code,
+                    claimed=claimed,
+                )
+            raise NotAllowed(
+                "The top of your discard pile %(pile)s is %(card)s, not %(claimed)s.",
+                "illegal_action",
+                pile=discard_pile,
+                card=code,
+                claimed=claimed,
+            )
         target = st.building[pile]
         if not _fits(code, target):
             raise NotAllowed(
-                f"A {code} does not fit on building pile {pile}, which needs a {len(target) + 1}.",
+                "A %(card)s does not fit on building pile %(pile)s, which needs a %(needed)s.",
                 "card_does_not_fit",
+                card=code,
+                pile=pile,
+                needed=len(target) + 1,
             )
 
         w = Work(st, ctx)
@@ -286,18 +312,20 @@ class Skipbo:
             self._end_turn(w, seat, "passed", ctx)
             return w.events
         code = _card(command)
-        discard_pile = _index(command, "discard_pile", "discard pile")
+        discard_pile = _index(command, "discard_pile", "discard")
         self._on_turn(st, seat)
         card = next((c for c in st.hands[seat] if st.deck[c] == code), None)
         if card is None:
-            raise NotAllowed(f"You have no {code} in your hand.", "card_not_in_hand")
+            raise NotAllowed("You have no %(card)s in your hand.", "card_not_in_hand", card=code)
         w = Work(st, ctx)
         self._discard(w, seat, card, discard_pile, ctx)
         return w.events
 
     def _on_turn(self, st: SkipboState, seat: int) -> None:
         if st.turn_seat != seat:
-            raise NotAllowed(f"It is seat {st.turn_seat}'s turn, not yours.", "not_your_turn")
+            raise NotAllowed(
+                "It is seat %(seat)s's turn, not yours.", "not_your_turn", seat=st.turn_seat
+            )
 
     def _discard(self, w: Work[SkipboState], seat: int, card: int, pile: int, ctx: Context) -> None:
         w.emit(
@@ -606,13 +634,41 @@ def _plays(st: SkipboState, seat: int) -> list[JSON]:
 
 
 def _index(command: JSON, name: str, what: str) -> int:
+    """A pile's number: ``what`` is "building" or "discard" (its own sentences)."""
     value = command.get(name)
+    last = PILES - 1
     if value is None:
-        raise Malformed(f"{name}: required, the {what} (0 to {PILES - 1}).")
+        if what == "building":
+            raise Malformed(
+                "%(name)s: required, the building pile (0 to %(last)s).", name=name, last=last
+            )
+        raise Malformed(
+            "%(name)s: required, the discard pile (0 to %(last)s).", name=name, last=last
+        )
     if isinstance(value, bool) or not isinstance(value, int):
-        raise Malformed(f"{name}: must be an integer, the {what} (0 to {PILES - 1}).")
+        if what == "building":
+            raise Malformed(
+                "%(name)s: must be an integer, the building pile (0 to %(last)s).",
+                name=name,
+                last=last,
+            )
+        raise Malformed(
+            "%(name)s: must be an integer, the discard pile (0 to %(last)s).", name=name, last=last
+        )
     if not 0 <= value < PILES:
-        raise Malformed(f"{name}: there are {what}s 0 to {PILES - 1} only.", "no_such_pile")
+        if what == "building":
+            raise Malformed(
+                "%(name)s: there are building piles 0 to %(last)s only.",
+                "no_such_pile",
+                name=name,
+                last=last,
+            )
+        raise Malformed(
+            "%(name)s: there are discard piles 0 to %(last)s only.",
+            "no_such_pile",
+            name=name,
+            last=last,
+        )
     return value
 
 

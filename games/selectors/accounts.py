@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext
 
 from games.models import AccountLanguage, AccountName, BotAccount
 from games.usernames import clean_username, name_digest, username_key, username_problem
@@ -51,7 +52,7 @@ def username_refusal(name: str, *, exclude: Any = None) -> str | None:
     if problem:
         return problem
     if username_taken(clean_username(name), exclude=exclude):
-        return "A user with that username already exists."
+        return gettext("A user with that username already exists.")
     return None
 
 

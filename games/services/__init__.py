@@ -7,7 +7,8 @@ notification worker's bookkeeping (turn reminders, outbox rows), in
 * ``friends``: cancelling and rematches;
 * ``accounts``: accounts and their API tokens;
 * ``notifications``: a user's notification settings;
-* ``analysis``: a finished game's analysis.
+* ``analysis``: a finished game's analysis;
+* ``programs``: the account feed's rows (its follower's write).
 
 Services return data (a ``Game`` row, an ``ActionAnswer``); the API renders
 it. Commands arrive checked (``games.commands``); refusals are the domain

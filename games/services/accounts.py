@@ -46,7 +46,7 @@ def user_register(*, username: str, password: str) -> tuple[Any, str]:
     username = clean_username(username)
     problem = username_problem(username)
     if problem:
-        raise ApplicationError(f"username: {problem}", "invalid_username")
+        raise ApplicationError("username: %(problem)s", "invalid_username", problem=problem)
     if account_selectors.username_taken(username):
         raise ApplicationError(
             "username: A user with that username already exists.", "username_taken"
@@ -148,5 +148,7 @@ def bot_account_make(*, user: Any) -> None:
 def account_language_set(*, user: Any, code: str) -> None:
     """Remember ``code`` (one of ``settings.LANGUAGES``) as ``user``'s language."""
     if code not in dict(settings.LANGUAGES):
-        raise ApplicationError(f"language: {code!r} is not offered.", "invalid_language")
+        raise ApplicationError(
+            "language: %(code)s is not offered.", "invalid_language", code=repr(code)
+        )
     AccountLanguage.objects.update_or_create(user=user, defaults={"code": code})

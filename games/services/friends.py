@@ -35,8 +35,7 @@ def game_cancel(*, game_id: Any, user: Any) -> Game:
         raise Forbidden("Only the player who created this game can cancel it.", "not_creator")
     if stream.state.status != "waiting":
         raise Conflict(
-            f"This game is {stream.state.status}: only a game waiting for players can be "
-            "cancelled.",
+            "This game has started: only a game waiting for players can be cancelled.",
             "game_not_waiting",
         )
     store.append(stream, [rules.Event("game_aborted", {"reason": friends.CANCELLED})])
@@ -63,7 +62,7 @@ def game_rematch(
         return existing, False
     if state.status != "finished":
         raise Conflict(
-            f"This game is {state.status}: a rematch starts from a finished game.",
+            "This game is not finished: a rematch starts from a finished game.",
             "game_not_finished",
         )
     bots = [

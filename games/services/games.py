@@ -87,9 +87,11 @@ def _check_decks(rulebook: Any, options: JSON, decks: list[list[str]]) -> None:
         bad = missing_from(deck, full)
         if bad:
             raise ApplicationError(
-                f"decks[{index}]: not part of one {rulebook.id} deck with these options: "
-                f"{', '.join(bad)}.",
+                "decks[%(index)s]: not part of one %(ruleset)s deck with these options: %(cards)s.",
                 "invalid_deck",
+                index=index,
+                ruleset=rulebook.id,
+                cards=", ".join(bad),
             )
 
 

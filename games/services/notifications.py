@@ -6,11 +6,13 @@ import logging
 import secrets
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from games import errors
 from games.models import NotificationSettings, PushSubscription
 from games.notifications import fanout, push, webhooks
+from games.notifications import prefs as notification_prefs
 
 JSON = dict[str, Any]
 
@@ -35,9 +37,11 @@ def notification_settings_update(
     timezone: str | None = None,
     quiet_hours: JSON | None = None,
     clear_quiet_hours: bool = False,
+    kinds: dict[str, dict[str, bool]] | None = None,
 ) -> NotificationSettings:
     """Change the user's e-mail address, turn channels on and off, set the timezone or
-    the quiet hours (None: unchanged; ``clear_quiet_hours``: none)."""
+    the quiet hours (None: unchanged; ``clear_quiet_hours``: none), or switch kinds of
+    notification per channel (``kinds``: only those named change)."""
     prefs, _ = NotificationSettings.objects.get_or_create(user=user)
     if email is not None:
         # A new address is not used yet: it is mailed a confirmation link and
@@ -65,6 +69,9 @@ def notification_settings_update(
     if clear_quiet_hours:
         prefs.quiet_hours = None
         fields.append("quiet_hours")
+    if kinds:
+        prefs.kinds = notification_prefs.merged(prefs.kinds, kinds)
+        fields.append("kinds")
     if fields:
         prefs.save(update_fields=[*fields, "updated_at"])
     return prefs
@@ -98,11 +105,14 @@ def push_subscribe(*, user: Any, endpoint: str, p256dh: str, auth: str) -> tuple
         found.user, found.p256dh, found.auth = user, p256dh, auth
         found.save(update_fields=["user", "p256dh", "auth"])
         return found, False
-    list(type(user).objects.select_for_update().filter(pk=user.pk).values("pk"))  # one at a time
+    # one at a time (the user's model, not type(user): a page's user is a lazy object)
+    users = get_user_model().objects.select_for_update()
+    list(users.filter(pk=user.pk).values("pk"))
     if PushSubscription.objects.filter(user=user).count() >= push.MAX_DEVICES:
         raise errors.Conflict(
-            f"You have {push.MAX_DEVICES} devices already: remove one first.",
-            code="too_many_devices",
+            "You have %(most)s devices already: remove one first.",
+            "too_many_devices",
+            most=push.MAX_DEVICES,
         )
     row = PushSubscription.objects.create(user=user, endpoint=endpoint, p256dh=p256dh, auth=auth)
     return row, True

@@ -343,7 +343,18 @@ PABLO_PUSH_SECONDS = env.float("PABLO_PUSH_SECONDS", default=5.0)  # the push sw
 PABLO_PUSH_LOST_SECONDS = env.float("PABLO_PUSH_LOST_SECONDS", default=30.0)
 # A table long-polling its feed marks its player "looking" this long past the poll.
 PABLO_PUSH_LOOKING_SECONDS = env.float("PABLO_PUSH_LOOKING_SECONDS", default=15.0)
+# Quiet hours and the e-mail digest (docs/notifications.md): a reminder whose turn ends
+# in a player's quiet hours goes PABLO_QUIET_MARGIN seconds before they begin; at most
+# one "your turn" mail per PABLO_DIGEST_SECONDS; the mail sweep every PABLO_MAIL_SECONDS.
+PABLO_QUIET_MARGIN = env.float("PABLO_QUIET_MARGIN", default=900.0)
+PABLO_DIGEST_SECONDS = env.float("PABLO_DIGEST_SECONDS", default=3600.0)
+PABLO_MAIL_SECONDS = env.float("PABLO_MAIL_SECONDS", default=10.0)
 CELERY_BEAT_SCHEDULE = {
+    "mail-sweep": {
+        "task": "games.mail_sweep",
+        "schedule": PABLO_MAIL_SECONDS,
+        "options": {"expires": max(10.0, 5 * PABLO_MAIL_SECONDS)},
+    },
     "push-sweep": {
         "task": "games.push_sweep",
         "schedule": PABLO_PUSH_SECONDS,
@@ -402,6 +413,7 @@ CELERY_TASK_ROUTES = {
     "games.notify_game": {"queue": "notifications"},
     "games.deliver_webhook": {"queue": "notifications"},
     "games.deliver_email": {"queue": "notifications"},
+    "games.send_mail": {"queue": "notifications"},
     "games.analyse_game": {"queue": "analysis"},
 }
 PABLO_HEAVY_LANES = env.int("PABLO_HEAVY_LANES", default=1)

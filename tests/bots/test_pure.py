@@ -15,6 +15,8 @@ from games.chance import DeckChance
 FAMILY = ("pablo", "pablo-50", "tamalou", "cabo")
 RULESETS = (*FAMILY, "skipbo")
 GAMES_PER_RULESET = 2000
+#: each sweep in parts of their own, so that parallel workers share it (pytest-xdist)
+PARTS = 4
 
 
 def is_legal(state: rules.State, seat: int, body: dict, legal: list[dict]) -> bool:
@@ -51,9 +53,11 @@ def test_levels():
 
 
 @pytest.mark.slow  # 200 s in all: a marker, not an exclusion (CI runs it)
+@pytest.mark.parametrize("part", range(PARTS))
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_bots_only_choose_legal_actions(ruleset):
-    """Two thousand games per ruleset (10,000 in all), every choice against legal_actions."""
+def test_bots_only_choose_legal_actions(ruleset, part):
+    """Two thousand games per ruleset (10,000 in all, in PARTS parts of distinct seeds),
+    every choice against legal_actions."""
     options = {"stock_size": 5} if ruleset == "skipbo" else {}
     mixes = [
         ["random", "random"],
@@ -62,8 +66,9 @@ def test_bots_only_choose_legal_actions(ruleset):
         ["random", "basic", "basic", "random"],
     ]
     games = 0
-    seed = 0
-    while games < GAMES_PER_RULESET:
+    first = seed = part * 100_000
+    wanted = GAMES_PER_RULESET // PARTS
+    while games < wanted:
         mix = mixes[seed % len(mixes)]
         seed += 1
         try:
@@ -80,7 +85,7 @@ def test_bots_only_choose_legal_actions(ruleset):
             continue  # random play may wander; every action up to here was checked
         assert outcome.winners or outcome.losers  # pablo: when all lose, nobody wins
         games += 1
-    assert seed < 2 * GAMES_PER_RULESET  # random play rarely wanders off
+    assert seed - first < 2 * wanted  # random play rarely wanders off
 
 
 class Enough(Exception):
@@ -113,12 +118,14 @@ def _hidden_shuffled(state: rules.State, seat: int, rng: random.Random) -> rules
     return other
 
 
+@pytest.mark.parametrize("part", range(3))
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_hidden_cards_do_not_change_a_decision(ruleset):
-    """Views of states that differ only in cards the seat never saw: the same decisions."""
+def test_hidden_cards_do_not_change_a_decision(ruleset, part):
+    """Views of states that differ only in cards the seat never saw: the same decisions
+    (30 games per ruleset, in three parts of ten)."""
     options = {"stock_size": 30} if ruleset == "skipbo" else {}
     compared = differed = 0
-    for seed in range(30):
+    for seed in range(part * 10, part * 10 + 10):
         steps: list[rules.State] = []
 
         def keep(state: rules.State, seat: int, body: dict, steps: list = steps) -> None:
@@ -149,7 +156,7 @@ def test_hidden_cards_do_not_change_a_decision(ruleset):
                     again = decide(level, ruleset, twin_view, seat, random.Random(seed))
                     assert first == again
                 compared += 1
-    assert compared > 100 and differed > compared // 2
+    assert compared > 30 and differed > compared // 2
 
 
 def test_stand_in_choices_are_the_bot_levels():

@@ -27,6 +27,8 @@ from pablo.celery import app
 from tests.fixtures import clock, start_skipbo, user
 from tests.helpers import Receiver
 
+KINDS = ("your_turn", "reminder", "game_over", "rematch", "seat_taken")
+
 
 @pytest.fixture
 def eager(settings, followers_inline):
@@ -102,6 +104,7 @@ def test_notification_settings_turn_channels_on_and_off():
         "push_enabled": True,
         "timezone": "",
         "quiet_hours": None,
+        "kinds": {k: {"push": True, "email": True, "webhook": True} for k in KINDS},
     }
     answer = c.patch(
         "/api/me/notifications/",

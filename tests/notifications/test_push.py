@@ -174,7 +174,7 @@ def test_your_turn_push_signed_encrypted_and_never_a_card(
     assert message == {
         "kind": "your_turn",
         "game": str(game.id),
-        "title": "Your turn in skipbo",
+        "title": "Your turn in Skip-Bo",
         "body": "Your opponents are waiting for you.",
         "url": f"http://localhost:8000/play/{game.id}/",
     }
@@ -298,7 +298,7 @@ def test_reminder_and_game_over_pushes(vapid, eager, service, django_capture_on_
     with django_capture_on_commit_callbacks(execute=True):
         fanout.notify_game(game_id=game.id, version=game.version, kind="game_finished")
     over = service.open(service.requests[-1], PAIR["public_key"])
-    assert over["kind"] == "game_over" and over["body"] == "You finished 1st."
+    assert over["kind"] == "game_over" and over["body"] == "You won."
     assert len(service.requests) == 3
 
 

@@ -11,9 +11,9 @@ def live_server(request):
     """The table's pages, actions and live updates through ``pablo.asgi:application``
     (uvicorn), the path that waits without a thread (games/feed/), instead of
     pytest-django's WSGI server."""
-    from tests.asgi_server import AsgiLiveServer
+    from tests.asgi_server import shared
 
     request.getfixturevalue("django_db_setup")
-    server = AsgiLiveServer()
+    server = shared()  # (one per process: tests/programs serve through it too)
     yield server
-    server.stop()
+    server.close_connections()

@@ -116,6 +116,7 @@ WORDS = re.compile(r"(?<!\w)[A-Za-zÀ-ÿ]{3,}(?!\w)")
 #: languages' own names in the header's switch.
 SHARED = {"API", "JSON", "CSRF", "REST", "UTC", "min", "Pablo", "Cabo", "Tamalou", "Skip"}
 SHARED |= {"English", "Français", "Deutsch", "cabo"}
+SHARED |= {"api", "docs"}  # the API's address, /api/docs/, as a link's text
 
 
 def said(page: str) -> set[str]:
@@ -126,12 +127,17 @@ def said(page: str) -> set[str]:
     return set(WORDS.findall(html.unescape(text + " " + spoken)))
 
 
+#: What a translation keeps in English: the field a refusal names ("options.seats: ..."),
+#: the values it quotes ('"deck" or "discard"') and the placeholders. No words of the language.
+API_NAMES = re.compile(r"^[\w.\[\]%()-]+: |\"[^\"]*\"|(?<!\w)'[^' ]*'(?!\w)|%\(\w+\)[sd]")
+
+
 def catalogue_words(lang: str) -> set[str]:
     words: set[str] = set()
     for domain in DOMAINS:
         with (LOCALE / lang / "LC_MESSAGES" / f"{domain}.mo").open("rb") as f:
             for text in gettext.GNUTranslations(f)._catalog.values():
-                words |= set(WORDS.findall(text))
+                words |= set(WORDS.findall(API_NAMES.sub(" ", text)))
     return words
 
 

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
-from django.core.management import call_command
+import random
 
-from games.models import Event
+from django.core.management import call_command
+from django.db import transaction
+
+from games import rules, store
+from games.bots.play import chooser
+from games.models import BotAccount, Event
 from games.ratings import model
 from games.ratings import services as ratings_services
 from games.ratings.models import Cursor, Rating, RatingChange
 from games.ratings.services import ratings_apply
+from games.selectors import games as selectors
+from games.services import bots, friends
+from games.services import games as services
 
-from .conftest import follow, play
+from .conftest import QUICK, follow, play
 
 
 def snapshot():
@@ -152,3 +160,57 @@ def test_an_account_no_longer_found_does_not_stop_the_follower(people):
     follow()
     assert not RatingChange.objects.filter(game_id=lost).exists()
     assert RatingChange.objects.filter(game_id=kept).count() == 2
+
+
+def test_aborted_and_cancelled_games_are_unrated(people):
+    ann, bob, _ = (p.user for p in people)
+    # a started rated game aborted (every player absent): no game_finished, no rating
+    started = services.game_create(user=ann, ruleset="skipbo", seats=2, options=QUICK)
+    services.game_join(game_id=started.id, user=bob)
+    with transaction.atomic():
+        stream = store.lock(started.id)
+        assert stream.state.status == "active"
+        store.append(stream, [rules.Event("game_aborted", {"reason": "every player is absent"})])
+    # a waiting game its creator cancels
+    waiting = services.game_create(user=ann, ruleset="skipbo", seats=2, options=QUICK)
+    friends.game_cancel(game_id=waiting.id, user=ann)
+    follow()
+    assert Event.objects.filter(type="game_aborted").count() == 2
+    assert not Rating.objects.exists() and not RatingChange.objects.exists()
+    assert ratings_services.ratings_rebuild() == 0
+
+
+def test_bot_accounts_are_rated_but_never_on_the_leaderboard(people, settings):
+    settings.PABLO_LEADERBOARD_MIN_GAMES = 1
+    ann, bob, cid = people
+    BotAccount.objects.create(user=bob.user)  # a program's account
+    play([ann.user, bob.user, cid.user], seed=6)
+    follow()
+    assert Rating.objects.filter(user=bob.user).exists()  # rated like anyone
+    board = ann.get("/api/ratings/skipbo/").json()
+    assert {r["username"] for r in board["results"]} == {"ann", "cid"}
+    assert ann.get("/api/players/bob/").json()["bot_account"] is True
+
+
+def test_a_person_whose_turns_a_stand_in_played_is_placed_last(people):
+    """Bob never plays: each of his turns times out (a stand-in plays it, or he is
+    absent): whatever the stand-in reached, the ratings place him last."""
+    ann, bob, cid = (p.user for p in people)
+    game = services.game_create(user=ann, ruleset="skipbo", seats=3, options=QUICK)
+    for user in (bob, cid):
+        services.game_join(game_id=game.id, user=user)
+    choose, rng, users = chooser("basic", "skipbo"), random.Random(7), [ann, bob, cid]
+    for _ in range(3000):
+        state = selectors.game_state(game=selectors.game_get(game.id))
+        if state.status != "active":
+            break
+        seat = rules.get_ruleset("skipbo").actors(state)[0]
+        if seat == 1:
+            bots.game_timeout(game_id=game.id, turn_key=state.turn_key)
+        else:
+            services.game_act(game_id=game.id, user=users[seat], command=choose(state, seat, rng))
+    assert state.status == "finished"
+    follow()
+    places = dict(RatingChange.objects.filter(game_id=game.id).values_list("seat", "place"))
+    assert places[1] > max(places[0], places[2])
+    assert len(places) == 3

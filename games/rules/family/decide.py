@@ -39,7 +39,7 @@ def decide(preset: Preset, state: State, seat: int, command: JSON, ctx: Context)
     s = as_family(state)
     kind = command.get("type")
     if kind not in ACTION_TYPES:
-        raise Malformed(f"type: unknown action {kind!r}.")
+        raise Malformed("type: unknown action %(kind)s.", kind=repr(kind))
     w = Work(s, ctx)
     if kind == "look":
         _look(preset, w, seat, command)
@@ -50,7 +50,12 @@ def decide(preset: Preset, state: State, seat: int, command: JSON, ctx: Context)
     elif kind in TURN_ACTIONS:
         _turn_action(preset, w, seat, kind, command)
     else:
-        raise NotAllowed(f"{preset.name} has no {kind!r} action.", "not_in_ruleset")
+        raise NotAllowed(
+            "%(ruleset)s has no %(kind)s action.",
+            "not_in_ruleset",
+            ruleset=preset.name,
+            kind=repr(kind),
+        )
     return w.events
 
 
@@ -58,8 +63,9 @@ def _look(preset: Preset, w: Work[FamilyState], seat: int, command: JSON) -> Non
     s = w.s
     if not preset.setup_look:
         raise NotAllowed(
-            f"{preset.name} has no initial look: you know slots 0 and 1 from the deal.",
+            "%(ruleset)s has no initial look: you know slots 0 and 1 from the deal.",
             "not_in_ruleset",
+            ruleset=preset.name,
         )
     positions = command.get("positions")
     if (
@@ -90,18 +96,28 @@ def _do_look(preset: Preset, w: Work[FamilyState], seat: int, positions: list[in
         _begin_turn(preset, w, s.start_seat, None)
 
 
-def _own_slot(preset: Preset, s: FamilyState, seat: int, position: int, what: str = "Your") -> int:
+def _own_slot(preset: Preset, s: FamilyState, seat: int, position: int) -> int:
     f = s.fields[seat]
     if position >= len(f):
-        raise NotAllowed(f"{what} field has no slot {position}.", "no_such_slot")
+        raise NotAllowed("Your field has no slot %(slot)s.", "no_such_slot", slot=position)
     card = f[position]
     if card is None:
-        raise NotAllowed(f"{what} slot {position} is empty.", "empty_slot")
+        raise NotAllowed("Your slot %(slot)s is empty.", "empty_slot", slot=position)
     return card
 
 
 def _their_slot(preset: Preset, s: FamilyState, seat: int, position: int) -> int:
-    return _own_slot(preset, s, seat, position, f"Seat {seat}'s")
+    f = s.fields[seat]
+    if position >= len(f):
+        raise NotAllowed(
+            "Seat %(seat)s's field has no slot %(slot)s.", "no_such_slot", seat=seat, slot=position
+        )
+    card = f[position]
+    if card is None:
+        raise NotAllowed(
+            "Seat %(seat)s's slot %(slot)s is empty.", "empty_slot", seat=seat, slot=position
+        )
+    return card
 
 
 def _turn_action(preset: Preset, w: Work[FamilyState], seat: int, kind: str, command: JSON) -> None:
@@ -111,7 +127,7 @@ def _turn_action(preset: Preset, w: Work[FamilyState], seat: int, kind: str, com
             "Play has not begun: every player looks at two cards first.", "wrong_stage"
         )
     if seat != s.turn_seat:
-        raise NotAllowed(f"It is seat {s.turn_seat}'s turn.", "not_your_turn")
+        raise NotAllowed("It is seat %(seat)s's turn.", "not_your_turn", seat=s.turn_seat)
     if kind == "draw":
         source = command.get("source")
         if source not in ("deck", "discard"):
@@ -121,7 +137,9 @@ def _turn_action(preset: Preset, w: Work[FamilyState], seat: int, kind: str, com
         if source == "discard":
             if not preset.draw_discard:
                 raise NotAllowed(
-                    f"In {preset.name} you draw from the draw pile only.", "not_in_ruleset"
+                    "In %(ruleset)s you draw from the draw pile only.",
+                    "not_in_ruleset",
+                    ruleset=preset.name,
                 )
             if not s.discard:
                 raise NotAllowed("The discard pile is empty.", "illegal_action")
@@ -204,7 +222,11 @@ def _replace(preset: Preset, w: Work[FamilyState], seat: int, command: JSON) -> 
         raise Malformed("positions: name one or more different slots of your field.")
     if len(positions) > 1:
         if p.multi_replace == "none":
-            raise NotAllowed(f"In {preset.name} you replace one card at a time.", "not_in_ruleset")
+            raise NotAllowed(
+                "In %(ruleset)s you replace one card at a time.",
+                "not_in_ruleset",
+                ruleset=preset.name,
+            )
         if p.multi_replace == "pairs" and len(positions) > 4:
             raise Malformed("positions: a pair, triple or quadruple names 2 to 4 slots.")
     if s.stage != "hold":
@@ -256,7 +278,7 @@ def _power(preset: Preset, w: Work[FamilyState], seat: int, kind: str, command: 
     if kind in ("spy", "swap"):
         target = int_arg(command, "seat")
         if target == seat:
-            raise Malformed(f"seat: {kind} targets another player's card.")
+            raise Malformed("seat: %(kind)s targets another player's card.", kind=kind)
     their_position = int_arg(command, "their_position") if kind == "swap" else 0
     power = s.power
     allowed = {
@@ -265,9 +287,11 @@ def _power(preset: Preset, w: Work[FamilyState], seat: int, kind: str, command: 
         "swap": ("swap", "spy_swap"),
     }[kind]
     if s.stage != "power" or power is None:
-        raise NotAllowed(f"You have no power to use now: {kind} is not possible.", "wrong_stage")
+        raise NotAllowed(
+            "You have no power to use now: %(kind)s is not possible.", "wrong_stage", kind=kind
+        )
     if power["kind"] not in allowed:
-        raise NotAllowed(f"The card you discarded gives no {kind} power.", "no_power")
+        raise NotAllowed("The card you discarded gives no %(kind)s power.", "no_power", kind=kind)
     if kind == "spy" and power.get("spied"):
         raise NotAllowed("You have already spied with this card.", "no_power")
     if kind == "peek":
@@ -287,7 +311,7 @@ def _power(preset: Preset, w: Work[FamilyState], seat: int, kind: str, command: 
         assert target is not None
         if preset.protect_caller and target in s.callers:
             raise NotAllowed(
-                f"Seat {target} called and is protected from swaps.", "protected_target"
+                "Seat %(seat)s called and is protected from swaps.", "protected_target", seat=target
             )
         mine = _own_slot(preset, s, seat, position)
         theirs = _their_slot(preset, s, target, their_position)
@@ -328,20 +352,23 @@ def _throw(preset: Preset, w: Work[FamilyState], seat: int, command: JSON) -> No
         if target == seat:
             raise Malformed("give_position: only with another player's card.")
     if p.throwing == "none":
-        raise NotAllowed(f"{preset.name} has no throwing.", "not_in_ruleset")
+        raise NotAllowed("%(ruleset)s has no throwing.", "not_in_ruleset", ruleset=preset.name)
     if s.phase != "turn":
         raise NotAllowed("Throwing starts when play begins.", "wrong_stage")
     if not s.discard:
         raise NotAllowed("The discard pile is empty: nothing to throw onto.", "no_open_match")
     if onto != s.serial:
         raise NotAllowed(
-            f"The discard pile has moved on: its top is now number {s.serial}.",
+            "The discard pile has moved on: its top is now number %(serial)s.",
             "stale_discard",
+            serial=s.serial,
         )
     if p.throwing == "match" and not s.match_open:
         raise NotAllowed("This discard has already been matched.", "no_open_match")
     if p.protect_caller and target != seat and target in s.callers:
-        raise NotAllowed(f"Seat {target} called: their cards are protected.", "protected_target")
+        raise NotAllowed(
+            "Seat %(seat)s called: their cards are protected.", "protected_target", seat=target
+        )
     card = (
         _their_slot(preset, s, target, position)
         if target != seat
@@ -392,7 +419,7 @@ def _call(preset: Preset, w: Work[FamilyState], seat: int) -> None:
         raise NotAllowed("This round has already been called.", "already_called")
     if p.call_when == "instead_of_draw":
         if seat != s.turn_seat:
-            raise NotAllowed(f"It is seat {s.turn_seat}'s turn.", "not_your_turn")
+            raise NotAllowed("It is seat %(seat)s's turn.", "not_your_turn", seat=s.turn_seat)
         if s.stage != "draw":
             raise NotAllowed("Call instead of drawing, at the start of your turn.", "cannot_call")
         w.emit("called", {}, seat)

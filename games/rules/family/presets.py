@@ -273,9 +273,11 @@ def tamalou_max_players(options: JSON) -> int:
 def tamalou_check_options(seats: int, options: JSON) -> None:
     if isinstance(seats, int) and seats > tamalou_max_players(options):
         raise Malformed(
-            f"seats: tamalou takes at most {tamalou_max_players(options)} players with "
-            f"options.decks = {options.get('decks', 1)}; use options.decks = 2 for up to 12.",
+            "seats: tamalou takes at most %(most)s players with "
+            "options.decks = %(decks)s; use options.decks = 2 for up to 12.",
             "invalid_seats",
+            most=tamalou_max_players(options),
+            decks=options.get("decks", 1),
         )
 
 

@@ -58,5 +58,5 @@ def card_data(s: FamilyState, card: int) -> JSON:
 def int_arg(command: JSON, name: str) -> int:
     value = command.get(name)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise Malformed(f"{name}: must be a non-negative integer.")
+        raise Malformed("%(name)s: must be a non-negative integer.", name=name)
     return value

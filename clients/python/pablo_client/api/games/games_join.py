@@ -1,0 +1,211 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.game import Game
+from ...models.game_join_input_request import GameJoinInputRequest
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    game_id: UUID,
+    *,
+    body: GameJoinInputRequest | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/games/{game_id}/join/".format(
+            game_id=quote(str(game_id), safe=""),
+        ),
+    }
+
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | Game | None:
+    if response.status_code == 200:
+        response_200 = Game.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | Game]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    game_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: GameJoinInputRequest | Unset = UNSET,
+) -> Response[Error | Game]:
+    """Take the lowest free seat; the last seat starts the game.
+
+     A private game needs its `invite` in the body: without it, or with a wrong one, the answer is the
+    404 of an unknown game.
+
+    Args:
+        game_id (UUID):
+        body (GameJoinInputRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Game]
+    """
+
+    kwargs = _get_kwargs(
+        game_id=game_id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    game_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: GameJoinInputRequest | Unset = UNSET,
+) -> Error | Game | None:
+    """Take the lowest free seat; the last seat starts the game.
+
+     A private game needs its `invite` in the body: without it, or with a wrong one, the answer is the
+    404 of an unknown game.
+
+    Args:
+        game_id (UUID):
+        body (GameJoinInputRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Game
+    """
+
+    return sync_detailed(
+        game_id=game_id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    game_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: GameJoinInputRequest | Unset = UNSET,
+) -> Response[Error | Game]:
+    """Take the lowest free seat; the last seat starts the game.
+
+     A private game needs its `invite` in the body: without it, or with a wrong one, the answer is the
+    404 of an unknown game.
+
+    Args:
+        game_id (UUID):
+        body (GameJoinInputRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Game]
+    """
+
+    kwargs = _get_kwargs(
+        game_id=game_id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    game_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: GameJoinInputRequest | Unset = UNSET,
+) -> Error | Game | None:
+    """Take the lowest free seat; the last seat starts the game.
+
+     A private game needs its `invite` in the body: without it, or with a wrong one, the answer is the
+    404 of an unknown game.
+
+    Args:
+        game_id (UUID):
+        body (GameJoinInputRequest | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Game
+    """
+
+    return (
+        await asyncio_detailed(
+            game_id=game_id,
+            client=client,
+            body=body,
+        )
+    ).parsed
