@@ -193,7 +193,7 @@ def account_answer(request: Any, *, after: int | None, wait: float) -> Response:
     started = time.monotonic()
     slot = limits.acquire(user)
     if slot is None:
-        raise Throttled(wait=limits.RETRY_AFTER, detail=TOO_MANY.format(n=limits.limit()))
+        raise Throttled(wait=limits.RETRY_AFTER, detail=str(TOO_MANY) % {"n": limits.limit()})
     hold = current_hold.get()
     if hold is None or not hold.account:
         try:
