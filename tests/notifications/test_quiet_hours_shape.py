@@ -16,7 +16,13 @@ import pytest
 from games.models import NotificationSettings, PushDelivery
 from games.notifications import quiet
 from tests.fixtures import start_skipbo, user
-from tests.notifications.test_push import client_for, eager, service, subscribe, vapid  # noqa: F401
+from tests.notifications import test_push
+from tests.notifications.test_push import client_for, subscribe
+
+# the push tests' fixtures (a VAPID key, eager tasks with inline followers, a push service)
+vapid = test_push.vapid
+eager = test_push.eager
+service = test_push.service
 
 
 @pytest.mark.django_db
@@ -41,7 +47,7 @@ def test_a_malformed_stored_window_is_no_quiet_hours(hours):
 
 @pytest.mark.django_db
 def test_the_follower_survives_a_malformed_stored_window(
-    vapid, eager, service, django_capture_on_commit_callbacks  # noqa: F811
+    vapid, eager, service, django_capture_on_commit_callbacks
 ):
     ann, bob = user("ann"), user("bob")
     subscribe(ann, service)
