@@ -12,8 +12,13 @@ accounts can run many such games) -- goes to queues of its own,
   publishes them need not know the level); a move that turns out to be an
   expert's is forwarded to ``bots`` by the task itself (``forward``: one small
   query), at once -- its delay has already passed. Should it still be late at
-  its turn's deadline, the deadline's task (interactive) makes the move with
-  the ``basic`` policy instead (``at_deadline``), never with rollouts.
+  its turn's deadline, that deadline is heavy work too: the sweep and the fast
+  path hand it to ``bots`` (``games.enforce_deadline`` published there, once per
+  turn: ``forward_deadline``), where the expert plays its turn at its own level
+  and budget -- the one recipe of games/services/bots.py -- before whoever else
+  the turn waits for times out. (It was first played inline by the deadline's
+  task with the cheap policy: a second recipe, and not the level the game was
+  created with.)
 
 Two ways to run them:
 
@@ -47,8 +52,10 @@ from __future__ import annotations
 import contextvars
 from typing import Any
 
+from celery import current_app
 from django.apps import apps
 from django.conf import settings
+from django.core.cache import cache
 
 from games.bots import bot_level
 
@@ -86,10 +93,31 @@ def bot_move_is_heavy(game_id: Any, seat: int) -> bool:
     return level in HEAVY_LEVELS
 
 
-def at_deadline(level: str) -> str:
-    """The level that makes a late bot's move at its turn's deadline, inline in the
-    deadline's task (interactive work): ``basic`` in place of a heavy level."""
-    return "basic" if level in HEAVY_LEVELS else level
+def heavy(levels: set[str]) -> bool:
+    """Whether a move of any of these bot levels is heavy work."""
+    return not levels.isdisjoint(HEAVY_LEVELS)
+
+
+#: How long a deadline handed to the ``bots`` queue is not handed again (the sweep finds
+#: the game overdue at each run until the lane gets to it).
+FORWARDED_FOR = 300.0
+
+
+def forward_deadline(game_id: Any, turn_key: str) -> bool:
+    """Publish the enforcement of ``turn_key`` on the ``bots`` queue, once per turn (a
+    key in the shared cache); True when published now. Raises when the broker refuses
+    (the sweep's next run tries again)."""
+    key = f"lanes:deadline:{game_id}:{turn_key}"
+    if not cache.add(key, 1, timeout=FORWARDED_FOR):
+        return False
+    try:
+        current_app.tasks["games.enforce_deadline"].apply_async(
+            (str(game_id), turn_key), queue=BOTS, retry=False
+        )
+    except Exception:
+        cache.delete(key)
+        raise
+    return True
 
 
 def on_heavy_queue(request: Any) -> bool:

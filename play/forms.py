@@ -18,6 +18,7 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.utils.html import format_html
 from django.utils.translation import gettext, gettext_lazy
 
 from games import rules
@@ -141,6 +142,21 @@ class IntegerInput(forms.TextInput):
         super().__init__({"inputmode": "numeric", "class": "short", **(attrs or {})})
 
 
+class TickedCheckbox(forms.CheckboxInput):
+    """A box ticked by default: a hidden ``false`` before it tells "unticked" (the browser
+    sends nothing for an unticked box) from a form that has no such box (an older page),
+    which takes the default."""
+
+    def render(self, name: str, value: Any, attrs: Any = None, renderer: Any = None) -> str:
+        box = super().render(name, value, attrs, renderer)
+        return format_html('<input type="hidden" name="{}" value="false">{}', name, box)
+
+    def value_from_datadict(self, data: Any, files: Any, name: str) -> bool:
+        if name not in data:
+            return True
+        return bool(super().value_from_datadict(data, files, name))
+
+
 def _field_errors(field: forms.Field) -> None:
     field.error_messages = {**field.error_messages, "invalid": gettext_lazy("Give a whole number.")}
 
@@ -191,6 +207,15 @@ class CreateForm(forms.Form):
             required=False,
             help_text=gettext_lazy(
                 "Not listed under open games: only people you send the invite link to can join."
+            ),
+        )
+        f["rated"] = forms.BooleanField(
+            label=gettext_lazy("Rated game"),
+            required=False,
+            initial=True,
+            widget=TickedCheckbox(),
+            help_text=gettext_lazy(
+                "Counts for the ratings of the people who play it (bots are not rated)."
             ),
         )
         self.bot_names = []
@@ -316,6 +341,8 @@ class CreateForm(forms.Form):
         body["options"] = options
         if data.get("private"):
             body["private"] = True
+        if not data.get("rated", True):
+            body["rated"] = False
         bots = [
             {"seat": s, "level": data[f"bot_{s}"]} for s in range(1, seats) if data.get(f"bot_{s}")
         ]

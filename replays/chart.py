@@ -59,6 +59,7 @@ class Chart:
         x_label: str = "round",
         title: str | None = None,
         from_zero: bool = True,
+        ident: str = "chart",
     ) -> None:
         self.rounds = rounds = max((len(s.values) for s in series), default=1) - 1
         values = [v for s in series for v in s.values]
@@ -83,11 +84,11 @@ class Chart:
         axis = AXIS_WORDS.get(x_label, x_label)
         head = [
             f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
-            f'aria-labelledby="chart-title" preserveAspectRatio="xMidYMid meet" '
+            f'aria-labelledby="{ident}-title" preserveAspectRatio="xMidYMid meet" '
             f'xmlns="http://www.w3.org/2000/svg">',
-            f'<title id="chart-title">{escape(title)}</title>'
+            f'<title id="{ident}-title">{escape(title)}</title>'
             if title is not None
-            else '<title id="chart-title">{}</title>'.format(
+            else f'<title id="{ident}-title">{{}}</title>'.format(
                 escape(_("Game totals after each round"))
                 if x_label == "round"
                 else escape(_("Cards left in each stock pile, turn by turn"))

@@ -8,12 +8,14 @@ from datetime import datetime
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from games import rules
 from games.api.ratings import player_data
 from games.errors import NotFound
 from games.ratings import selectors as ratings
+from tabletop.layouts import local_name
 
 from . import chart
 
@@ -21,7 +23,8 @@ PAGE_SIZE = 50
 
 
 def _names() -> dict[str, str]:
-    return {r.id: r.name for r in rules.rulesets()}
+    """Each ruleset's name in the current language."""
+    return {r.id: local_name(r.name) for r in rules.rulesets()}
 
 
 @require_GET
@@ -70,9 +73,14 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
                 "mean_points": round(sum(scored) / len(scored), 1) if scored else None,
                 "chart": chart.Chart(
                     series,
-                    x_label="rated game",
-                    title=f"{username}'s {names.get(ruleset, ruleset)} rating after each game",
+                    x_label=gettext("rated game"),
+                    title=gettext("%(name)s's %(ruleset)s rating after each game")
+                    % {"name": username, "ruleset": names.get(ruleset, ruleset)},
                     from_zero=False,
+                    ident=f"chart-{ruleset}",  # one chart per ruleset on the page
+                    # drawn small and shown at most 40rem wide: its words stay readable at 390 px
+                    width=420,
+                    height=230,
                 ).svg()
                 if len(points) > 1
                 else None,
@@ -88,6 +96,10 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
                 "when": datetime.fromisoformat(game["created_at"].replace("Z", "+00:00")),
                 "change": you["rating_change"] if you else None,
                 "won": bool(you and game["result"] and you["seat"] in game["result"]["winners"]),
+                # "lost" only where the rules make someone lose (Pablo's 42); in Cabo nobody does
+                "lost": bool(
+                    you and game["result"] and you["seat"] in game["result"].get("losers", [])
+                ),
             }
         )
     return render(

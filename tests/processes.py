@@ -106,6 +106,14 @@ def point_app_at(url: str, options: dict[str, Any] | None = None) -> None:
     app.amqp._producer_pool = None
 
 
+#: A worker's options that keep it to itself (no gossip, no mingle, no heartbeat).
+QUIET = ["--without-heartbeat", "--without-gossip", "--without-mingle"]
+#: The pool ``make run`` gives its worker (scripts/run.sh): two threads, so that a bot's
+#: move due now does not wait behind the followers' task that enqueued it, as it would
+#: in a solo pool.
+AS_MAKE_RUN = ["--pool=threads", "--concurrency=2", *QUIET]
+
+
 class Processes:
     """Starts and stops processes of this checkout; ``procs`` holds (process, log path)."""
 
@@ -152,13 +160,27 @@ class Processes:
     def worker(
         self, name: str = "w1", wait: bool = True, options: list[str] | None = None, **env: str
     ) -> subprocess.Popen[bytes]:
-        """A worker; ``options`` replace the default ones (solo pool, no gossip …)."""
+        """A worker; ``options`` replace the default ones (solo pool, no gossip …);
+        ``AS_MAKE_RUN``: the pool ``make run`` starts."""
         if options is None:
-            options = ["--pool=solo", "--without-heartbeat", "--without-gossip", "--without-mingle"]
+            options = ["--pool=solo", *QUIET]
         proc = self.celery(name, "worker", *options, f"--hostname={name}@%h", **env)
         if wait:
             self.wait_ready(proc)
         return proc
+
+    def warm(self, proc: subprocess.Popen[bytes], timeout: float = 60) -> None:
+        """Until a worker has run the followers' task once (``games.follow``): its
+        first task pays for the imports, the caches and the database connection, which a
+        test timing the bots' moves should not count against the first of them."""
+        from games import outbox
+
+        outbox.publish("games.follow")
+        wait_for(
+            lambda: "games.follow[" in self.log(proc) and "succeeded" in self.log(proc),
+            timeout,
+            what="the worker's first games.follow",
+        )
 
     def beat(self, **env: str) -> subprocess.Popen[bytes]:
         return self.celery("beat", "beat", f"--schedule={self.tmp / 'beat-schedule'}", **env)
@@ -269,22 +291,40 @@ def processes(tmp_path: Path, request: Any) -> Any:
         print(found.logs())
 
 
-@pytest.fixture
-def celery(require_postgres: None, redis_broker: str, processes: Processes) -> Any:
-    from django.conf import settings
+def shared_cache(settings: Any, url: str) -> None:
+    """The default cache of this test process (its live server too) on ``url``, as a
+    service's processes share theirs; the processes it starts are given the same.
 
+    The test settings keep a per-process cache (``LocMemCache``), which a service never
+    has: the followers' wake-up hint (``games.followers.wake``) is a key that the
+    appending process sets and the worker's ``games.follow`` deletes; in two caches the
+    worker never deletes the live server's key, so a person's move woke nobody while the
+    key lived and, with no beat behind it, the bots stalled (issue 24's Chromium games).
+    """
+    settings.CACHES = {
+        **settings.CACHES,
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": "pablo",
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        },
+    }
+
+
+@pytest.fixture
+def celery(require_postgres: None, redis_broker: str, processes: Processes, settings: Any) -> Any:
     processes.env.update(
         DATABASE_URL=database_url(),
         CELERY_BROKER_URL=redis_broker,
         PABLO_SWEEP_SECONDS="0.5",
         PABLO_WEBHOOK_BACKOFF="0.2",
+        # The worker shares this process's cache (``shared_cache``): the followers'
+        # wake-up hint, the auth marks.
+        PABLO_CACHE_URL=redis_broker,
+        PABLO_TEST_KEEP_DEFAULT_CACHE="1",
     )
-    # The worker shares this process's cache, as a service's processes do (the
-    # followers' wake-up hint, the auth marks): its broker is this test's own Redis
-    # database, from which it would otherwise derive a cache of its own.
-    location = settings.CACHES["default"].get("LOCATION", "")
-    if isinstance(location, str) and location.startswith("redis"):
-        processes.env["PABLO_CACHE_URL"] = location
+    shared_cache(settings, redis_broker)
     yield processes
     processes.close()
     connection.close()

@@ -10,7 +10,17 @@ from . import family, skipbo, words  # noqa: F401  (register the rulesets)
 from .errors import Malformed, NotAllowed, RulesError
 from .events import ACTION_TYPES, ENGINE_EVENTS, JSON, Chance, Context, Event, iso
 from .evolve import apply, fold
-from .lifecycle import Acted, act, act_in_place, act_seen, come_back, create, join, timeout
+from .lifecycle import (
+    Acted,
+    act,
+    act_in_place,
+    act_seen,
+    come_back,
+    create,
+    join,
+    timeout,
+    timeout_in_place,
+)
 from .options import COMMON_OPTIONS, Option
 from .protocol import Presentation, Ruleset
 from .registry import (
@@ -62,6 +72,7 @@ __all__ = [
     "reveal",
     "rulesets",
     "timeout",
+    "timeout_in_place",
     "unregister",
     "validate_options",
     "view",

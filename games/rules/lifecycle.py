@@ -219,15 +219,27 @@ def timeout(state: State, key: str, ctx: Context) -> list[Event]:
     A duplicate (two sweeps, a redelivered task, a player who acted at the last
     moment) finds another key or no deadline and stores nothing.
     """
-    if state.status != "active" or state.turn_key != key:
+    if not _times_out(state, key):
+        return []
+    return timeout_in_place(state.copy(), key, ctx)
+
+
+def timeout_in_place(state: State, key: str, ctx: Context) -> list[Event]:
+    """``timeout`` evolving ``state`` itself by the events it returns (no copy), for a
+    caller that owns its state (a stream's: the store then applies nothing again)."""
+    if not _times_out(state, key):
         return []
     ruleset = get_ruleset(state.ruleset)
-    if ruleset.turn_key(state) != key:
-        return []
-    work = state.copy()
-    events = _time_out(work, ruleset, ruleset.actors(work), ctx)
-    events += _follow_up(work, ctx)
+    events = _time_out(state, ruleset, ruleset.actors(state), ctx)
+    events += _follow_up(state, ctx)
     return events
+
+
+def _times_out(state: State, key: str) -> bool:
+    """Whether turn ``key`` is the game's current turn (else a timeout stores nothing)."""
+    if state.status != "active" or state.turn_key != key:
+        return False
+    return get_ruleset(state.ruleset).turn_key(state) == key
 
 
 def _time_out(

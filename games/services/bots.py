@@ -20,6 +20,11 @@ a bot never times out. The sweep's batches (``game_timeout_many``) time out
 the games whose turn waits for no bot under the batch's row locks, from each
 game's snapshot (``store.append_many``), and leave the others to
 ``game_timeout`` once those locks are released.
+
+The recipe is the same for all of them, level and budget included: an ``expert``
+at its deadline decides as an expert with ``PABLO_EXPERT_ITERATIONS``. *Where*
+that runs is the tasks' business: a deadline that waits for a heavy level is
+enforced on the heavy lane (``games.turns.deadlines``, games/lanes.py).
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from games import errors, lanes, rules, store
+from games import errors, rules, store
 from games.bots import decide
 from games.bots.play import bot_view
 from games.models import Game
@@ -97,6 +102,16 @@ def game_bots_at_deadline(*, game_id: Any, turn_key: str) -> int:
     return stored
 
 
+def levels_at_deadline(*, game_id: Any, turn_key: str) -> set[str]:
+    """The levels of the bots (and stand-ins) turn ``turn_key`` still waits for (none when
+    the turn is over): where its deadline is enforced depends on them (games/lanes.py)."""
+    snapshot = _snapshot(game_id)
+    if snapshot is None or not _at_turn(snapshot, turn_key):
+        return set()
+    seats = bot_selectors.bot_seats(snapshot)
+    return {seats[seat][0] for seat in bot_selectors.bots_due(snapshot, waited_only=True)}
+
+
 def game_timeout(*, game_id: Any, turn_key: str) -> int:
     """Enforce the deadline of turn ``turn_key``; the number of events stored (0 when stale).
 
@@ -121,9 +136,10 @@ def game_timeout_rest(*, game_id: Any, turn_key: str) -> int:
         return 0
     if stream.state.status != "active" or stream.state.turn_key != turn_key:
         return 0
-    events = rules.timeout(stream.state, turn_key, stream.context())
+    # The stream's state is private: the rules evolve it in place, applied once.
+    events = rules.timeout_in_place(stream.state, turn_key, stream.context())
     if events:
-        store.append(stream, events)
+        store.append(stream, events, after=stream.state)
     return len(events)
 
 
@@ -145,7 +161,7 @@ def game_timeout_many(*, games: Sequence[Game]) -> tuple[dict[Any, int], list[tu
         if bot_selectors.bots_due(stream.state, waited_only=True):
             waiting.append((stream.game.id, turn_key))
             return []
-        return rules.timeout(stream.state, turn_key, stream.context())
+        return rules.timeout_in_place(stream.state, turn_key, stream.context())
 
     return store.append_many(live, timeout), waiting
 
@@ -195,10 +211,6 @@ def _bot_turn(
             state, waited_only=turn_key is not None
         ):
             return 0
-        if turn_key is not None:
-            # (a deadline's: interactive work, so a heavy level's late move is made by
-            # the cheap policy -- games/lanes.py)
-            level = lanes.at_deadline(level)
         body = move
         if body is None:
             view = bot_view(state, seat)

@@ -26,6 +26,9 @@ def append_many(
     a few statements (one INSERT of the events, one of the fair draws, one UPDATE of
     the rows).
 
+    ``decide`` evolves the stream's private state by the events it returns, as it
+    emits them (``rules.timeout_in_place``): the store applies nothing again.
+
     ``games`` are rows the caller's transaction has locked, as read under that
     lock. Games whose ``decide`` raises are logged and left out; the rest go
     on. Returns the number of events stored per game id (games given no
@@ -43,11 +46,11 @@ def append_many(
             continue
         if not new:
             continue
-        folded = stream.state
+        folded = stream.state  # evolved by ``decide``
         rows = [
             Event(
                 game=game,
-                seq=folded.version + i,
+                seq=stream.version + i,
                 type=e.type,
                 seat=e.seat,
                 data=e.data,
@@ -55,8 +58,6 @@ def append_many(
             )
             for i, e in enumerate(new, start=1)
         ]
-        for event in new:
-            rules.apply(folded, event)
         draws += stream.draws()
         done.append((game, folded, rows))
     if not done:

@@ -14,7 +14,9 @@ after a crash, and each turn still times out exactly once.
   ``SELECT ... FOR UPDATE SKIP LOCKED`` against the database's clock and
   enforces each while holding the row lock -- but a game whose turn waits for a
   bot, which is enforced after that transaction, so that the bot decides
-  without a lock (``services.bots``). Two sweeps at once take disjoint
+  without a lock (``services.bots``); a turn that waits for a bot of a heavy
+  level (an ``expert``) is handed to the ``bots`` queue instead, where that bot
+  plays as itself (games/lanes.py). Two sweeps at once take disjoint
   batches; a worker killed mid-batch loses its connection, its transaction
   rolls back and the next sweep takes the games again. It is the primary
   mechanism because it needs nothing but the database: no ETA message has to
@@ -43,6 +45,7 @@ from django.db import connection, transaction
 from django.db.models.functions import Now
 from django.utils import timezone
 
+from games import lanes
 from games.models import Game
 from games.outbox import publish
 from games.services import bots as bot_services
@@ -132,6 +135,8 @@ def sweep(*, batch: int | None = None, budget: float | None = None) -> int:
             stored, later = _enforce_batch(due) if due else ({}, [])
         for game_id, turn_key in later:
             try:
+                if _to_the_lane(game_id, turn_key):
+                    continue
                 count = _enforce_one(game_id, turn_key)
             except Exception:
                 log.exception("deadline of game %s (turn %s) not enforced", game_id, turn_key)
@@ -144,10 +149,23 @@ def sweep(*, batch: int | None = None, budget: float | None = None) -> int:
             return enforced
 
 
-def enforce(*, game_id: Any, turn_key: str) -> int:
+def _to_the_lane(game_id: Any, turn_key: str) -> bool:
+    """Whether the turn waits for a bot of a heavy level (an ``expert``, or an expert
+    stand-in): then its enforcement is heavy work, handed to the ``bots`` queue
+    (``lanes.forward_deadline``, once per turn) where that bot plays as itself."""
+    if not lanes.heavy(bot_services.levels_at_deadline(game_id=game_id, turn_key=turn_key)):
+        return False
+    lanes.forward_deadline(game_id, turn_key)
+    return True
+
+
+def enforce(*, game_id: Any, turn_key: str, on_lane: bool = True) -> int:
     """The fast path: enforce ``turn_key`` of one game if it is due and still current.
 
-    Returns the number of events stored (0 when stale or not yet due).
+    ``on_lane``: whether this runs where heavy work may (a heavy queue, or a test's
+    own process); the interactive task passes False, and a turn that waits for a heavy
+    bot is then handed to the ``bots`` queue (``_to_the_lane``).
+    Returns the number of events stored (0 when stale, not yet due or handed on).
     """
     row = Game.objects.filter(id=game_id).values("status", "turn_key", "deadline").first()
     if row is None or row["status"] != Game.Status.ACTIVE or row["turn_key"] != turn_key:
@@ -159,6 +177,8 @@ def enforce(*, game_id: Any, turn_key: str) -> int:
         # This worker's clock runs behind the one that wrote the deadline: try
         # again at the deadline (the sweep covers us if that never happens).
         schedule_fast_path(game_id=game_id, turn_key=turn_key, deadline=deadline, force=True)
+        return 0
+    if not on_lane and _to_the_lane(game_id, turn_key):
         return 0
     return _enforce_one(game_id, turn_key)
 

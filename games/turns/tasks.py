@@ -33,9 +33,11 @@ def sweep_deadlines() -> int:
     return deadlines.sweep()
 
 
-@shared_task(name="games.enforce_deadline", ignore_result=True)
-def enforce_deadline(game_id: str, turn_key: str) -> int:
-    return deadlines.enforce(game_id=game_id, turn_key=turn_key)
+@shared_task(bind=True, name="games.enforce_deadline", ignore_result=True)
+def enforce_deadline(self: Any, game_id: str, turn_key: str) -> int:
+    # a turn that waits for an expert is heavy work: handed to its queue (games/lanes.py)
+    on_lane = lanes.on_heavy_queue(self.request)
+    return deadlines.enforce(game_id=game_id, turn_key=turn_key, on_lane=on_lane)
 
 
 @shared_task(bind=True, name="games.bot_act", ignore_result=True)

@@ -6,7 +6,7 @@ from typing import Any
 
 from django import template
 
-from games.selectors import push as push_selectors
+from games.notifications import devices as push_selectors
 
 register = template.Library()
 

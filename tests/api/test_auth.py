@@ -141,6 +141,13 @@ def test_unknown_api_path_is_a_json_404(ann):
     assert response.json() == {"code": "not_found", "detail": "No such API path."}
 
 
+def test_an_api_path_with_a_newline_in_an_id_is_a_json_404(ann):
+    """Schemathesis found it: ``.`` stops at a newline, so the catch-all missed it."""
+    response = ann.delete("/api/me/push/%40d-%0A%02/")
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
+
+
 def test_post_to_unknown_api_path_is_a_json_404_not_a_csrf_page():
     from rest_framework.test import APIClient
 

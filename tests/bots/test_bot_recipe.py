@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import lanes, rules
+from games import rules
 from games.models import Event, Game
 from games.services import bots as bot_services
 from games.services import games as game_services
@@ -54,15 +54,14 @@ def spy_decide(monkeypatch, during=None):
     return calls
 
 
-@pytest.mark.xfail(
-    reason="open: failed once the branches of 2026-11-27 met (closing note)",
-    strict=False,
-)
 @pytest.mark.django_db
 def test_a_timed_out_seat_with_an_expert_stand_in_is_played_by_its_bot(monkeypatch, settings):
     """At its deadline the stand-in plays the absent player's turn (before, the seat timed
-    out again), with the configured budget, at the level a deadline's move takes
-    (``games.lanes.at_deadline``: the cheap policy in place of a heavy one)."""
+    out again) by the one recipe: at its configured level with that level's budget.
+
+    (A branch had the deadline play a heavy level's move with the cheap policy, a second
+    recipe; now the deadline of such a turn is heavy work and runs on the ``bots`` lane:
+    tests/turns/test_deadline_lane.py.)"""
     settings.PABLO_EXPERT_ITERATIONS = 7
     ann, bob = user("ann"), user("bob")
     game = game_services.game_create(
@@ -97,8 +96,7 @@ def test_a_timed_out_seat_with_an_expert_stand_in_is_played_by_its_bot(monkeypat
         stored = bot_services.game_timeout(game_id=game.id, turn_key=turn.turn_key)
 
     assert stored > 0
-    level = lanes.at_deadline("expert")
-    assert calls and all(c[:2] == (level, {"iterations": 7}) for c in calls)
+    assert calls and all(c[:2] == ("expert", {"iterations": 7}) for c in calls)
     after = rows(game)[before:]
     assert ("drawn", 1) in [(t, s) for _, t, s in after]  # the expert played bob's turn
     assert ("turn_timed_out", 1) not in [(t, s) for _, t, s in after]

@@ -19,10 +19,10 @@ from games.bots import waits_for
 from games.models import Event, Game
 from games.selectors import games as game_selectors
 from tests.play.test_browser import PHONE, Player, check_page, choose, perform
+from tests.processes import AS_MAKE_RUN
 
 ON_SQLITE = django_settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
 pytestmark = [
-    pytest.mark.skip(reason="open: bots in Chromium stalled after the merges (closing note)"),
     pytest.mark.browser,
     pytest.mark.services,
     pytest.mark.django_db(transaction=True),
@@ -51,7 +51,7 @@ def test_skipbo_against_three_bots_from_the_lobby(
     settings,
 ):
     settings.PABLO_BOT_DELAY = DELAY  # the countdown is set where the move is committed
-    celery.worker(PABLO_BOT_DELAY=str(DELAY))
+    celery.warm(celery.worker(options=AS_MAKE_RUN, PABLO_BOT_DELAY=str(DELAY)))
     ann = Player(chromium, live_server.url, "ann", PHONE)  # the create form on a phone too
     try:
         ann.signup()
@@ -96,7 +96,7 @@ def test_skipbo_against_three_bots_from_the_lobby(
                 time.sleep(0.05)  # the bots' turn: the worker moves them
                 continue
             # ann's turn: her page shows the bots' moves without a reload
-            p.wait_for_selector(f'#table[data-version="{game.version}"]', timeout=10_000)
+            p.wait_for_selector(f'#table[data-version="{game.version}"]', timeout=30_000)
             check_page(ann, game, user)
             body = choose(state, 0, {"callers": {}})
             assert body is not None

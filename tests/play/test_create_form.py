@@ -110,6 +110,25 @@ def test_turn_time_out_of_range_is_said_in_words(ann):
     assert "The time per turn is from 1 minute to 14 days." in response.content.decode()
 
 
+def test_the_form_has_a_rated_box_ticked_by_default(ann):
+    """Issue 26: a game is rated unless its creator says otherwise (API ``rated``)."""
+    cabo = form_html(ann.get("/").content.decode(), "cabo")
+    box = re.search(r'<input type="checkbox" name="rated"[^>]*>', cabo)
+    assert box is not None and "checked" in box.group(0), cabo
+    assert "Rated game" in cabo
+
+    def created(**extra):
+        post = {"ruleset": "cabo", "seats": "2", "turn_amount": "1", "turn_unit": "days"}
+        response = ann.post("/play/new/", {**post, **extra})
+        assert response.status_code == 302, response.content.decode()[:2000]
+        game = Game.objects.get(pk=response["Location"].split("/")[2])
+        return game.events.get(seq=1).data["rated"]
+
+    assert created(rated=["false", "on"]) is True  # ticked: the hidden "false" and the box
+    assert created(rated="false") is False  # unticked: the hidden "false" alone
+    assert created() is True  # a page without the box: the default
+
+
 NASTY = st.one_of(
     st.sampled_from(
         [
@@ -146,6 +165,7 @@ FIELDS = [
     "opt_jokers",
     "opt_forty_two",
     "private",
+    "rated",
     "bot_1",
     "bot_2",
     "decks",

@@ -26,10 +26,6 @@ def no_sideways_scroll(player: Player) -> None:
     assert width <= PHONE["width"], f"sideways scroll on the phone: {width}px"
 
 
-@pytest.mark.xfail(
-    reason="open: failed once the branches of 2026-11-27 met (closing note)",
-    strict=False,
-)
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_a_person_sees_their_ratings(live_server, chromium, artifacts, settings, viewport):
     settings.PABLO_LEADERBOARD_MIN_GAMES = 2

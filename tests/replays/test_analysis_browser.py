@@ -24,10 +24,6 @@ pytestmark = [
 ]
 
 
-@pytest.mark.xfail(
-    reason="open: failed once the branches of 2026-11-27 met (closing note)",
-    strict=False,
-)
 def test_a_cabo_game_analysed_from_the_viewer(live_server, chromium, artifacts, celery):
     game = play_stored_game(
         "cabo", ["basic", "expert", "random", "basic"], {}, rng=random.Random(5)

@@ -113,10 +113,6 @@ def test_plain_links_work_without_javascript(live_server, chromium, stored):
         context.close()
 
 
-@pytest.mark.xfail(
-    reason="open: failed once the branches of 2026-11-27 met (closing note)",
-    strict=False,
-)
 def test_skipbo_layout_and_phone_width(live_server, page, stored, artifacts):
     game, _ = stored("skipbo", 3, seed=3, names=["ann", "ben", "cara"], options={"stock_size": 5})
     page.goto(f"{live_server.url}/replays/{game.id}/?step=40")
@@ -132,10 +128,6 @@ def test_skipbo_layout_and_phone_width(live_server, page, stored, artifacts):
     page.screenshot(path=str(artifacts / "skipbo-step-phone.png"), full_page=True)
 
 
-@pytest.mark.xfail(
-    reason="open: failed once the branches of 2026-11-27 met (closing note)",
-    strict=False,
-)
 @pytest.mark.parametrize("width", [1280, 390])
 def test_screenshots_desktop_and_phone(live_server, chromium, stored, artifacts, width):
     """The list and a Pablo step with a call and a winner, at desktop and phone width
@@ -164,5 +156,17 @@ def test_screenshots_desktop_and_phone(live_server, chromium, stored, artifacts,
             ".stepper a.btn", "els => els.map(e => e.getBoundingClientRect().height)"
         )
         assert heights and min(heights) >= 44
+        # the totals "As a table" of a long game scroll in their own box, never the page
+        # (at 390 px an 18-round Cabo game's table cut the page off at the right)
+        page.evaluate("document.querySelectorAll('.scores details').forEach(d => d.open = true)")
+        page.evaluate(
+            "document.querySelectorAll('.score-table tr').forEach(tr => { for (let i = 0;"
+            " i < 20; i++) tr.insertAdjacentHTML('beforeend', '<td>1000</td>'); })"
+        )
+        box = page.locator(".table-scroll")
+        assert box.evaluate("e => e.getBoundingClientRect().right") <= width
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.screenshot(path=str(artifacts / f"viewer-table-{name}.png"), full_page=True)
+        assert page.screenshot(full_page=True)[16:20] == width.to_bytes(4, "big")  # PNG width
     finally:
         context.close()

@@ -210,18 +210,18 @@ def test_an_action_racing_its_own_timeout_stores_exactly_one(require_postgres):
 def test_a_game_whose_rules_fail_does_not_stop_the_batch(ann, bob, monkeypatch):
     good = [start_skipbo(ann, bob, turn_timeout=60, ago=61) for _ in range(3)]
     bad = start_skipbo(user("cy"), user("di"), turn_timeout=60, ago=62)
-    real = rules.timeout
+    real = rules.timeout_in_place  # (the services time a stream's own state out)
 
     def timeout(state, key, ctx):
         if state.players == ["cy", "di"]:
             raise RuntimeError("a ruleset bug")
         return real(state, key, ctx)
 
-    monkeypatch.setattr(rules, "timeout", timeout)
+    monkeypatch.setattr(rules, "timeout_in_place", timeout)
     assert deadlines.sweep() == 3
     assert "turn_timed_out" not in types(bad)
     assert all(timeouts_per_turn(g.id) == {(g.turn_key, 0): 1} for g in good)
-    monkeypatch.setattr(rules, "timeout", real)
+    monkeypatch.setattr(rules, "timeout_in_place", real)
     assert deadlines.sweep() == 1  # fixed: the next sweep takes it
     assert timeouts_per_turn(bad.id) == {(bad.turn_key, 0): 1}
 

@@ -1,4 +1,7 @@
-"""Web Push as the pages see it: is it on, and the user's devices (docs/notifications.md)."""
+"""Web Push as the pages see it: is it on, and the user's devices (docs/notifications.md).
+
+A read of the notifications room (it asks `push` for the keys), not of games.selectors:
+the selectors stay below the rooms that follow the log."""
 
 from __future__ import annotations
 
@@ -6,7 +9,8 @@ import urllib.parse
 from typing import Any
 
 from games.models import PushSubscription
-from games.notifications import push
+
+from . import push
 
 #: The push services of the browsers people use, by the end of their host name.
 SERVICES = (
