@@ -69,6 +69,15 @@ def may_see(game: Game, user: Any, invite: Any = None) -> bool:
     return Seat.objects.filter(game=game, user_id=user.pk).exists()
 
 
+def readers(game: Game) -> frozenset[str] | None:
+    """Who may read ``game`` without its invite: None for a public game (anyone), else
+    its players' user ids (as strings). The feed's fast path answers only them."""
+    if not game.private:
+        return None
+    ids = Seat.objects.filter(game=game, user__isnull=False).values_list("user_id", flat=True)
+    return frozenset(str(pk) for pk in ids)
+
+
 def check_invite(game_id: Any, invite: Any, user: Any = None) -> None:
     """``NotFound`` unless the game exists and is public, ``invite`` is its invite, or
     ``user`` already has a seat in it.

@@ -41,7 +41,8 @@ urlpatterns = [
     # play.js's sentences in the page's language (docs/table.md "Languages")
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["play"]), name="javascript-catalog"),
     # Any other /api/ path ending in "/" is a JSON 404 (API.md error shape).
-    re_path(r"^api/(?:[\s\S]*/)?$", not_found_view),  # [\s\S]: "." stops at a newline
+    # ([\s\S], not the flag (?s): a flag makes every reverse() of the site fail)
+    re_path(r"^api/(?:[\s\S]*/)?$", not_found_view),  # an id with a newline too
 ]
 
 handler400 = "pablo.exceptions.bad_request_view"

@@ -62,6 +62,12 @@ class QuietHoursSerializer(serializers.Serializer):
     start = serializers.RegexField(HHMM, help_text="HH:MM in the player's timezone.")
     end = serializers.RegexField(HHMM, help_text="HH:MM in the player's timezone.")
 
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        # A PATCH is partial down to this object: a window is both ends or none.
+        if set(attrs) != {"start", "end"}:
+            raise serializers.ValidationError(_("quiet hours need both a start and an end."))
+        return attrs
+
 
 class ChannelsSerializer(serializers.Serializer):
     push = serializers.BooleanField(required=False)

@@ -430,11 +430,12 @@ def game_created(request: Any) -> int | None:
 
 
 def _field(request: Any, name: str) -> str:
-    """A string field of the JSON body ("" when absent or malformed)."""
-    try:
-        data = request.data
-    except Exception:
-        return ""  # the view answers the malformed body with its own 400
+    """A string field of the JSON body ("" when absent or not a string).
+
+    A body that does not parse raises here (DRF answers its 400 ``parse_error``):
+    DRF keeps an empty body after a failed parse, so swallowing the error would hand
+    the view ``{}`` -- a malformed PATCH answered 200 as a no-op."""
+    data = request.data
     value = data.get(name) if isinstance(data, dict) else None
     return value if isinstance(value, str) else ""
 

@@ -321,6 +321,7 @@ class Application(ASGIHandler):
     async def send_response(self, response: Any, send: Any) -> None:
         hold = waiting.current_hold.get()
         if hold is not None and hold.version is not None:
+            fast.learn_readers(hold.game_id, hold.readers)
             service.hub().learn(hold.game_id, hold.version, hold.ticket)
         if (
             hold is not None

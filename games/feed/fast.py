@@ -33,8 +33,12 @@ gives the usual answers: 400, 401, 404, 429, the events):
   (``PABLO_FEED_WAITS``, the same key and script as ``games.feed.limits``) is
   taken. Over the limit, the slot is given back and Django answers (429).
 
-Private games are readable by id by any signed-in user (a documented decision
-of the API), so authentication is the only permission the answer needs.
+**Who may read the game**: a private game is seen only by its players (and
+whoever presents its invite: an extra query parameter, so never this path). The
+Django path, which checked the reader, tells the fast path who may read each
+game (``learn_readers``: everyone for a public game, the players' ids for a
+private one); a game it was not told of, or a reader not among them, goes to
+Django, which answers the unknown game's 404.
 
 Then the poll parks on the hub (``Hub.wait``): on timeout the answer is
 ``{"events": [], "version": <known>}`` rendered by DRF's ``JSONRenderer``; on
@@ -52,6 +56,7 @@ import logging
 import os
 import re
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple
 from urllib.parse import parse_qsl
@@ -98,6 +103,8 @@ WAIT = re.compile(r"^[0-9]{1,2}(\.[0-9]{1,6})?$")
 MAX_INT = 2**31 - 1
 MAX_WAIT = 30.0
 MAX_SHAPES = 64
+#: games whose readers the fast path remembers (the oldest forgotten first)
+MAX_READERS = 100_000
 #: Redis connections of a process's fast path
 POOL = 16
 _renderer = JSONRenderer()
@@ -209,6 +216,29 @@ def render(version: int, field: str = "version") -> bytes:
 def answer_headers(request: Shape, body: bytes) -> list[tuple[bytes, bytes]]:
     length = str(len(body)).encode("ascii")
     return [(name, length if value is None else value) for name, value in _headers[request.key]]
+
+
+# ---------------------------------------------------------------------------- readers
+
+#: game id -> None (a public game: any signed-in user) or the ids of the users who may
+#: read it (a private game's players), as the Django path last saw them
+_readers: OrderedDict[str, frozenset[str] | None] = OrderedDict()
+
+
+def learn_readers(game_id: str, readers: frozenset[str] | None) -> None:
+    """Who may read ``game_id`` (``friends.readers``), told by the Django path."""
+    _readers[game_id] = readers
+    _readers.move_to_end(game_id)
+    while len(_readers) > MAX_READERS:
+        _readers.popitem(last=False)
+
+
+def may_read(game_id: str, user_id: Any) -> bool:
+    """Whether the fast path may answer ``user_id`` about ``game_id`` (unsure: no)."""
+    if game_id not in _readers:
+        return False
+    readers = _readers[game_id]
+    return readers is None or str(user_id) in readers
 
 
 # ---------------------------------------------------------------------------- Redis
@@ -346,6 +376,8 @@ async def serve(
     who = tokens.fast_user(request.token)
     if who is None:
         return receive
+    if field == "version" and not may_read(game_id, who[0]):
+        return receive  # (a private game: Django answers a stranger the unknown game's 404)
     started = time.monotonic()
     try:
         slot = await _take(request.token, who[0], who[1])

@@ -33,6 +33,7 @@ from django.utils.translation import gettext_lazy
 from rest_framework.exceptions import Throttled
 from rest_framework.response import Response
 
+from games import friends
 from games.feed import limits
 from games.feed.followers import account_key
 from games.models import Game
@@ -73,6 +74,8 @@ class Hold:
         self.pending: Pending | None = None
         #: the game's version as the view read it (the hub learns it: ``Hub.learn``)
         self.version: int | None = None
+        #: who may read the game (``friends.readers``), told to the fast path with it
+        self.readers: frozenset[str] | None = None
         #: ``Hub.ticket`` taken before the view ran; the request's ``fast.Shape``
         self.ticket: int | None = None
         self.shape: Any = None
@@ -155,6 +158,7 @@ def answer(request: Any, *, game: Game, after: int, wait: float) -> Response:
     except BaseException:
         slot.release()
         raise
+    hold.readers = friends.readers(game)
     hold.version = data["version"]
     if data["version"] > after:
         slot.release()
@@ -189,7 +193,7 @@ def account_answer(request: Any, *, after: int | None, wait: float) -> Response:
     started = time.monotonic()
     slot = limits.acquire(user)
     if slot is None:
-        raise Throttled(wait=limits.RETRY_AFTER, detail=TOO_MANY.format(n=limits.limit()))
+        raise Throttled(wait=limits.RETRY_AFTER, detail=str(TOO_MANY) % {"n": limits.limit()})
     hold = current_hold.get()
     if hold is None or not hold.account:
         try:

@@ -37,15 +37,26 @@ def _hhmm(text: str) -> time:
     return time(int(hours), int(minutes))
 
 
+def bounds(hours: Any) -> tuple[time, time] | None:
+    """The window's (start, end), or None: no quiet hours, or a stored value that is not
+    a whole window (the follower must never fail on one player's settings)."""
+    if not isinstance(hours, dict):
+        return None
+    try:
+        start, end = _hhmm(hours["start"]), _hhmm(hours["end"])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+    return None if start == end else (start, end)
+
+
 def window(
     hours: dict[str, Any] | None, tz: str | None, at: datetime
 ) -> tuple[datetime, datetime] | None:
     """The quiet period ``at`` falls in, as aware datetimes (start, end); None: not quiet."""
-    if not hours:
+    found = bounds(hours)
+    if found is None:
         return None
-    start, end = _hhmm(hours["start"]), _hhmm(hours["end"])
-    if start == end:
-        return None
+    start, end = found
     where = zone(tz)
     local = at.astimezone(where)
     for days in (-1, 0):  # a period that began yesterday or today
@@ -60,10 +71,11 @@ def window(
 
 def next_start(hours: dict[str, Any] | None, tz: str | None, at: datetime) -> datetime | None:
     """When the next quiet period after ``at`` begins (None: no quiet hours)."""
-    if not hours or hours["start"] == hours["end"]:
+    found = bounds(hours)
+    if found is None:
         return None
     where = zone(tz)
-    start = _hhmm(hours["start"])
+    start = found[0]
     local = at.astimezone(where)
     for days in (0, 1, 2):
         begins = datetime.combine(local.date() + timedelta(days=days), start, tzinfo=where)

@@ -54,9 +54,13 @@ def game_seen(game_id: Any, user: Any, invite: Any = None) -> Game:
 
 
 def game_seat(*, game_id: Any, user: Any) -> int:
-    """The caller's seat in a game: 404 for no such game, 403 for a non-player."""
-    seat = seat_of(game=game_get(game_id), user=user)
+    """The caller's seat in a game: 404 for no such game (or a private one the caller has
+    no seat in: the id alone tells nothing), 403 for a non-player."""
+    game = game_get(game_id)
+    seat = seat_of(game=game, user=user)
     if seat is None:
+        if game.private:
+            raise errors.not_found()
         raise errors.not_a_player()
     return seat
 

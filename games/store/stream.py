@@ -59,9 +59,12 @@ class Stream:
         self.version = self.state.version
 
     def seat(self, user: Any) -> int:
-        """``user``'s seat; ``Forbidden`` (403) for anyone else."""
+        """``user``'s seat; ``Forbidden`` (403) for anyone else -- but a private game is
+        unknown (404, the unknown id's answer) to anyone who has no seat in it."""
         username = getattr(user, "username", None)
         if username is None or username not in self.state.players:
+            if self.game.private:
+                raise errors.not_found()
             raise errors.not_a_player()
         return self.state.players.index(username)
 
