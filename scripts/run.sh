@@ -53,7 +53,16 @@ if [ -z "${DJANGO_SECRET_KEY:-}" ]; then
     DJANGO_SECRET_KEY=$(cat "$VAR/secret_key")
     export DJANGO_SECRET_KEY
 fi
+# Web Push on a local run: a VAPID pair made once and kept in $VAR (production sets
+# PABLO_VAPID_PRIVATE_KEY / _PUBLIC_KEY itself; docs/operations.md), made here before
+# the three processes start so that they all read the same one.
+if [ -z "${PABLO_VAPID_PRIVATE_KEY:-}" ]; then
+    PABLO_VAPID_FILE=${PABLO_VAPID_FILE:-$(cd "$VAR" && pwd)/vapid.json}
+    export PABLO_VAPID_FILE
+fi
 .venv/bin/python manage.py migrate --noinput -v0
+[ -n "${PABLO_VAPID_FILE:-}" ] && .venv/bin/python manage.py shell -c \
+    "from games.notifications import push; push.keys()" >/dev/null
 .venv/bin/python manage.py collectstatic --noinput -v0
 # A new user sees the replay viewer at once: demo games when there are none.
 # PABLO_DEMO=0 skips them.

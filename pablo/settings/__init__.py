@@ -335,7 +335,10 @@ PABLO_WEBHOOK_ALLOW_PRIVATE = env.bool("PABLO_WEBHOOK_ALLOW_PRIVATE", default=DE
 PABLO_VAPID_PRIVATE_KEY = env.str("PABLO_VAPID_PRIVATE_KEY", default="")
 PABLO_VAPID_PUBLIC_KEY = env.str("PABLO_VAPID_PUBLIC_KEY", default="")
 PABLO_VAPID_SUBJECT = env.str("PABLO_VAPID_SUBJECT", default="mailto:pablo@localhost")
-PABLO_VAPID_FILE = VAR_DIR / "vapid.json" if DEBUG else None
+# Where a pair is made and kept when no keys are set: a debug run's var/, or the file
+# scripts/run.sh names (make run: var/vapid.json); unset in production -> push off.
+_vapid_file = env.str("PABLO_VAPID_FILE", default="")
+PABLO_VAPID_FILE = Path(_vapid_file) if _vapid_file else (VAR_DIR / "vapid.json" if DEBUG else None)
 PABLO_PUSH_ALLOW_PRIVATE = env.bool("PABLO_PUSH_ALLOW_PRIVATE", default=False)
 PABLO_PUSH_TTL = env.int("PABLO_PUSH_TTL", default=12 * 3600)
 PABLO_PUSH_SECONDS = env.float("PABLO_PUSH_SECONDS", default=5.0)  # the push sweep
