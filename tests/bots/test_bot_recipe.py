@@ -83,8 +83,14 @@ def test_a_timed_out_seat_with_an_expert_stand_in_is_played_by_its_bot(monkeypat
         if now.turn_seat != 0:
             break
         legal = {a["type"]: a for a in rulebook.legal_actions(now, 0)}
-        kind = next(k for k in ("draw", "discard", "skip") if k in legal)
-        body = {"type": kind, "source": "deck"} if kind == "draw" else {"type": kind}
+        kind = next((k for k in ("draw", "discard", "skip") if k in legal), None)
+        if kind is None:  # a power that cannot be skipped (a random deal): its first choice
+            action = next(iter(legal.values()))
+            choices = action.get("choices") or {}
+            body = {k: v for k, v in action.items() if k != "choices"}
+            body |= {name: values[0] for name, values in choices.items()}
+        else:
+            body = {"type": kind, "source": "deck"} if kind == "draw" else {"type": kind}
         game_services.game_act(game_id=game.id, user=ann, command=body)
     turn = state(game)
     assert turn.turn_seat == 1 and turn.absent[1]
