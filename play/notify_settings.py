@@ -8,7 +8,6 @@ account has none (``timezone_only``).
 
 from __future__ import annotations
 
-import zoneinfo
 from typing import Any
 
 from django import forms
@@ -20,6 +19,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from games.notifications import prefs as notification_prefs
+from games.notifications import quiet as notification_quiet
 from games.selectors import notifications as notification_selectors
 from games.services import notifications as notification_services
 
@@ -67,7 +67,7 @@ class NotificationSettingsForm(forms.Form):
 
     def clean_timezone(self) -> str:
         value = str(self.cleaned_data.get("timezone") or "").strip()
-        if value and value not in zoneinfo.available_timezones():
+        if value and not notification_quiet.known_zone(value):
             raise forms.ValidationError(gettext("This is not a timezone name we know."))
         return value
 
@@ -116,7 +116,7 @@ def notification_settings_view(request: HttpRequest) -> HttpResponse:
     if request.POST.get("timezone_only"):
         tz = request.POST.get("timezone", "")
         prefs = notification_selectors.notification_settings(user=request.user)
-        if not prefs.timezone and tz in zoneinfo.available_timezones():
+        if not prefs.timezone and notification_quiet.known_zone(tz):
             notification_services.notification_settings_update(user=request.user, timezone=tz)
         return HttpResponse(status=204)
     form = NotificationSettingsForm(request.POST)

@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-import zoneinfo
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
@@ -25,7 +25,7 @@ from rest_framework.views import APIView
 
 from games.models import NotificationSettings, PushSubscription
 from games.notifications import prefs as notification_prefs
-from games.notifications import push
+from games.notifications import push, quiet, webhooks
 from games.selectors import notifications as notification_selectors
 from games.services import notifications as notification_services
 from games.tokens import CachedTokenAuthentication
@@ -69,13 +69,31 @@ class QuietHoursSerializer(serializers.Serializer):
         return attrs
 
 
-class ChannelsSerializer(serializers.Serializer):
+class StrictSerializer(serializers.Serializer):
+    """An object whose keys are all known: a misspelt kind or channel is a 400, not a
+    switch silently left as it was."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            unknown = sorted(str(k) for k in set(data) - set(self.fields))
+            if unknown:
+                known = ", ".join(self.fields)
+                raise serializers.ValidationError(
+                    {
+                        k: [_("unknown key; the known ones are %(known)s.") % {"known": known}]
+                        for k in unknown
+                    }
+                )
+        return super().to_internal_value(data)
+
+
+class ChannelsSerializer(StrictSerializer):
     push = serializers.BooleanField(required=False)
     email = serializers.BooleanField(required=False)
     webhook = serializers.BooleanField(required=False)
 
 
-class KindsSerializer(serializers.Serializer):
+class KindsSerializer(StrictSerializer):
     your_turn = ChannelsSerializer(required=False, help_text="A turn begins.")
     reminder = ChannelsSerializer(
         required=False, help_text="Most of the turn's time has passed (once per turn)."
@@ -108,7 +126,12 @@ class NotificationSettingsSerializer(serializers.Serializer):
     )
     push_enabled = serializers.BooleanField(required=False)
     timezone = serializers.CharField(
-        required=False, allow_blank=True, max_length=64, help_text="IANA name, e.g. Europe/Paris."
+        required=False,
+        allow_blank=True,
+        max_length=64,
+        help_text="IANA zone name, e.g. Europe/Paris or UTC; blank in an answer: not set yet "
+        "(UTC). A PATCH must name a real zone: blank, localtime, Factory, posixrules, paths "
+        "and unknown names are 400.",
     )
     quiet_hours = QuietHoursSerializer(
         required=False,
@@ -120,13 +143,16 @@ class NotificationSettingsSerializer(serializers.Serializer):
     kinds = KindsSerializer(
         required=False,
         help_text="Per kind and channel on (true, the default) or off; a PATCH changes only "
-        'what it names, e.g. {"reminder": {"email": false}}. The channel\'s own switch '
-        "(email_enabled, ...) still turns all of it off.",
+        'what it names, e.g. {"reminder": {"email": false}}; an unknown kind or channel '
+        "is 400. The channel's own switch (email_enabled, ...) still turns all of it off.",
     )
 
     def validate_timezone(self, value: str) -> str:
-        if value and value not in zoneinfo.available_timezones():
-            raise serializers.ValidationError(_("not an IANA timezone name."))
+        if not quiet.known_zone(value):
+            raise serializers.ValidationError(
+                _("%(name)s is not an IANA timezone name (such as Europe/Paris or UTC).")
+                % {"name": repr(value)}
+            )
         return value
 
 
@@ -146,6 +172,12 @@ class WebhookInSerializer(serializers.Serializer):
     def validate_url(self, value: str) -> str:
         if not value.lower().startswith(("http://", "https://")):
             raise serializers.ValidationError(_("must be an http or https URL."))
+        try:
+            webhooks.split_destination(value)  # the filter deliveries (and Web Push) use
+        except webhooks.WebhookMalformed as exc:
+            raise serializers.ValidationError(
+                _("is not a well-formed URL (a host, a port within 1-65535).")
+            ) from exc
         return value
 
 

@@ -41,7 +41,15 @@ from games import outbox, rules
 from games.models import Game, PushDelivery, PushSubscription
 
 from . import services, stale
-from .webhooks import WebhookFailed, WebhookRefused, loggable, post_pinned, resolve_destination
+from .webhooks import (
+    WebhookFailed,
+    WebhookMalformed,
+    WebhookRefused,
+    loggable,
+    post_pinned,
+    resolve_destination,
+    split_destination,
+)
 
 log = logging.getLogger(__name__)
 
@@ -122,9 +130,14 @@ def check_keys(p256dh: str, auth: str) -> Any:
 def check_endpoint(endpoint: str) -> Any:
     """Why an endpoint is refused (None: https on a public address, or allowed private)."""
     allow = bool(settings.PABLO_PUSH_ALLOW_PRIVATE)
-    scheme = urllib.parse.urlsplit(endpoint).scheme
-    if scheme != "https" and not (allow and scheme == "http"):
-        return _("endpoint must be an https:// URL.")
+    schemes = ("https", "http") if allow else ("https",)
+    try:
+        # the webhooks' filter, stricter: https only, and no user@ (a browser gives none)
+        split_destination(endpoint, schemes=schemes, credentials=False)
+    except WebhookMalformed:
+        if not endpoint.lower().startswith(tuple(f"{s}://" for s in schemes)):
+            return _("endpoint must be an https:// URL.")
+        return _("endpoint is not a well-formed URL (a host, a port within 1-65535, no user name).")
     try:
         resolve_destination(endpoint, allow_private=allow)
     except WebhookRefused:

@@ -15,11 +15,33 @@ hours had already begun when it was scheduled. docs/notifications.md.
 
 from __future__ import annotations
 
+import functools
+import re
 import zoneinfo
 from datetime import UTC, datetime, time, timedelta, tzinfo
 from typing import Any
 
 REMINDER = "reminder"
+
+
+#: What the tz database ships that is no place's zone: the host's own setting, the
+#: "Factory" placeholder, the POSIX rule files and the copies under posix/ and right/.
+NOT_ZONES = frozenset({"localtime", "Factory", "posixrules", "leapseconds", "tzdata.zi"})
+_ZONE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9][A-Za-z0-9_+-]*)*")
+
+
+@functools.cache
+def _zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+def known_zone(name: Any) -> bool:
+    """Whether ``name`` is a real IANA zone name (``Europe/Paris``, ``UTC``): spelled as
+    one (no path tricks such as ``../etc``, no empty part), known to this tz database,
+    and not one of ``NOT_ZONES`` or the ``posix/`` and ``right/`` copies."""
+    if not isinstance(name, str) or not _ZONE_NAME.fullmatch(name) or name in NOT_ZONES:
+        return False
+    return name.split("/", 1)[0] not in ("posix", "right") and name in _zones()
 
 
 def zone(name: str | None) -> tzinfo:

@@ -78,7 +78,42 @@ def loggable(url: str) -> str:
         return "<unparsable url>"
     if ":" in host:
         host = f"[{host}]"
-    return f"{parts.scheme}://{host}" + (f":{port}" if port else "")
+    return f"{parts.scheme}://{host}" + (f":{port}" if port is not None else "")
+
+
+class WebhookMalformed(WebhookRefused):
+    """The URL is not one the transport calls at all (scheme, host, port, credentials)."""
+
+
+def split_destination(
+    url: str, *, schemes: tuple[str, ...] = ("http", "https"), credentials: bool = True
+) -> tuple[str, str, int]:
+    """``(scheme, host, port)`` of a URL the transport may call; ``WebhookMalformed`` else.
+
+    The one spelling filter of webhooks and Web Push (``push.check_endpoint``): a
+    scheme of ``schemes``, a host, a port within 1-65535 (``:0`` is refused rather
+    than read as the default port; ``urlsplit`` refuses signs, spaces, non-ASCII
+    digits and ports past 65535), and no ``user@`` unless ``credentials``. A host
+    name with a trailing dot, an IP literal in any spelling the resolver accepts
+    (decimal ``2130706433``, octal ``0177.0.0.1``, IPv6, IPv4-mapped IPv6) is
+    judged by the addresses it resolves to (``resolve_destination``), never by how
+    it is written.
+    """
+    try:
+        parts = urllib.parse.urlsplit(url)
+        host = parts.hostname or ""
+        port = parts.port
+    except ValueError as exc:
+        raise WebhookMalformed(f"{loggable(url)}: {exc}") from exc
+    if parts.scheme not in schemes or not host.strip("."):
+        raise WebhookMalformed(f"{loggable(url)}: not an {'/'.join(schemes)} URL")
+    if port is None:
+        port = 443 if parts.scheme == "https" else 80
+    elif not 1 <= port <= 65535:
+        raise WebhookMalformed(f"{loggable(url)}: port {port} out of 1-65535")
+    if not credentials and "@" in parts.netloc:
+        raise WebhookMalformed(f"{loggable(url)}: credentials in the URL")
+    return parts.scheme, host, port
 
 
 def resolve_destination(
@@ -91,18 +126,18 @@ def resolve_destination(
     connect time could answer differently (DNS rebinding: a public address to
     the check, ``127.0.0.1`` to the connection). Returns ``(host, port,
     [(family, sockaddr), ...])``; raises ``WebhookRefused`` for a destination
-    that may not be called and ``WebhookFailed`` (worth retrying) when the name
+    that may not be called (``WebhookMalformed``: not even spelled as one,
+    ``split_destination``) and ``WebhookFailed`` (worth retrying) when the name
     does not resolve. ``allow_private`` None: ``PABLO_WEBHOOK_ALLOW_PRIVATE``
     (Web Push passes ``PABLO_PUSH_ALLOW_PRIVATE``).
     """
-    try:
-        parts = urllib.parse.urlsplit(url)
-        host = parts.hostname or ""
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-    except ValueError as exc:
-        raise WebhookRefused(f"{loggable(url)}: {exc}") from exc
-    if parts.scheme not in ("http", "https") or not host:
-        raise WebhookRefused(f"{loggable(url)}: not an http(s) URL")
+    _scheme, host, port = split_destination(url)
+    if allow_private is None:
+        allow_private = bool(_setting("PABLO_WEBHOOK_ALLOW_PRIVATE", False))
+    name = host.rstrip(".").lower()
+    if not allow_private and (name == "localhost" or name.endswith(".localhost")):
+        # RFC 6761: loopback whatever a resolver answers (``localhost.`` included)
+        raise WebhookRefused(f"{loggable(url)}: a loopback name")
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError) as exc:
@@ -113,8 +148,6 @@ def resolve_destination(
             addresses.append((family, sockaddr))
     if not addresses:
         raise WebhookFailed(f"{loggable(url)}: no address")
-    if allow_private is None:
-        allow_private = bool(_setting("PABLO_WEBHOOK_ALLOW_PRIVATE", False))
     if not allow_private:
         for _family, sockaddr in addresses:
             address = ipaddress.ip_address(str(sockaddr[0]).split("%", 1)[0])
