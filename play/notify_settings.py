@@ -59,7 +59,7 @@ class NotificationSettingsForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for kind in notification_prefs.KINDS:
-            for channel in notification_prefs.CHANNELS:
+            for channel in notification_prefs.CHANNELS_OF[kind]:
                 self.fields[_field(kind, channel)] = forms.BooleanField(
                     required=False,
                     label=f"{KIND_LABELS[kind]}: {CHANNEL_LABELS[channel]}",
@@ -78,11 +78,17 @@ class NotificationSettingsForm(forms.Form):
         return data
 
     def rows(self) -> list[dict[str, Any]]:
-        """The switches as a table: a row per kind, a cell per channel."""
+        """The switches as a table: a row per kind, a cell per channel (None: that channel
+        does not carry the kind)."""
         return [
             {
                 "label": KIND_LABELS[kind],
-                "cells": [self[_field(kind, channel)] for channel in notification_prefs.CHANNELS],
+                "cells": [
+                    self[_field(kind, channel)]
+                    if channel in notification_prefs.CHANNELS_OF[kind]
+                    else None
+                    for channel in notification_prefs.CHANNELS
+                ],
             }
             for kind in notification_prefs.KINDS
         ]
@@ -133,7 +139,7 @@ def notification_settings_view(request: HttpRequest) -> HttpResponse:
             "end": data["quiet_end"].strftime("%H:%M"),
         }
     kinds = {
-        kind: {c: bool(data.get(_field(kind, c))) for c in notification_prefs.CHANNELS}
+        kind: {c: bool(data.get(_field(kind, c))) for c in notification_prefs.CHANNELS_OF[kind]}
         for kind in notification_prefs.KINDS
     }
     notification_services.notification_settings_update(

@@ -35,9 +35,13 @@ from .throttling import RateLimitHeaders
 
 WEBHOOK_DESCRIPTION = """\
 Registers the URL that receives a POST for your turns, reminders (80 % of the
-turn's time gone) and game ends. The body is JSON:
+turn's time gone), game ends, rematches offered and your private games' seats taken.
+The body is JSON:
 `{"delivery", "event": "your_turn" | "turn_reminder" | "game_finished" | "game_aborted",
-"game_id", "ruleset", "seat", "deadline", "version"}` (plus `result` when a game ends).
+"game_id", "ruleset", "seat", "deadline", "version"}` (plus `result` when a game ends);
+for `"event": "rematch"` `{"delivery", "event", "game_id" (the new game), "ruleset",
+"by", "rematch_of", "version"}`, for `"seat_taken"` the same with `"seat"` (yours)
+instead of `rematch_of`. Each kind has its switch (`kinds` of /api/me/notifications/).
 Header `X-Pablo-Signature: sha256=<hex>` is HMAC-SHA256 of the exact body bytes
 under the secret in this answer -- shown only now; registering again issues a
 new one. A 5xx, 429, timeout or connection error is retried with exponential
@@ -93,6 +97,11 @@ class ChannelsSerializer(StrictSerializer):
     webhook = serializers.BooleanField(required=False)
 
 
+class PushWebhookSerializer(StrictSerializer):
+    push = serializers.BooleanField(required=False)
+    webhook = serializers.BooleanField(required=False)
+
+
 class KindsSerializer(StrictSerializer):
     your_turn = ChannelsSerializer(required=False, help_text="A turn begins.")
     reminder = ChannelsSerializer(
@@ -100,8 +109,10 @@ class KindsSerializer(StrictSerializer):
     )
     game_over = ChannelsSerializer(required=False, help_text="A game ended (or was aborted).")
     rematch = ChannelsSerializer(required=False, help_text="A rematch of your game is offered.")
-    seat_taken = ChannelsSerializer(
-        required=False, help_text="Someone joined your private game (push and e-mail)."
+    seat_taken = PushWebhookSerializer(
+        required=False,
+        help_text="Someone joined your private game (push and webhook; never mailed: the "
+        "game's start is).",
     )
 
 

@@ -295,13 +295,29 @@ def notify_joined(*, game: Game, events: list[Any]) -> int:
 
 
 def _joined(game: Game, rows: list[Seat], turn: str, kind: str, payload: dict[str, Any]) -> int:
-    """The push and mail of a rematch or a seat taken to the players of ``rows``."""
+    """The push, webhook and mail (``prefs.CHANNELS_OF``: a rematch only) of a rematch or
+    a seat taken to the players of ``rows``. The webhook's body: ``event``, ``game_id``,
+    ``ruleset``, ``by``, ``version`` and ``delivery``, with ``rematch_of`` (the finished
+    game) for a rematch and ``seat`` (the receiver's) for a seat taken."""
     now = timezone.now()
     users = [r.user_id for r in rows]
     loaded = {r.user_id: r.user for r in rows}
     when = {u: _when(loaded[u], kind, now, now, None) for u in users}
     body = {**payload, "event": kind}
     ids = _push_to(game, users, turn, kind, dict.fromkeys(users, body), when)
+    jobs = []
+    for r in rows:
+        settings_row = getattr(loaded[r.user_id], "notification_settings", None)
+        if (
+            settings_row is not None
+            and settings_row.webhook_url
+            and prefs.enabled(settings_row, kind, "webhook")
+        ):
+            where = (
+                {"rematch_of": str(game.rematch_of_id)} if kind == "rematch" else {"seat": r.seat}
+            )
+            hook = {**body, **where, "version": game.version, "delivery": str(uuid.uuid4())}
+            jobs.append(("games.deliver_webhook", (r.user_id, canonical(hook))))
     mails = {
         r.user_id: ({**body, "seat": r.seat}, when[r.user_id])
         for r in rows
@@ -312,11 +328,16 @@ def _joined(game: Game, rows: list[Seat], turn: str, kind: str, payload: dict[st
     now_due = [u for u in mailed if mails[u][1] <= now]
 
     def send() -> None:
+        for task, args in jobs:
+            try:
+                outbox.send(task, args=args)  # webhooks: at once, quiet hours or not
+            except Exception:
+                log.warning("delivery %s for game %s not enqueued", task, game.id)
         push.enqueue(ids)
         digest.enqueue(now_due)
 
     transaction.on_commit(send)
-    return len(ids) + len(mailed)
+    return len(jobs) + len(ids) + len(mailed)
 
 
 def _push_on(user: Any, kind: str) -> bool:

@@ -24,10 +24,20 @@ EVENT_KIND = {
 
 CHANNEL_SWITCH = {"push": "push_enabled", "email": "email_enabled", "webhook": "webhook_enabled"}
 
+#: The channels that carry each kind. A seat taken is not mailed: the "your turn" it
+#: brings when the table fills is, and a mail per join would be noise; a rematch offer
+#: is (through the digest's rules and quiet hours, like a game's end).
+CHANNELS_OF: dict[str, tuple[str, ...]] = {
+    **{kind: CHANNELS for kind in KINDS},
+    "seat_taken": ("push", "webhook"),
+}
+
 
 def enabled(prefs: Any, kind: str, channel: str) -> bool:
     """Whether ``prefs`` (a ``NotificationSettings``, or None: the defaults) let ``kind``
     through ``channel`` (the channel's own switch and the kind's)."""
+    if channel not in CHANNELS_OF[kind]:
+        return False
     if prefs is None:
         return True
     if not getattr(prefs, CHANNEL_SWITCH[channel]):
@@ -36,9 +46,9 @@ def enabled(prefs: Any, kind: str, channel: str) -> bool:
 
 
 def matrix(stored: dict[str, Any] | None) -> dict[str, dict[str, bool]]:
-    """Every kind with every channel's switch (the API's ``kinds``)."""
+    """Every kind with the switch of each channel that carries it (the API's ``kinds``)."""
     stored = stored or {}
-    return {k: {c: bool((stored.get(k) or {}).get(c, True)) for c in CHANNELS} for k in KINDS}
+    return {k: {c: bool((stored.get(k) or {}).get(c, True)) for c in CHANNELS_OF[k]} for k in KINDS}
 
 
 def merged(stored: dict[str, Any] | None, changes: dict[str, Any]) -> dict[str, Any]:
@@ -47,6 +57,7 @@ def merged(stored: dict[str, Any] | None, changes: dict[str, Any]) -> dict[str, 
     table = matrix(stored)
     for kind, channels in changes.items():
         for channel, value in (channels or {}).items():
-            table[kind][channel] = bool(value)
+            if channel in table[kind]:  # a channel that does not carry the kind: no switch
+                table[kind][channel] = bool(value)
     off = {k: {c: False for c, on in row.items() if not on} for k, row in table.items()}
     return {k: row for k, row in off.items() if row}

@@ -112,7 +112,7 @@ def test_the_form_in_chromium_takes_the_browsers_timezone(chromium, live_server,
         expect(page.locator("[data-timezone]")).to_have_value("Europe/Berlin")
         page.wait_for_load_state("networkidle")
         if width == 1280:
-            page.uncheck("#id_seat_taken__email")
+            page.uncheck("#id_seat_taken__webhook")
             page.fill("#id_quiet_start", "23:00")
             page.fill("#id_quiet_end", "07:00")
             page.click(".notify-settings button[type=submit]")
@@ -146,4 +146,4 @@ def test_the_form_in_chromium_takes_the_browsers_timezone(chromium, live_server,
     prefs = NotificationSettings.objects.get(user=u)
     assert prefs.timezone == "Europe/Berlin"
     assert prefs.quiet_hours == {"start": "23:00", "end": "07:00"}
-    assert prefs.kinds == {"seat_taken": {"email": False}}
+    assert prefs.kinds == {"seat_taken": {"webhook": False}}
