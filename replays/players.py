@@ -95,11 +95,8 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
                 "name": names.get(game["ruleset"], game["ruleset"]),
                 "when": datetime.fromisoformat(game["created_at"].replace("Z", "+00:00")),
                 "change": you["rating_change"] if you else None,
-                "won": bool(you and game["result"] and you["seat"] in game["result"]["winners"]),
-                # "lost" only where the rules make someone lose (Pablo's 42); in Cabo nobody does
-                "lost": bool(
-                    you and game["result"] and you["seat"] in game["result"].get("losers", [])
-                ),
+                # a place in every game (Cabo and the Pablo family have no "loser")
+                "won": game["place"] == 1,
             }
         )
     return render(

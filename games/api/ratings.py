@@ -41,11 +41,28 @@ class PlayerRatingSerializer(serializers.Serializer):
     provisional = serializers.BooleanField()
 
 
+class PlayerGameSerializer(GameSummarySerializer):
+    place = serializers.IntegerField(
+        allow_null=True,
+        help_text="The player's place in it, of `seats`: 1 for the best; ties share a place "
+        "and the next skips (1, 2, 2, 4). Every finished game has one, whether its rules name "
+        "a loser or not.",
+    )
+    tied = serializers.BooleanField(help_text="Another player shares that place.")
+    points = serializers.IntegerField(
+        allow_null=True,
+        help_text="The player's final count as the ruleset counts it (Skip-Bo: cards left in "
+        "the stock pile; the Pablo family: the game's total, lower is better); null where none.",
+    )
+
+
 class PlayerPageSerializer(serializers.Serializer):
     username = serializers.CharField()
     bot_account = serializers.BooleanField()
     ratings = serializers.DictField(child=PlayerRatingSerializer(), help_text="By ruleset.")
-    recent = GameSummarySerializer(many=True, help_text="Finished games, the latest first.")
+    recent = PlayerGameSerializer(
+        many=True, help_text="Finished games, the latest first, with the player's place."
+    )
 
 
 class BoardPagination(PageNumberPagination):
@@ -91,12 +108,15 @@ def player_data(username: str, viewer: Any) -> dict[str, Any]:
         selectors.game_list(user=viewer, status="finished").filter(seat_set__user=player)[:RECENT]
     )
     changes = ratings.changes([g.id for g in games])
+    ends = ratings.endings([g.id for g in games])
     recent = []
     for game in games:
         summary = selectors.game_summary(game=game, user=viewer)
         for p in summary["players"]:
             p["rating_change"] = changes.get((summary["id"], p["seat"]))
-        recent.append(summary)
+        seat = next(p["seat"] for p in summary["players"] if p["username"] == player.username)
+        end = ends.get(summary["id"]) or game.result
+        recent.append({**summary, **ratings.standing(end, seat, game.seats)})
     return {
         "username": player.username,
         "bot_account": ratings.is_bot_account(player),

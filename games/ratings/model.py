@@ -189,7 +189,7 @@ def finished(game: str, position: int, events: list[tuple[str, int | None, dict]
         elif kind == "game_finished":
             end = data
     count = len(names)
-    places = end.get("places") or _places_from_result(end, count)
+    places = end.get("places") or places_from_result(end, count)
     points = end.get("points") or [None] * count
     return Finished(
         game=game,
@@ -211,7 +211,7 @@ def finished(game: str, position: int, events: list[tuple[str, int | None, dict]
     )
 
 
-def _places_from_result(end: dict, seats: int) -> list[int]:
+def places_from_result(end: dict, seats: int) -> list[int]:
     """Places of a ``game_finished`` recorded before it carried them: winners first,
     losers last, the others between."""
     winners, losers = set(end.get("winners", [])), set(end.get("losers", []))

@@ -14,6 +14,7 @@ from django.utils import timezone
 from games import rules
 from games.bots import bot_level
 from games.errors import NotFound
+from games.models import Event
 
 from . import model
 from .models import Rating, RatingChange
@@ -105,3 +106,29 @@ def current(usernames: list[str], ruleset: str) -> dict[str, int]:
     """``{username: rating}`` in ``ruleset`` of those who have one (the lobby)."""
     rows = Rating.objects.filter(user__username__in=usernames, ruleset=ruleset)
     return dict(rows.values_list("user__username", "rating"))
+
+
+def endings(game_ids: list[Any]) -> dict[str, dict[str, Any]]:
+    """``{game id: its game_finished data}`` (winners, losers and, since they were
+    recorded, every seat's places and points): what a result shows of a game's end."""
+    rows = Event.objects.filter(game_id__in=game_ids, type="game_finished")
+    return {str(g): data for g, data in rows.values_list("game_id", "data")}
+
+
+def standing(result: dict[str, Any] | None, seat: int, seats: int) -> dict[str, Any]:
+    """A seat's ``{"place", "tied", "points"}`` in a finished game's ``result``: its place
+    (1 for the best; ties share a place and the next skips: 1, 2, 2, 4) from the
+    recorded ``places``, else, for a game recorded before places, from its winners and
+    losers (winners first, losers last, the others between) -- every game has one,
+    whether the rules name a loser or not; ``points`` its final count as the ruleset
+    counts it (``None`` where none was recorded). ``place`` is None without a result."""
+    if not result or not 0 <= seat < seats:
+        return {"place": None, "tied": False, "points": None}
+    places = result.get("places") or model.places_from_result(result, seats)
+    points = result.get("points") or []
+    place = places[seat] if seat < len(places) else None
+    return {
+        "place": place,
+        "tied": place is not None and list(places).count(place) > 1,
+        "points": points[seat] if seat < len(points) else None,
+    }
