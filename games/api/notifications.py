@@ -74,8 +74,9 @@ class QuietHoursSerializer(serializers.Serializer):
 
 
 class StrictSerializer(serializers.Serializer):
-    """An object whose keys are all known: a misspelt kind or channel is a 400, not a
-    switch silently left as it was."""
+    # An object whose keys are all known: a misspelt kind or channel is a 400, not a
+    # switch silently left as it was. (No docstring: the schema would give it to every
+    # subclass as its description.)
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, Mapping):

@@ -61,6 +61,9 @@ from .peek_action_type_enum import PeekActionTypeEnum
 from .play_action_request import PlayActionRequest
 from .play_action_type_enum import PlayActionTypeEnum
 from .player import Player
+from .player_game import PlayerGame
+from .player_game_options import PlayerGameOptions
+from .player_game_result_type_0 import PlayerGameResultType0
 from .player_page import PlayerPage
 from .player_page_ratings import PlayerPageRatings
 from .player_rating import PlayerRating
@@ -68,6 +71,8 @@ from .push_in_request import PushInRequest
 from .push_key import PushKey
 from .push_keys_request import PushKeysRequest
 from .push_out import PushOut
+from .push_webhook import PushWebhook
+from .push_webhook_request import PushWebhookRequest
 from .quiet_hours import QuietHours
 from .quiet_hours_request import QuietHoursRequest
 from .register_input_request import RegisterInputRequest
@@ -165,6 +170,9 @@ __all__ = (
     "PlayActionRequest",
     "PlayActionTypeEnum",
     "Player",
+    "PlayerGame",
+    "PlayerGameOptions",
+    "PlayerGameResultType0",
     "PlayerPage",
     "PlayerPageRatings",
     "PlayerRating",
@@ -172,6 +180,8 @@ __all__ = (
     "PushKey",
     "PushKeysRequest",
     "PushOut",
+    "PushWebhook",
+    "PushWebhookRequest",
     "QuietHours",
     "QuietHoursRequest",
     "RegisterInputRequest",

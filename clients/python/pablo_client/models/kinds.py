@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.channels import Channels
+    from ..models.push_webhook import PushWebhook
 
 
 T = TypeVar("T", bound="Kinds")
@@ -23,14 +24,14 @@ class Kinds:
         reminder (Channels | Unset):
         game_over (Channels | Unset):
         rematch (Channels | Unset):
-        seat_taken (Channels | Unset):
+        seat_taken (PushWebhook | Unset):
     """
 
     your_turn: Channels | Unset = UNSET
     reminder: Channels | Unset = UNSET
     game_over: Channels | Unset = UNSET
     rematch: Channels | Unset = UNSET
-    seat_taken: Channels | Unset = UNSET
+    seat_taken: PushWebhook | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -73,6 +74,7 @@ class Kinds:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.channels import Channels
+        from ..models.push_webhook import PushWebhook
 
         d = dict(src_dict)
         _your_turn = d.pop("your_turn", UNSET)
@@ -104,11 +106,11 @@ class Kinds:
             rematch = Channels.from_dict(_rematch)
 
         _seat_taken = d.pop("seat_taken", UNSET)
-        seat_taken: Channels | Unset
+        seat_taken: PushWebhook | Unset
         if isinstance(_seat_taken, Unset):
             seat_taken = UNSET
         else:
-            seat_taken = Channels.from_dict(_seat_taken)
+            seat_taken = PushWebhook.from_dict(_seat_taken)
 
         kinds = cls(
             your_turn=your_turn,

@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.channels_request import ChannelsRequest
+    from ..models.push_webhook_request import PushWebhookRequest
 
 
 T = TypeVar("T", bound="KindsRequest")
@@ -23,14 +24,14 @@ class KindsRequest:
         reminder (ChannelsRequest | Unset):
         game_over (ChannelsRequest | Unset):
         rematch (ChannelsRequest | Unset):
-        seat_taken (ChannelsRequest | Unset):
+        seat_taken (PushWebhookRequest | Unset):
     """
 
     your_turn: ChannelsRequest | Unset = UNSET
     reminder: ChannelsRequest | Unset = UNSET
     game_over: ChannelsRequest | Unset = UNSET
     rematch: ChannelsRequest | Unset = UNSET
-    seat_taken: ChannelsRequest | Unset = UNSET
+    seat_taken: PushWebhookRequest | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -73,6 +74,7 @@ class KindsRequest:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.channels_request import ChannelsRequest
+        from ..models.push_webhook_request import PushWebhookRequest
 
         d = dict(src_dict)
         _your_turn = d.pop("your_turn", UNSET)
@@ -104,11 +106,11 @@ class KindsRequest:
             rematch = ChannelsRequest.from_dict(_rematch)
 
         _seat_taken = d.pop("seat_taken", UNSET)
-        seat_taken: ChannelsRequest | Unset
+        seat_taken: PushWebhookRequest | Unset
         if isinstance(_seat_taken, Unset):
             seat_taken = UNSET
         else:
-            seat_taken = ChannelsRequest.from_dict(_seat_taken)
+            seat_taken = PushWebhookRequest.from_dict(_seat_taken)
 
         kinds_request = cls(
             your_turn=your_turn,

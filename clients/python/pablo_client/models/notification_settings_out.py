@@ -29,7 +29,8 @@ class NotificationSettingsOut:
         email_enabled (bool | Unset):
         webhook_enabled (bool | Unset):
         push_enabled (bool | Unset):
-        timezone (str | Unset): IANA name, e.g. Europe/Paris.
+        timezone (str | Unset): IANA zone name, e.g. Europe/Paris or UTC; blank in an answer: not set yet (UTC). A PATCH
+            must name a real zone: blank, localtime, Factory, posixrules, paths and unknown names are 400.
         quiet_hours (None | QuietHours | Unset): null or {"start": "22:00", "end": "07:30"}: nothing but a reminder
             whose turn ends within them is pushed or mailed then; the rest goes, one per game, when they end. Webhooks are
             not held.

@@ -7,7 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.game_summary import GameSummary
+    from ..models.player_game import PlayerGame
     from ..models.player_page_ratings import PlayerPageRatings
 
 
@@ -21,13 +21,13 @@ class PlayerPage:
         username (str):
         bot_account (bool):
         ratings (PlayerPageRatings): By ruleset.
-        recent (list[GameSummary]): Finished games, the latest first.
+        recent (list[PlayerGame]): Finished games, the latest first, with the player's place.
     """
 
     username: str
     bot_account: bool
     ratings: PlayerPageRatings
-    recent: list[GameSummary]
+    recent: list[PlayerGame]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -57,7 +57,7 @@ class PlayerPage:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.game_summary import GameSummary
+        from ..models.player_game import PlayerGame
         from ..models.player_page_ratings import PlayerPageRatings
 
         d = dict(src_dict)
@@ -70,7 +70,7 @@ class PlayerPage:
         recent = []
         _recent = d.pop("recent")
         for recent_item_data in _recent:
-            recent_item = GameSummary.from_dict(recent_item_data)
+            recent_item = PlayerGame.from_dict(recent_item_data)
 
             recent.append(recent_item)
 

@@ -73,9 +73,13 @@ def sync_detailed(
     """Register your webhook; the answer shows its new secret once
 
      Registers the URL that receives a POST for your turns, reminders (80 % of the
-    turn's time gone) and game ends. The body is JSON:
+    turn's time gone), game ends, rematches offered and your private games' seats taken.
+    The body is JSON:
     `{"delivery", "event": "your_turn" | "turn_reminder" | "game_finished" | "game_aborted",
-    "game_id", "ruleset", "seat", "deadline", "version"}` (plus `result` when a game ends).
+    "game_id", "ruleset", "seat", "deadline", "version"}` (plus `result` when a game ends);
+    for `"event": "rematch"` `{"delivery", "event", "game_id" (the new game), "ruleset",
+    "by", "rematch_of", "version"}`, for `"seat_taken"` the same with `"seat"` (yours)
+    instead of `rematch_of`. Each kind has its switch (`kinds` of /api/me/notifications/).
     Header `X-Pablo-Signature: sha256=<hex>` is HMAC-SHA256 of the exact body bytes
     under the secret in this answer -- shown only now; registering again issues a
     new one. A 5xx, 429, timeout or connection error is retried with exponential
@@ -111,9 +115,13 @@ def sync(
     """Register your webhook; the answer shows its new secret once
 
      Registers the URL that receives a POST for your turns, reminders (80 % of the
-    turn's time gone) and game ends. The body is JSON:
+    turn's time gone), game ends, rematches offered and your private games' seats taken.
+    The body is JSON:
     `{"delivery", "event": "your_turn" | "turn_reminder" | "game_finished" | "game_aborted",
-    "game_id", "ruleset", "seat", "deadline", "version"}` (plus `result` when a game ends).
+    "game_id", "ruleset", "seat", "deadline", "version"}` (plus `result` when a game ends);
+    for `"event": "rematch"` `{"delivery", "event", "game_id" (the new game), "ruleset",
+    "by", "rematch_of", "version"}`, for `"seat_taken"` the same with `"seat"` (yours)
+    instead of `rematch_of`. Each kind has its switch (`kinds` of /api/me/notifications/).
     Header `X-Pablo-Signature: sha256=<hex>` is HMAC-SHA256 of the exact body bytes
     under the secret in this answer -- shown only now; registering again issues a
     new one. A 5xx, 429, timeout or connection error is retried with exponential
@@ -144,9 +152,13 @@ async def asyncio_detailed(
     """Register your webhook; the answer shows its new secret once
 
      Registers the URL that receives a POST for your turns, reminders (80 % of the
-    turn's time gone) and game ends. The body is JSON:
+    turn's time gone), game ends, rematches offered and your private games' seats taken.
+    The body is JSON:
     `{"delivery", "event": "your_turn" | "turn_reminder" | "game_finished" | "game_aborted",
-    "game_id", "ruleset", "seat", "deadline", "version"}` (plus `result` when a game ends).
+    "game_id", "ruleset", "seat", "deadline", "version"}` (plus `result` when a game ends);
+    for `"event": "rematch"` `{"delivery", "event", "game_id" (the new game), "ruleset",
+    "by", "rematch_of", "version"}`, for `"seat_taken"` the same with `"seat"` (yours)
+    instead of `rematch_of`. Each kind has its switch (`kinds` of /api/me/notifications/).
     Header `X-Pablo-Signature: sha256=<hex>` is HMAC-SHA256 of the exact body bytes
     under the secret in this answer -- shown only now; registering again issues a
     new one. A 5xx, 429, timeout or connection error is retried with exponential
@@ -180,9 +192,13 @@ async def asyncio(
     """Register your webhook; the answer shows its new secret once
 
      Registers the URL that receives a POST for your turns, reminders (80 % of the
-    turn's time gone) and game ends. The body is JSON:
+    turn's time gone), game ends, rematches offered and your private games' seats taken.
+    The body is JSON:
     `{"delivery", "event": "your_turn" | "turn_reminder" | "game_finished" | "game_aborted",
-    "game_id", "ruleset", "seat", "deadline", "version"}` (plus `result` when a game ends).
+    "game_id", "ruleset", "seat", "deadline", "version"}` (plus `result` when a game ends);
+    for `"event": "rematch"` `{"delivery", "event", "game_id" (the new game), "ruleset",
+    "by", "rematch_of", "version"}`, for `"seat_taken"` the same with `"seat"` (yours)
+    instead of `rematch_of`. Each kind has its switch (`kinds` of /api/me/notifications/).
     Header `X-Pablo-Signature: sha256=<hex>` is HMAC-SHA256 of the exact body bytes
     under the secret in this answer -- shown only now; registering again issues a
     new one. A 5xx, 429, timeout or connection error is retried with exponential
