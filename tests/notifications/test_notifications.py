@@ -23,32 +23,11 @@ from games.notifications import webhooks
 from games.services import accounts as account_services
 from games.services import games as game_services
 from games.turns import deadlines
-from pablo.celery import app
 from tests.fixtures import clock, start_skipbo, user
 from tests.helpers import Receiver
+from tests.notifications.common import client_for
 
 KINDS = ("your_turn", "reminder", "game_over", "rematch", "seat_taken")
-
-
-@pytest.fixture
-def eager(settings, followers_inline):
-    settings.PABLO_FAST_PATH_SECONDS = 0
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = False
-
-
-@pytest.fixture
-def receiver():
-    r = Receiver()
-    yield r
-    r.close()
-
-
-def client_for(u) -> APIClient:
-    c = APIClient()
-    c.force_authenticate(u)
-    return c
 
 
 def webhook(u, url: str) -> str:
@@ -104,7 +83,10 @@ def test_notification_settings_turn_channels_on_and_off():
         "push_enabled": True,
         "timezone": "",
         "quiet_hours": None,
-        "kinds": {k: {"push": True, "email": True, "webhook": True} for k in KINDS},
+        "kinds": {
+            **{k: {"push": True, "email": True, "webhook": True} for k in KINDS},
+            "seat_taken": {"push": True, "webhook": True},  # never mailed
+        },
     }
     answer = c.patch(
         "/api/me/notifications/",
