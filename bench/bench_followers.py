@@ -42,14 +42,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from benchkit import bench_redis  # noqa: E402
+
 DB_NAME = os.environ.get("PABLO_BENCH_DB", "bench_pablo_followers")
 os.environ["PABLO_BENCH_DB"] = DB_NAME
-REDIS_DB = int(os.environ.get("PABLO_BENCH_REDIS_DB", "14"))  # flushed before and after
-if not 1 <= REDIS_DB <= 15:
-    raise SystemExit("PABLO_BENCH_REDIS_DB: 1-15 (0 is the broker's)")
-BROKER = os.environ["CELERY_BROKER_URL"] = f"redis://127.0.0.1:6379/{REDIS_DB}"
+BROKER = bench_redis(14)  # PABLO_BENCH_REDIS_DB, flushed before and after
 
 from bench_append import act_once, new_game  # noqa: E402  (django.setup() too)
+from benchkit import close_databases, open_databases, percentile, verdict  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection, connections  # noqa: E402
 
@@ -58,11 +58,6 @@ from tests.followers import probe  # noqa: E402
 from tests.processes import Processes, database_url  # noqa: E402
 
 GOALS = {"lag_p99_s": 1.0, "catch_up_s": 10.0}
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def write(games: list, users: list, rate: float, seconds: float, threads: int) -> int:
@@ -184,18 +179,10 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--outage", type=float, default=60.0, help="seconds the worker is down")
     args = parser.parse_args()
-    if connection.vendor != "postgresql":
-        raise SystemExit("needs PostgreSQL (DATABASE_URL=postgres://...)")
-    import redis
-
-    client = redis.Redis.from_url(BROKER)
-    client.flushdb()
+    client = open_databases(DB_NAME, BROKER)
     steady = 10.0 if args.quick else 30.0
     outage = 15.0 if args.quick else args.outage
     out: dict[str, float] = {}
-    creation = connection.creation
-    creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    connection.settings_dict["NAME"] = DB_NAME
     with connection.cursor() as cursor:
         cursor.execute(probe.CREATE)
     tmp = Path(tempfile.mkdtemp(prefix="bench-followers-"))
@@ -288,16 +275,8 @@ def main() -> int:
         raise
     finally:
         procs.close()
-        connections.close_all()
-        creation.destroy_test_db(DB_NAME, verbosity=0)
-        client.flushdb()
-        client.close()
-
-    for name, goal in GOALS.items():
-        if out.get(name, float("inf")) > goal:
-            missed.append(f"{name} {out.get(name)} (goal {goal})")
-    print("goals:", "all met" if not missed else "missed: " + "; ".join(missed))
-    return 1 if missed else 0
+        close_databases(DB_NAME, client)
+    return verdict(out, GOALS, missed)
 
 
 if __name__ == "__main__":

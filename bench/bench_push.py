@@ -44,20 +44,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from benchkit import bench_redis  # noqa: E402
+
 os.environ["DJANGO_SETTINGS_MODULE"] = "pablo.settings"
 DB_NAME = os.environ.get("PABLO_BENCH_DB", "bench_pablo_push")
 os.environ["PABLO_BENCH_DB"] = DB_NAME
-REDIS_DB = int(os.environ.get("PABLO_BENCH_REDIS_DB", "13"))  # flushed before and after
-if not 1 <= REDIS_DB <= 15:
-    raise SystemExit("PABLO_BENCH_REDIS_DB: 1-15 (0 is the broker's)")
-BROKER = os.environ["CELERY_BROKER_URL"] = f"redis://127.0.0.1:6379/{REDIS_DB}"
+BROKER = bench_redis(13)  # PABLO_BENCH_REDIS_DB, flushed before and after
 os.environ.setdefault("DJANGO_SECRET_KEY", "bench-push-" + secrets.token_urlsafe(40))
 os.environ["PABLO_PUSH_ALLOW_PRIVATE"] = "1"  # the stand-in is on 127.0.0.1
 os.environ["PABLO_VAPID_SUBJECT"] = "mailto:bench@example.org"
 
 from bench_append import act_once, new_game  # noqa: E402  (django.setup() too)
+from benchkit import close_databases, open_databases, percentile, verdict  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
-from django.db import connection, connections, transaction  # noqa: E402
+from django.db import transaction  # noqa: E402
 from django.test.utils import override_settings  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
@@ -76,11 +76,6 @@ class Stamped(list):
     def append(self, item: dict) -> None:
         item["at"] = time.time()
         super().append(item)
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def topic(game_id: object) -> str:
@@ -242,15 +237,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--per-game", type=int, default=5)
     args = parser.parse_args()
-    if connection.vendor != "postgresql":
-        raise SystemExit("needs PostgreSQL (DATABASE_URL=postgres://...)")
-    import redis
-
-    client = redis.Redis.from_url(BROKER)
-    client.flushdb()
-    creation = connection.creation
-    creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    connection.settings_dict["NAME"] = DB_NAME
+    client = open_databases(DB_NAME, BROKER)
     tmp = Path(tempfile.mkdtemp(prefix="bench-push-"))
     procs = Processes(
         tmp,
@@ -314,16 +301,8 @@ def main() -> int:
     finally:
         procs.close()
         service.close()
-        connections.close_all()
-        creation.destroy_test_db(DB_NAME, verbosity=0)
-        client.flushdb()
-        client.close()
-
-    for name, goal in GOALS.items():
-        if out.get(name, float("inf")) > goal:
-            missed.append(f"{name} {out.get(name)} (goal {goal})")
-    print("goals:", "all met" if not missed else "missed: " + "; ".join(missed))
-    return 1 if missed else 0
+        close_databases(DB_NAME, client)
+    return verdict(out, GOALS, missed)
 
 
 if __name__ == "__main__":

@@ -8,35 +8,13 @@ import json
 
 import pytest
 from django.core import mail
-from rest_framework.test import APIClient
 
 from games.notifications import webhooks
 from games.services import friends as friend_services
 from games.services import games as game_services
-from pablo.celery import app
-from tests.fixtures import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS, user
+from tests.fixtures import SKIPBO_QUICK, user
 from tests.helpers import Receiver
-
-
-@pytest.fixture
-def eager(settings, followers_inline):
-    settings.PABLO_FAST_PATH_SECONDS = 0
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = False
-
-
-@pytest.fixture
-def hooks():
-    r = Receiver()
-    yield r
-    r.close()
-
-
-def client_for(u) -> APIClient:
-    c = APIClient()
-    c.force_authenticate(u)
-    return c
+from tests.notifications.common import client_for, private_game
 
 
 def register(u, url: str) -> str:
@@ -45,38 +23,26 @@ def register(u, url: str) -> str:
     return answer.json()["secret"]
 
 
-def private_game(owner, decks=None):
-    return game_services.game_create(
-        user=owner,
-        ruleset="skipbo",
-        seats=2,
-        turn_timeout=3600,
-        private=True,
-        options=SKIPBO_QUICK_OPTIONS,
-        decks=decks,
-    )
-
-
-def received(hooks: Receiver, event: str) -> list[tuple[str, dict]]:
-    found = [(r["path"], json.loads(r["body"]), r) for r in hooks.requests]
+def received(receiver: Receiver, event: str) -> list[tuple[str, dict]]:
+    found = [(r["path"], json.loads(r["body"]), r) for r in receiver.requests]
     return [(path, body) for path, body, _ in found if body["event"] == event]
 
 
 @pytest.mark.django_db
 def test_seat_taken_and_rematch_reach_webhooks_signed(
-    eager, hooks, django_capture_on_commit_callbacks
+    eager, receiver, django_capture_on_commit_callbacks
 ):
     ann, bob = user("ann", "ann@example.org"), user("bob", "bob@example.org")
-    ann_secret = register(ann, hooks.url + "/ann")
-    bob_secret = register(bob, hooks.url + "/bob")
+    ann_secret = register(ann, receiver.url + "/ann")
+    bob_secret = register(bob, receiver.url + "/bob")
     with django_capture_on_commit_callbacks(execute=True):
         game = private_game(ann, decks=[SKIPBO_QUICK])
         game_services.game_join(game_id=game.id, user=bob, invite=game.invite)
-    taken = received(hooks, "seat_taken")
+    taken = received(receiver, "seat_taken")
     assert [(path, body["game_id"], body["seat"], body["by"]) for path, body in taken] == [
         ("/hook/ann", str(game.id), 0, "bob")
     ]
-    request = next(r for r in hooks.requests if json.loads(r["body"])["event"] == "seat_taken")
+    request = next(r for r in receiver.requests if json.loads(r["body"])["event"] == "seat_taken")
     assert webhooks.verify(ann_secret, request["body"], request["headers"]["X-Pablo-Signature"])
     assert request["headers"]["X-Pablo-Event"] == "seat_taken"
     # never mailed: bob's join starts the game, and that "your turn" is
@@ -85,23 +51,25 @@ def test_seat_taken_and_rematch_reach_webhooks_signed(
         game_services.game_act(
             game_id=game.id, user=ann, command={"type": "play", "from": "stock", "pile": 0}
         )
-    hooks.requests.clear()
+    receiver.requests.clear()
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         new, _ = friend_services.game_rematch(game_id=game.id, user=ann)
-    offered = received(hooks, "rematch")
+    offered = received(receiver, "rematch")
     assert [(path, body["game_id"], body["rematch_of"], body["by"]) for path, body in offered] == [
         ("/hook/bob", str(new.id), str(game.id), "ann")
     ]
-    request = next(r for r in hooks.requests if json.loads(r["body"])["event"] == "rematch")
+    request = next(r for r in receiver.requests if json.loads(r["body"])["event"] == "rematch")
     assert webhooks.verify(bob_secret, request["body"], request["headers"]["X-Pablo-Signature"])
     assert [m.to for m in mail.outbox if "rematch" in m.body] == [["bob@example.org"]]
 
 
 @pytest.mark.django_db
-def test_the_webhook_switch_of_a_kind_is_honoured(eager, hooks, django_capture_on_commit_callbacks):
+def test_the_webhook_switch_of_a_kind_is_honoured(
+    eager, receiver, django_capture_on_commit_callbacks
+):
     ann, bob = user("ann"), user("bob")
-    register(ann, hooks.url)
+    register(ann, receiver.url)
     off = client_for(ann).patch(
         "/api/me/notifications/", {"kinds": {"seat_taken": {"webhook": False}}}, format="json"
     )
@@ -112,8 +80,8 @@ def test_the_webhook_switch_of_a_kind_is_honoured(eager, hooks, django_capture_o
     with django_capture_on_commit_callbacks(execute=True):
         game = private_game(ann)
         game_services.game_join(game_id=game.id, user=bob, invite=game.invite)
-    assert received(hooks, "seat_taken") == []
-    assert [b["event"] for _, b in received(hooks, "your_turn")] == ["your_turn"]  # still on
+    assert received(receiver, "seat_taken") == []
+    assert [b["event"] for _, b in received(receiver, "your_turn")] == ["your_turn"]  # still on
 
 
 @pytest.mark.django_db

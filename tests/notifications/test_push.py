@@ -14,49 +14,9 @@ from rest_framework.test import APIClient
 
 from games.models import PushDelivery, PushSubscription, TurnReminder
 from games.notifications import fanout, push
-from pablo.celery import app
 from tests.fixtures import start_skipbo, user
+from tests.notifications.common import PAIR, client_for, private_game, subscribe
 from tests.pushservice import PushService
-
-PAIR = push.make_keys()
-
-
-@pytest.fixture
-def vapid(settings):
-    settings.PABLO_VAPID_PRIVATE_KEY = PAIR["private_key"]
-    settings.PABLO_VAPID_PUBLIC_KEY = PAIR["public_key"]
-    settings.PABLO_VAPID_SUBJECT = "mailto:ops@example.org"
-    settings.PABLO_PUSH_ALLOW_PRIVATE = True
-    settings.PABLO_WEBHOOK_BACKOFF = 0.01
-
-
-@pytest.fixture
-def eager(settings, followers_inline):
-    settings.PABLO_FAST_PATH_SECONDS = 0
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = False
-
-
-@pytest.fixture
-def service():
-    s = PushService()
-    yield s
-    s.close()
-
-
-def client_for(u) -> APIClient:
-    c = APIClient()
-    c.force_authenticate(u)
-    return c
-
-
-def subscribe(u, service: PushService):
-    device = service.device()
-    answer = client_for(u).post("/api/me/push/", device.body(), format="json")
-    assert answer.status_code == 201, answer.content
-    return device
-
 
 # --------------------------------------------------------------------------- API
 
@@ -330,21 +290,13 @@ def test_operators_see_the_counters(vapid):
 def test_seat_taken_and_rematch_pushes(vapid, eager, service, django_capture_on_commit_callbacks):
     from games.services import friends as friend_services
     from games.services import games as game_services
-    from tests.fixtures import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS
+    from tests.fixtures import SKIPBO_QUICK
 
     ann, bob = user("ann"), user("bob")
     subscribe(ann, service)
     bob_device = subscribe(bob, service)
     with django_capture_on_commit_callbacks(execute=True):
-        game = game_services.game_create(
-            user=ann,
-            ruleset="skipbo",
-            seats=2,
-            turn_timeout=3600,
-            private=True,
-            options=SKIPBO_QUICK_OPTIONS,
-            decks=[SKIPBO_QUICK],
-        )
+        game = private_game(ann, decks=[SKIPBO_QUICK])
         game_services.game_join(game_id=game.id, user=bob, invite=game.invite)
     opened = [service.open(r, PAIR["public_key"]) for r in service.requests]
     taken = [m for m in opened if m["kind"] == "seat_taken"]

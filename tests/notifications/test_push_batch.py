@@ -13,19 +13,11 @@ from games.models import PushDelivery, PushSubscription
 from games.notifications import push
 from pablo.celery import app
 from tests.fixtures import start_skipbo, user
-from tests.notifications.test_push import PAIR, subscribe, vapid  # noqa: F401 (fixture)
-from tests.pushservice import PushService
-
-
-@pytest.fixture
-def service():
-    s = PushService()
-    yield s
-    s.close()
+from tests.notifications.common import PAIR, subscribe
 
 
 @pytest.mark.django_db
-def test_a_burst_is_sent_in_batches_each_push_once(vapid, service, monkeypatch):  # noqa: F811
+def test_a_burst_is_sent_in_batches_each_push_once(vapid, service, monkeypatch):
     ann, bob = user("ann"), user("bob")
     devices = [subscribe(ann, service) for _ in range(3)]
     game = start_skipbo(ann, bob)

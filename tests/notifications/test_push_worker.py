@@ -12,7 +12,7 @@ import redis
 from games import followers
 from games.models import MailNotice, PushDelivery
 from tests.fixtures import start_skipbo, user
-from tests.notifications.test_push import PAIR, subscribe
+from tests.notifications.common import PAIR, subscribe
 from tests.poll import wait_for
 from tests.pushservice import PushService
 

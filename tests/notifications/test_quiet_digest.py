@@ -16,56 +16,26 @@ import pytest
 from django.core import mail
 from django.core.management import call_command
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from games.models import MailNotice, NotificationSettings, PushDelivery, TurnReminder
 from games.notifications import digest, fanout, push, quiet, tasks
 from games.services import games as game_services
-from pablo.celery import app
 from tests.fixtures import clock, start_skipbo, user
 from tests.helpers import Receiver
+from tests.notifications.common import PAIR, client_for, private_game, subscribe
 from tests.pushservice import PushService
 
-PAIR = push.make_keys()
 PARIS = "Europe/Paris"
 
 
 @pytest.fixture
-def vapid(settings):
-    settings.PABLO_VAPID_PRIVATE_KEY = PAIR["private_key"]
-    settings.PABLO_VAPID_PUBLIC_KEY = PAIR["public_key"]
-    settings.PABLO_PUSH_ALLOW_PRIVATE = True
-    settings.PABLO_WEBHOOK_BACKOFF = 0.01
+def vapid(vapid, settings):  # the shared one, and a lost push is swept at once
     settings.PABLO_PUSH_LOST_SECONDS = 0
 
 
 @pytest.fixture
-def eager(settings, followers_inline):
-    settings.PABLO_FAST_PATH_SECONDS = 0
+def eager(eager, settings):
     settings.PABLO_QUIET_MARGIN = 900
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = False
-
-
-@pytest.fixture
-def service():
-    s = PushService()
-    yield s
-    s.close()
-
-
-def client_for(u) -> APIClient:
-    c = APIClient()
-    c.force_authenticate(u)
-    return c
-
-
-def subscribe(u, service: PushService):
-    device = service.device()
-    answer = client_for(u).post("/api/me/push/", device.body(), format="json")
-    assert answer.status_code == 201, answer.content
-    return device
 
 
 def settings_of(u, **fields):
@@ -345,14 +315,7 @@ def test_notifications_not_held_do_not_collapse_and_a_seat_taken_is_not_mailed(
     ann, bob = user("ann", "ann@example.org"), user("bob")
     subscribe(ann, service)
     with django_capture_on_commit_callbacks(execute=True):
-        game = game_services.game_create(
-            user=ann,
-            ruleset="skipbo",
-            seats=2,
-            turn_timeout=3600,
-            private=True,
-            options={"start_seat": 0},
-        )
+        game = private_game(ann, options={"start_seat": 0})
         game_services.game_join(game_id=game.id, user=bob, invite=game.invite)
     # bob's join starts the game: ann hears of both by push; only the start is mailed
     assert sorted(m["kind"] for m in opened(service)) == ["seat_taken", "your_turn"]

@@ -16,13 +16,7 @@ import pytest
 from games.models import NotificationSettings, PushDelivery
 from games.notifications import quiet
 from tests.fixtures import start_skipbo, user
-from tests.notifications import test_push
-from tests.notifications.test_push import client_for, subscribe
-
-# the push tests' fixtures (a VAPID key, eager tasks with inline followers, a push service)
-vapid = test_push.vapid
-eager = test_push.eager
-service = test_push.service
+from tests.notifications.common import client_for, subscribe
 
 
 @pytest.mark.django_db

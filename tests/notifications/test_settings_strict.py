@@ -4,17 +4,11 @@ real IANA zone, a kind or a channel it does not know (never silently ignored).""
 from __future__ import annotations
 
 import pytest
-from rest_framework.test import APIClient
 
 from games.models import NotificationSettings
 from games.notifications import quiet
 from tests.fixtures import user
-
-
-def client_for(u) -> APIClient:
-    c = APIClient()
-    c.force_authenticate(u)
-    return c
+from tests.notifications.common import client_for
 
 
 @pytest.mark.parametrize(
