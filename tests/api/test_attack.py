@@ -272,3 +272,27 @@ def test_an_account_becoming_a_bot_while_it_takes_a_seat_is_refused(require_post
     bot.join(10)
     assert outcome == {"bot": "has_played"}
     assert not BotAccount.objects.filter(user=carl).exists()
+
+
+# --------------------------------------------------------------------------- caches
+
+
+def test_api_answers_holding_a_players_cards_are_never_stored():
+    """The table's page is sent ``no-store``, but the API's answers that hold the same
+    cards (the game's ``state``, the events with a drawn card) had no Cache-Control at
+    all: a browser (a shared computer's disk cache) or a proxy was free to keep them."""
+    from tests.fixtures import start_skipbo, user
+
+    ann, bob = user("ann"), user("bob")
+    game = start_skipbo(ann, bob, turn_timeout=3600)
+    api = APIClient()
+    api.force_authenticate(ann)
+    web = Client()
+    web.force_login(ann)
+    for client in (api, web):
+        for path in (f"/api/games/{game.id}/", f"/api/games/{game.id}/events/", "/api/me/turns/"):
+            answer = client.get(path)
+            assert answer.status_code == 200, (path, answer.content)
+            assert "no-store" in answer.get("Cache-Control", ""), (path, answer.headers)
+    refused = api.get("/api/games/00000000-0000-0000-0000-000000000000/")
+    assert refused.status_code == 404 and "no-store" in refused["Cache-Control"]
