@@ -296,3 +296,20 @@ def test_api_answers_holding_a_players_cards_are_never_stored():
             assert "no-store" in answer.get("Cache-Control", ""), (path, answer.headers)
     refused = api.get("/api/games/00000000-0000-0000-0000-000000000000/")
     assert refused.status_code == 404 and "no-store" in refused["Cache-Control"]
+
+
+# --------------------------------------------------------------------------- players
+
+
+@pytest.mark.parametrize("name", ["%00", "ann%00", "a%00b"])
+def test_a_player_name_with_a_null_character_is_unknown_not_a_500(name):
+    """``/api/players/%00/`` and the player page answered 500: PostgreSQL refuses a NUL
+    in a query's string (SQLite just finds nobody). Now the unknown player's 404."""
+    from tests.fixtures import user
+
+    ann = user("ann")
+    api = APIClient()
+    api.force_authenticate(ann)
+    answer = api.get(f"/api/players/{name}/")
+    assert answer.status_code == 404 and answer.json()["code"] == "not_found", answer.content
+    assert Client().get(f"/players/{name}/").status_code == 404
