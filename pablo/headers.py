@@ -10,6 +10,10 @@ plugins, no ``<base>``, forms only to this site, no framing.
 ``PABLO_PERMISSIONS_POLICY`` likewise. Django's admin and the Swagger page
 carry inline ``style`` (not script): on ``/admin/`` and ``/api/docs/``
 ``style-src`` also allows ``'unsafe-inline'``.
+
+The API's answers (``/api/...``) are sent ``Cache-Control: no-store`` unless a view
+says otherwise: a game's ``state`` and its events hold the caller's own cards, as the
+table's page does (sent ``no-store`` too); no browser or proxy cache may keep them.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ PERMISSIONS_POLICY = (
     "publickey-credentials-get=(), screen-wake-lock=(), usb=(), xr-spatial-tracking=()"
 )
 INLINE_STYLE_PATHS = ("/admin/", "/api/docs/")
+NEVER_STORED_PATHS = ("/api/",)
 
 
 class SecurityHeadersMiddleware:
@@ -46,4 +51,6 @@ class SecurityHeadersMiddleware:
         permissions = getattr(settings, "PABLO_PERMISSIONS_POLICY", PERMISSIONS_POLICY)
         if permissions and "Permissions-Policy" not in response:
             response["Permissions-Policy"] = permissions
+        if request.path.startswith(NEVER_STORED_PATHS) and "Cache-Control" not in response:
+            response["Cache-Control"] = "no-store"
         return response

@@ -121,6 +121,7 @@ class NotificationSettingsSerializer(serializers.Serializer):
     email = serializers.EmailField(
         allow_blank=True,
         required=False,
+        max_length=254,  # what the account's address holds (and RFC 5321's longest path)
         help_text="Where e-mail goes (a confirmed address); blank: no e-mail. A new address "
         "gets one mail with a confirmation link and becomes this address once confirmed; "
         "nothing else is sent to it before.",

@@ -36,7 +36,10 @@ def is_bot_account(user: Any) -> bool:
 
 def player(username: str) -> Any:
     """The account named ``username``; 404 ``not_found`` when there is none."""
-    found = get_user_model().objects.filter(username=username).first()
+    # (no name holds a NUL, and PostgreSQL refuses one in a query: nobody, not a 500)
+    found = (
+        None if "\x00" in username else get_user_model().objects.filter(username=username).first()
+    )
     if found is None:
         raise NotFound("No player %(name)s.", name=repr(username))
     return found

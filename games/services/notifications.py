@@ -7,10 +7,10 @@ import secrets
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from games import errors
-from games.models import NotificationSettings, PushSubscription
+from games.models import NotificationSettings, PushDelivery, PushSubscription
 from games.notifications import fanout, push, webhooks
 from games.notifications import prefs as notification_prefs
 
@@ -98,24 +98,45 @@ def push_subscribe(*, user: Any, endpoint: str, p256dh: str, auth: str) -> tuple
     """Subscribe a device (or update the keys of its endpoint): (subscription, created).
 
     Unique by endpoint: a browser that subscribes again updates its row (even one
-    another account made on that browser: the endpoint is the device's). At most
-    ``push.MAX_DEVICES`` per user (``Conflict`` too_many_devices)."""
-    found = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
-    if found is not None:
-        found.user, found.p256dh, found.auth = user, p256dh, auth
-        found.save(update_fields=["user", "p256dh", "auth"])
-        return found, False
-    # one at a time (the user's model, not type(user): a page's user is a lazy object)
+    another account made on that browser: the endpoint is the device's, and it then
+    counts as the new account's, and the pushes still waiting for the former account
+    are skipped, never sent to the device now someone else's). At most
+    ``push.MAX_DEVICES`` per user (``Conflict`` too_many_devices).
+
+    The user's row is locked first, then the endpoint's: requests sent at once for one
+    endpoint (by one account or several) make one row, the others update it."""
+    # one at a time per user (the user's model, not type(user): a page's user is a lazy object)
     users = get_user_model().objects.select_for_update()
     list(users.filter(pk=user.pk).values("pk"))
+    found = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
+    if found is None:
+        _check_room(user)
+        try:
+            with transaction.atomic():  # a savepoint: another account may insert it first
+                row = PushSubscription.objects.create(
+                    user=user, endpoint=endpoint, p256dh=p256dh, auth=auth
+                )
+            return row, True
+        except IntegrityError:
+            found = PushSubscription.objects.select_for_update().get(endpoint=endpoint)
+    if found.user_id != user.pk:
+        _check_room(user)
+        PushDelivery.objects.filter(subscription=found, status=PushDelivery.Status.PENDING).update(
+            status=PushDelivery.Status.SKIPPED
+        )
+        found.last_success = None
+    found.user, found.p256dh, found.auth = user, p256dh, auth
+    found.save(update_fields=["user", "p256dh", "auth", "last_success"])
+    return found, False
+
+
+def _check_room(user: Any) -> None:
     if PushSubscription.objects.filter(user=user).count() >= push.MAX_DEVICES:
         raise errors.Conflict(
             "You have %(most)s devices already: remove one first.",
             "too_many_devices",
             most=push.MAX_DEVICES,
         )
-    row = PushSubscription.objects.create(user=user, endpoint=endpoint, p256dh=p256dh, auth=auth)
-    return row, True
 
 
 def push_unsubscribe(*, user: Any, subscription_id: int) -> None:

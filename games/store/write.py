@@ -26,6 +26,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import errors, rules
+from games.bots import bot_level
 from games.models import Event, FairDraw, Game, Seat
 
 from . import cache, snapshots, sql
@@ -133,6 +134,18 @@ def sync_seats(game: Game, folded: rules.State) -> None:
         return
     users = get_user_model().objects.filter(username__in=missing.values())
     by_name = {u.username: u for u in users}
+    # The people's rows locked, as ``accounts.bot_account_make`` locks its own before it
+    # looks for a seat: a seat being written makes it wait, then answer ``has_played``.
+    # (House bots' rows are left alone: every game with bots would queue on them.)
+    people = [u.pk for u in by_name.values() if bot_level(u.username) is None]
+    if people:
+        list(
+            get_user_model()
+            .objects.select_for_update()
+            .filter(pk__in=people)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
     Seat.objects.bulk_create(
         [Seat(game=game, seat=s, user=by_name[name]) for s, name in missing.items()]
     )

@@ -209,3 +209,107 @@ def test_the_web_answers_a_stranger_on_a_private_game_as_on_an_unknown_id(ann, c
     # the same page but for the header forms' CSRF token, masked anew on every answer
     masked = re.compile(rb'name="csrfmiddlewaretoken" value="[^"]*"')
     assert masked.sub(b"", private.content) == masked.sub(b"", unknown.content)
+
+
+# --------------------------------------------------------------------------- bot accounts
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("how", ["create", "join"])
+def test_an_account_becoming_a_bot_while_it_takes_a_seat_is_refused(require_postgres, how):
+    """``POST /api/me/bot/`` while the same account's game creation (or join) is being
+    written: the seat was not committed yet, so "never sat at a game" held, and the
+    account became a bot with the seat of a person's game. Now the seat's writing locks
+    the account's row as the bot call does: the call waits for it and answers 409."""
+    from games.errors import Conflict
+    from games.models import BotAccount
+    from games.services import accounts as account_services
+    from games.services import games as game_services
+    from tests.fixtures import SKIPBO_QUICK_OPTIONS, user
+
+    carl, dora = user("carl"), user("dora")
+    waiting = None
+    if how == "join":
+        waiting = game_services.game_create(
+            user=dora, ruleset="skipbo", seats=2, options=SKIPBO_QUICK_OPTIONS
+        )
+    seated, release = threading.Event(), threading.Event()
+    outcome: dict[str, object] = {}
+
+    def take_a_seat() -> None:
+        try:
+            with transaction.atomic():
+                if waiting is None:
+                    game_services.game_create(
+                        user=carl, ruleset="skipbo", seats=2, options=SKIPBO_QUICK_OPTIONS
+                    )
+                else:
+                    game_services.game_join(game_id=waiting.id, user=carl)
+                seated.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    def become_a_bot() -> None:
+        try:
+            with transaction.atomic():
+                account_services.bot_account_make(user=carl)
+            outcome["bot"] = "made"
+        except Conflict as exc:
+            outcome["bot"] = exc.code
+        finally:
+            connection.close()
+
+    seat = threading.Thread(target=take_a_seat)
+    seat.start()
+    assert seated.wait(10)
+    bot = threading.Thread(target=become_a_bot)
+    bot.start()
+    bot.join(1.0)  # without the lock it is done by now, the seat still uncommitted
+    release.set()
+    seat.join(10)
+    bot.join(10)
+    assert outcome == {"bot": "has_played"}
+    assert not BotAccount.objects.filter(user=carl).exists()
+
+
+# --------------------------------------------------------------------------- caches
+
+
+def test_api_answers_holding_a_players_cards_are_never_stored():
+    """The table's page is sent ``no-store``, but the API's answers that hold the same
+    cards (the game's ``state``, the events with a drawn card) had no Cache-Control at
+    all: a browser (a shared computer's disk cache) or a proxy was free to keep them."""
+    from tests.fixtures import start_skipbo, user
+
+    ann, bob = user("ann"), user("bob")
+    game = start_skipbo(ann, bob, turn_timeout=3600)
+    api = APIClient()
+    api.force_authenticate(ann)
+    web = Client()
+    web.force_login(ann)
+    for client in (api, web):
+        for path in (f"/api/games/{game.id}/", f"/api/games/{game.id}/events/", "/api/me/turns/"):
+            answer = client.get(path)
+            assert answer.status_code == 200, (path, answer.content)
+            assert "no-store" in answer.get("Cache-Control", ""), (path, answer.headers)
+    refused = api.get("/api/games/00000000-0000-0000-0000-000000000000/")
+    assert refused.status_code == 404 and "no-store" in refused["Cache-Control"]
+
+
+# --------------------------------------------------------------------------- players
+
+
+@pytest.mark.parametrize("name", ["%00", "ann%00", "a%00b"])
+def test_a_player_name_with_a_null_character_is_unknown_not_a_500(name):
+    """``/api/players/%00/`` and the player page answered 500: PostgreSQL refuses a NUL
+    in a query's string (SQLite just finds nobody). Now the unknown player's 404."""
+    from tests.fixtures import user
+
+    ann = user("ann")
+    api = APIClient()
+    api.force_authenticate(ann)
+    answer = api.get(f"/api/players/{name}/")
+    assert answer.status_code == 404 and answer.json()["code"] == "not_found", answer.content
+    assert Client().get(f"/players/{name}/").status_code == 404
