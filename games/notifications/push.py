@@ -200,8 +200,12 @@ def _message(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def place(result: dict[str, Any] | None, seat: int) -> int | None:
-    """A seat's place in a finished game's ``result``: 1 for a winner, else one past the
-    winners (a result names winners and losers only); None without winners."""
+    """A seat's place in a finished game's ``result``: its recorded ``places`` (ties
+    shared); for a result recorded before places were, 1 for a winner, else one past the
+    winners; None without either."""
+    places = (result or {}).get("places") or []
+    if 0 <= seat < len(places):
+        return int(places[seat])
     winners = (result or {}).get("winners") or []
     if not winners:
         return None
