@@ -32,8 +32,10 @@ catches up on lost ones.
   it had not committed as handled are handled again (a task enqueued twice
   stores nothing the second time). A task is acknowledged late and re-queued
   when the worker running it is lost (settings); one the broker itself loses
-  after the follower moved on is covered by the turn's deadline, the last
-  resort.
+  after the follower moved on, or one held by a worker killed before it ran
+  (unacknowledged for the broker's visibility timeout), is enqueued again by
+  beat's ``sweep_stalled`` once the game has waited ``PABLO_BOT_SWEEP_GRACE``
+  seconds at a bot's turn; the turn's deadline stays the last resort.
 * **Stand-ins.** With option ``stand_in`` = a bot level, an absent player's
   turns are not played at once by the automatic timeout action but by that bot,
   through ``rules.act_in_place(..., stand_in=True)``: no ``player_returned``, the
@@ -43,10 +45,12 @@ catches up on lost ones.
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db.models import Q
+from django.utils import timezone
 
 from games import outbox, rules
 from games.bots import LEVELS, bot_name
@@ -98,6 +102,34 @@ def on_append(game_id: Any, state: rules.State, *, last: Any = None, waited: flo
     for seat in bot_selectors.bots_due(state):
         due = max(0.0, countdown(seat, last) - waited)
         schedule(game_id, state.version, [seat], countdown=due)
+
+
+def sweep_stalled(*, now: Any = None) -> int:
+    """Enqueue again the bot moves of games that stalled at a bot's turn; how many.
+
+    A ``bot_act`` task taken by a worker that was then killed stays unacknowledged in
+    the broker for its visibility timeout (an hour on Redis) while the follower has
+    moved past the event that enqueued it. Beat runs this every
+    ``PABLO_BOT_SWEEP_SECONDS``: an active game with bots, last changed between
+    ``PABLO_BOT_SWEEP_WINDOW`` and ``PABLO_BOT_SWEEP_GRACE`` seconds ago, whose bots
+    may act now gets their tasks at once. A bot that was merely late stores nothing
+    the second time (the task carries the version)."""
+    now = now or timezone.now()
+    grace = float(getattr(settings, "PABLO_BOT_SWEEP_GRACE", 30.0))
+    window = float(getattr(settings, "PABLO_BOT_SWEEP_WINDOW", 900.0))
+    stalled = Game.objects.filter(
+        status=Game.Status.ACTIVE,
+        updated_at__lte=now - timedelta(seconds=grace),
+        updated_at__gte=now - timedelta(seconds=max(window, grace)),
+    ).values_list("id", flat=True)
+    sent = 0
+    for game in games_with_bots(list(stalled[:500])):
+        state = game_selectors.game_state(game=game)
+        seats = bot_selectors.bots_due(state, waited_only=True)  # the game waits for them
+        if seats and state.version == game.version:
+            schedule(game.id, state.version, seats, countdown=0)
+            sent += len(seats)
+    return sent
 
 
 def games_with_bots(ids: list[Any]) -> list[Game]:

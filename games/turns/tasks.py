@@ -7,6 +7,7 @@ task                               what
 ``games.sweep_deadlines``          beat, every ``PABLO_SWEEP_SECONDS``: enforce overdue games
 ``games.enforce_deadline``         fast path: ETA task for one near deadline
 ``games.bot_act``                  one bot's move at the version it was enqueued for
+``games.sweep_bots``               beat: bots stalled by a lost task (``sweep_stalled``)
 ``pablo.flush_outbox``             beat: publish the messages the broker refused
 =================================  ===========================================
 
@@ -25,7 +26,7 @@ from celery import shared_task
 from games import lanes, outbox
 from games.services import bots as bot_services
 
-from . import deadlines
+from . import bots, deadlines
 
 
 @shared_task(name="games.sweep_deadlines", ignore_result=True)
@@ -47,6 +48,11 @@ def bot_act(self: Any, game_id: str, seat: int, version: int) -> int:
         lanes.forward(self, (game_id, seat, version))
         return 0
     return bot_services.game_bot_act(game_id=game_id, seat=seat, version=version)
+
+
+@shared_task(name="games.sweep_bots", ignore_result=True)
+def sweep_bots() -> int:
+    return bots.sweep_stalled()
 
 
 @shared_task(name="pablo.flush_outbox", ignore_result=True)

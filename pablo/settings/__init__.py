@@ -375,6 +375,18 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": max(5.0, 5 * PABLO_SWEEP_SECONDS)},
     },
 }
+# A bot's move whose task was lost with a killed worker (games/turns/bots.py
+# ``sweep_stalled``): beat looks every PABLO_BOT_SWEEP_SECONDS at active games with
+# bots that have waited at least PABLO_BOT_SWEEP_GRACE (and at most
+# PABLO_BOT_SWEEP_WINDOW) seconds since their last event.
+PABLO_BOT_SWEEP_SECONDS = env.float("PABLO_BOT_SWEEP_SECONDS", default=10.0)
+PABLO_BOT_SWEEP_GRACE = env.float("PABLO_BOT_SWEEP_GRACE", default=30.0)
+PABLO_BOT_SWEEP_WINDOW = env.float("PABLO_BOT_SWEEP_WINDOW", default=900.0)
+CELERY_BEAT_SCHEDULE["sweep-bots"] = {
+    "task": "games.sweep_bots",
+    "schedule": PABLO_BOT_SWEEP_SECONDS,
+    "options": {"expires": max(10.0, 2 * PABLO_BOT_SWEEP_SECONDS)},
+}
 # The outbox (games/outbox/): messages the broker refused are kept in the
 # database and published by this beat task once it is back.
 PABLO_OUTBOX_SECONDS = env.float("PABLO_OUTBOX_SECONDS", default=2.0)
