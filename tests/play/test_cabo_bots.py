@@ -33,9 +33,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(ON_SQLITE, reason="needs PostgreSQL: SQLite cannot flush the event table"),
     pytest.mark.timeout(300),
-    # A person racing two bots in real time: a click can meet a table the bots just
-    # redrew (seen about once in seven runs on a loaded machine); run it again.
-    # FLAKYTMP pytest.mark.flaky(reruns=2),
 ]
 
 DELAY = 0.3
