@@ -349,14 +349,16 @@
       return;
     }
     var seen = version();
+    var pause = 50;
     fetch("/api/games/" + gameId + "/events/?after=" + seen + "&wait=25",
           { credentials: "same-origin", headers: { "Accept": "application/json" } })
       .then(function (r) { return r.ok ? r.json() : Promise.reject(r.status); })
       .then(function (data) {
-        if (gen !== pollGen) return;
-        if (data.version > version() && !busy) return refresh();
+        if (gen !== pollGen || data.version <= version()) return;
+        if (!busy) return refresh();
+        pause = 250;  // the action's own redraw brings it: ask again a little later
       })
-      .then(function () { if (gen === pollGen) setTimeout(poll, 50); },
+      .then(function () { if (gen === pollGen) setTimeout(poll, pause); },
             function () { if (gen === pollGen) setTimeout(poll, 3000); });
   }
 
