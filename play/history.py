@@ -15,6 +15,7 @@ from django.core.paginator import Paginator
 from django.utils.translation import gettext
 
 from games import rules
+from games.names import player_name
 from games.ratings import selectors as ratings
 from games.selectors import friends as friend_selectors
 
@@ -32,7 +33,7 @@ def _row(row: dict[str, Any], losers: list[int]) -> dict[str, Any]:
         "won": won,
         "lost": not won and row["you"] in losers,
         "when": datetime.fromisoformat(when.replace("Z", "+00:00")) if when else None,
-        "names": [p["username"] for p in row["players"]],
+        "names": [player_name(p["username"]) for p in row["players"]],
         "rank_words": rank_words(row["rank"], len(row["players"])),
         "score_words": _points(row["ruleset"], row["score"]),
     }

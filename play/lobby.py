@@ -14,6 +14,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext, ngettext
 
 from games.errors import ApplicationError
+from games.names import player_name
 from games.ratings import selectors as ratings
 from games.selectors import games as game_selectors
 from tabletop.layouts import local_name
@@ -79,7 +80,7 @@ def lists(user: Any) -> dict[str, Any]:
         row["time_left"] = time_left(turn.get("deadline"))
         row["deadline"] = turn.get("deadline")
         seat = turn.get("seat")
-        names = {p["seat"]: p["username"] for p in data["players"]}
+        names = {p["seat"]: player_name(p["username"]) for p in data["players"]}
         row["turn_name"] = names.get(seat, "") if seat is not None else gettext("everyone")
         if state.get("legal_actions") and (seat is None or seat == data["you"]):
             your_move.append(row)
@@ -92,7 +93,9 @@ def lists(user: Any) -> dict[str, Any]:
         row = _row(game_selectors.game_summary(game=game, user=user), game)
         # each player's rating in this ruleset (docs/ratings.md)
         known = ratings.current(row["players"], game.ruleset)
-        row["rated_players"] = [(name, known.get(name)) for name in row["players"]]
+        row["rated_players"] = [
+            (name, player_name(name), known.get(name)) for name in row["players"]
+        ]
         open_games.append(row)
     finished_games = game_selectors.game_list(user=user, mine=True, status="finished")
     finished = finished_games.count()
@@ -112,7 +115,7 @@ def lists(user: Any) -> dict[str, Any]:
         new_summary = game_selectors.game_summary(game=new, user=user)
         row = _row(new_summary, new)
         row["old_id"] = summary["id"]
-        row["by"] = (new_summary["players"] or [{"username": ""}])[0]["username"]
+        row["by"] = player_name((new_summary["players"] or [{"username": ""}])[0]["username"])
         rematches.append(row)
     return {
         "your_move": your_move,
@@ -130,6 +133,7 @@ def _row(data: dict[str, Any], game: Any) -> dict[str, Any]:
         "id": data["id"],
         "ruleset": ruleset_name(data["ruleset"]),
         "players": players,
+        "names": [player_name(p) for p in players],  # as people read them
         "bot_accounts": [p["username"] for p in data["players"] if p.get("bot_account")],
         "seats": data["seats"],
         "free": data["seats"] - len(players),

@@ -17,6 +17,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games import rules
+from games.names import player_name
 from tabletop.describe import STAGE_WORDS, and_list, describe
 from tabletop.layouts import BOARDS, layout
 
@@ -68,7 +69,7 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
     absent = {}
     scores = {}
     for p in game["players"]:
-        names[p["seat"]] = p["username"]
+        names[p["seat"]] = player_name(p["username"])
         absent[p["seat"]] = p.get("absent")
         scores[p["seat"]] = p.get("score")
     legal = state.get("legal_actions") or []

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET
 from games import rules
 from games.api.ratings import player_data
 from games.errors import NotFound
+from games.names import player_name
 from games.ratings import selectors as ratings
 from tabletop.layouts import local_name
 
@@ -62,7 +63,9 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         points = history.get(ruleset, [])
         places = [p["place"] for p in points]
         scored = [p["points"] for p in points if p["points"] is not None]
-        series = [chart.Series(username, [1000] + [p["rating"] for p in points], "#0072B2")]
+        series = [
+            chart.Series(player_name(username), [1000] + [p["rating"] for p in points], "#0072B2")
+        ]
         per_ruleset.append(
             {
                 **info,
@@ -75,7 +78,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
                     series,
                     x_label=gettext("rated game"),
                     title=gettext("%(name)s's %(ruleset)s rating after each game")
-                    % {"name": username, "ruleset": names.get(ruleset, ruleset)},
+                    % {"name": player_name(username), "ruleset": names.get(ruleset, ruleset)},
                     from_zero=False,
                     ident=f"chart-{ruleset}",  # one chart per ruleset on the page
                     # drawn small and shown at most 40rem wide: its words stay readable at 390 px

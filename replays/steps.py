@@ -41,6 +41,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games import rules
+from games.names import player_name
 from games.rules import Event, State
 from games.selectors import games as game_selectors
 from tabletop import describe as words
@@ -219,10 +220,11 @@ def _start_index(events: list[Event]) -> int:
 
 
 def _names(events: list[Event]) -> list[str]:
-    names = [f"Seat {s}" for s in range(events[0].data["seats"])]
+    """The players' names as the page shows them (in its language, like the cache entry)."""
+    names = [_("Seat %(seat)s") % {"seat": s} for s in range(events[0].data["seats"])]
     for e in events:
         if e.type == "player_joined":
-            names[e.data["seat"]] = e.data.get("username") or names[e.data["seat"]]
+            names[e.data["seat"]] = player_name(e.data.get("username")) or names[e.data["seat"]]
     return names
 
 

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games import review, rules
 from games.api import shares
 from games.api.throttling import check_analysis, too_many_response
+from games.names import player_name, username_of
 from games.selectors import replays as replay_selectors
 from games.services import analysis as analysis_services
 from tabletop.advice import MARK_WORDS, advice
@@ -43,12 +44,14 @@ def game_list(request: HttpRequest) -> HttpResponse:
     if ruleset not in RULESET_NAMES:
         ruleset = ""
     player = request.GET.get("player", "").strip()[:150]
-    games = replay_selectors.replay_list(ruleset=ruleset, player=player, user=request.user)
+    games = replay_selectors.replay_list(
+        ruleset=ruleset, player=username_of(player), user=request.user
+    )
     page = Paginator(games, PAGE_SIZE).get_page(request.GET.get("page"))
     rows = []
     for game in page.object_list:
         seats = sorted(game.seat_set.all(), key=lambda s: s.seat)
-        names = {s.seat: s.user.username for s in seats}
+        names = {s.seat: player_name(s.user.username) for s in seats}
         result = game.result or {}
         winners = set(result.get("winners") or [])
         rows.append(
@@ -56,10 +59,12 @@ def game_list(request: HttpRequest) -> HttpResponse:
                 "game": game,
                 "ruleset_name": local_name(RULESET_NAMES.get(game.ruleset, game.ruleset)),
                 "players": [
-                    {"name": names.get(s, f"Seat {s}"), "winner": s in winners}
+                    {"name": names.get(s, _("Seat %(seat)s") % {"seat": s}), "winner": s in winners}
                     for s in range(game.seats)
                 ],
-                "winners": [names.get(s, f"Seat {s}") for s in sorted(winners)],
+                "winners": [
+                    names.get(s, _("Seat %(seat)s") % {"seat": s}) for s in sorted(winners)
+                ],
                 "date": game.finished_at or game.updated_at,
             }
         )

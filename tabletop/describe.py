@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games import rules
+from games.names import player_name
 from games.rules import Event
 from games.rules import words as said
 
@@ -213,7 +214,7 @@ def _created(w: Words) -> str:
 @describes("player_joined")
 def _joined(w: Words) -> str:
     return _("%(name)s took seat %(seat)s") % {
-        "name": w.data.get("username") or w.actor,
+        "name": player_name(w.data.get("username")) or w.actor,
         "seat": w.data.get("seat"),
     }
 

@@ -39,6 +39,7 @@ from py_vapid import Vapid02
 
 from games import outbox, rules
 from games.models import Game, PushDelivery, PushSubscription
+from games.names import player_name
 
 from . import services, stale
 from .webhooks import (
@@ -169,7 +170,10 @@ def message(body: dict[str, Any], language: str | None = None) -> dict[str, Any]
 def _message(body: dict[str, Any]) -> dict[str, Any]:
     kind = KIND[body["event"]]
     game = body["game_id"]
-    words = {"ruleset": _(rules.get_ruleset(body["ruleset"]).name), "by": body.get("by", "")}
+    words = {
+        "ruleset": _(rules.get_ruleset(body["ruleset"]).name),
+        "by": player_name(body.get("by", "")),
+    }
     site = str(settings.PABLO_SITE_URL).rstrip("/")
     if kind == "your_turn":
         title, text = _("Your turn in %(ruleset)s"), _("Your opponents are waiting for you.")

@@ -6,6 +6,7 @@
     {% card code kind size="held" %}           sizes: "" (default), "held", "pile"
     {{ sentence|card_words }}                  "ann drew 7♣" with the suit drawn as SVG
     {% icon "trophy" %}  {% icon "next" label="Next step" %}
+    {{ username|player_name }}                 a house bot's name in the reader's words
 
 ``kind`` is ``tabletop.layouts.kind_of(ruleset)``, one of ``tabletop.layouts.KINDS``.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 from django import template
 from django.utils.safestring import SafeString
 
+from games.names import player_name as _player_name
 from tabletop import cards as faces
 from tabletop import icons
 
@@ -39,3 +41,8 @@ def favicon_url() -> str:
 @register.filter
 def card_words(text: str) -> SafeString:
     return faces.words_html(str(text))
+
+
+@register.filter
+def player_name(username: str) -> str:
+    return _player_name(username)

@@ -15,6 +15,7 @@ from django.conf import settings
 from games import rules
 from games.bots import decide
 from games.bots.play import bot_view
+from games.models import Event
 from games.selectors import games as game_selectors
 from games.services import accounts as account_services
 from games.services import games as game_services
@@ -58,26 +59,42 @@ def signed_in(chromium, live_server, name, viewport=DESKTOP):
 
 
 def test_a_race_is_told_in_the_players_words(live_server, chromium, artifacts):
-    """Ben looks at his cards while ann's page has not seen it yet: ann's click is
-    refused by the version check and the table says what ben did, not "version 4"."""
+    """Ben throws a card onto the discard pile while ann's page has not seen it yet:
+    ann's throw (onto the card that was on top) is refused by the version check and is
+    no longer hers to make, so the table says what ben did, not "version 7". (A click
+    still legal with the same words is sent again instead: test_click_races_browser.)"""
     ann, ben = people("ann", "ben")
-    game = two_player_cabo(ann, ben)
+    # ben's 5D matches the discard pile's 5C: his throw is right and takes the top
+    deck = ["AC", "2C", "3C", "4C", "5D", "10D", "10H", "QC", "5C", "6D", "6H", "2S", "3S"]
+    game = game_services.game_create(
+        user=ann, ruleset="pablo", seats=2, options={"start_seat": 0}, decks=[deck]
+    )
+    game_services.game_join(game_id=game.id, user=ben)
+    for user in (ann, ben):
+        game_services.game_act(
+            game_id=game.id, user=user, command={"type": "look", "positions": [0, 1]}
+        )
     player = signed_in(chromium, live_server, "ann")
     try:
         p = player.page
         p.route("**/events/**", lambda route: route.abort())  # no live redraw
-        p.goto(f"{live_server.url}/play/{game.id}/?sel=f0.0,f0.1")
-        look = p.locator("#table button[data-action]", has_text="Look at your slots 0 and 1")
-        look.wait_for()
-        game_services.game_act(
-            game_id=game.id, user=ben, command={"type": "look", "positions": [0, 1]}
+        p.goto(f"{live_server.url}/play/{game.id}/?sel=f0.2")
+        throw = p.locator('#table button[data-action*=\'"type":"throw"\']').first
+        throw.wait_for()
+        legal = game_selectors.game_data(game=game_selectors.game_get(game.id), user=ben)
+        theirs = next(
+            a
+            for a in legal["state"]["legal_actions"]
+            if a["type"] == "throw" and a["seat"] == 1 and a["position"] == 0
         )
-        look.click()
+        game_services.game_act(game_id=game.id, user=ben, command=theirs)
+        throw.click()
         p.locator("#notice .notice").wait_for()
         said = p.inner_text("#notice")
         p.screenshot(path=str(artifacts / "newcomer-race.png"))
         assert "version" not in said, said
         assert "ben" in said and "your move was not made" in said, said
+        assert not Event.objects.filter(game_id=game.id, seat=0, type="thrown").exists()
     finally:
         player.close()
 

@@ -8,9 +8,16 @@
  * - A refusal is shown as the API's detail sentence above the table, then the
  *   table is refreshed. A version conflict (another player moved first) is told in
  *   the table's words: the redraw asks for what happened since (?since=<version>).
- * - A click on another button while an action is in flight waits for it and is
- *   sent then, if its button is still on the redrawn table; otherwise the player
- *   is told. The same button again is a double click: one action.
+ * - A refused click whose version another player's move overtook is sent again
+ *   at the new version when the redrawn table still offers the same button, with
+ *   the same words (the same action means the same thing); otherwise the redraw
+ *   says, in the table's words, what came first.
+ * - A click (a card or another button) that meets an action or a pick in flight
+ *   is never dropped: it waits in line and is replayed on the redrawn table --
+ *   the same card (its selection as it is now), the same button -- or, when that
+ *   is gone, the player is told. The same button again is a double click: one
+ *   action. Buttons in flight are only marked aria-disabled, so a click on them
+ *   still reaches this script.
  * - A click on a card changes the selection: the fragment for ?sel=... is fetched.
  * - The event feed's long poll (wait=25) brings other players' moves.
  * - The deadline counts down every second.
@@ -22,7 +29,6 @@
   if (!root) return;
   var notice = document.getElementById("notice");
   var gameId = root.dataset.game;
-  var busy = false;
   var pollGen = 0;
 
   function table() { return document.getElementById("table"); }
@@ -57,6 +63,7 @@
   // is dropped, so an older selection never comes back.
   var wanted = root.dataset.sel || "";
   var drawn = 0;
+  var newest = Promise.resolve();  // the newest redraw: what a dropped one waits for
 
   function refresh(sel, since) {
     if (sel === undefined) sel = wanted; else wanted = sel;
@@ -65,10 +72,10 @@
     if (since !== undefined) url += "&since=" + since;  // a refused click: what others did
     // a private game's invite holder sees it only with the invite (docs/table.md)
     if (table().dataset.invite) url += "&invite=" + encodeURIComponent(table().dataset.invite);
-    return fetch(url, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+    var drawing = fetch(url, { credentials: "same-origin", headers: { "Accept": "text/html" } })
       .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.text(); })
       .then(function (html) {
-        if (mine !== drawn) return;
+        if (mine !== drawn) return newest.catch(function () {});
         var holder = document.createElement("div");
         holder.innerHTML = html;
         var fresh = holder.querySelector("#table");
@@ -80,7 +87,7 @@
         announce(fresh, seen);
         if (focus) refocus(fresh, focus);
         // a redraw while an action is in flight keeps its buttons off: a click on
-        // them waits for the answer (pending) instead of being lost
+        // them waits in line for the answer instead of being lost
         if (busy) disable();
         var raced = fresh.querySelector("#raced");
         if (raced) sayHtml(raced.innerHTML);
@@ -92,6 +99,8 @@
         if (location.pathname + location.search !== clean) history.replaceState(null, "", clean);
         tick();
       });
+    newest = drawing;
+    return drawing;
   }
 
   // Keyboard and screen reader: the focus stays on the same card or button across a
@@ -135,35 +144,87 @@
     while (region.childNodes.length > 8) region.removeChild(region.firstChild);
   }
 
+  // Buttons in flight look disabled but are not: a disabled button swallows the
+  // click in the browser, and a click must never be dropped (it waits in line).
   function disable() {
-    table().querySelectorAll("button[data-action]").forEach(function (b) { b.disabled = true; });
+    table().querySelectorAll("button[data-action]").forEach(function (b) {
+      b.setAttribute("aria-disabled", "true");
+    });
+  }
+  function enable() {
+    table().querySelectorAll("button[data-action]").forEach(function (b) {
+      b.removeAttribute("aria-disabled");
+    });
   }
 
-  // A click while an action is in flight is kept and sent once the table is redrawn,
-  // if the same button is still there; else the player is told (never dropped).
-  var pending = null;
-  function sendPending() {
-    var wantedAction = pending;
-    pending = null;
-    if (wantedAction === null) return;
-    var again = Array.prototype.filter.call(
+  // A button is the same on a redrawn table when it sends the same action and says
+  // the same words (a "take the 7" that now takes a king is another choice).
+  function words(b) {
+    return (b.getAttribute("aria-label") || b.textContent || "").replace(/\s+/g, " ").trim();
+  }
+  function sameButton(action, said) {
+    return Array.prototype.filter.call(
       table().querySelectorAll("button[data-action]"),
-      function (b) { return b.dataset.action === wantedAction; })[0];
-    if (again) send(again);
-    else if (!notice.textContent) say(gettext("The table changed before your click could be sent; nothing was done. Choose again."));
+      function (b) { return b.dataset.action === action && words(b) === said; })[0];
+  }
+  function sameCard(ref) {
+    return Array.prototype.filter.call(
+      table().querySelectorAll("a[data-sel][data-ref]"),
+      function (a) { return a.dataset.ref === ref; })[0];
+  }
+
+  // Clicks that met an action or a pick in flight, replayed in order on the redrawn
+  // table once nothing is in flight: the same button, the same card (its selection
+  // as the table has it now), or "clear the selection". What is gone is told.
+  var busy = false;     // an action in flight
+  var picking = false;  // a click's selection being drawn
+  var waiting = [];
+  function later(item) {
+    var last = waiting[waiting.length - 1];
+    if (last && last.action !== undefined && last.action === item.action) return;  // a double click
+    if (waiting.length < 8) waiting.push(item);
+  }
+  function gone() {
+    if (!notice.textContent) say(gettext("The table changed before your click could be sent; nothing was done. Choose again."));
+  }
+  function drain() {
+    while (waiting.length && !busy && !picking) {
+      var item = waiting.shift();
+      if (item.action !== undefined) {
+        var again = sameButton(item.action, item.words);
+        if (again) send(again); else gone();
+      } else if (item.ref !== undefined) {
+        var card = sameCard(item.ref);
+        if (card) pick(card.dataset.sel, card.href); else gone();
+      } else {
+        pick("", "/play/" + gameId + "/");
+      }
+    }
+  }
+
+  // a card clicked (or the selection cleared): the table for that selection
+  function pick(sel, href) {
+    picking = true;
+    return refresh(sel)
+      .catch(function () { location.href = href; })
+      .then(function () { picking = false; drain(); });
   }
 
   var sending = null;  // the data-action in flight
-  function send(button) {
-    if (busy) {
+  function send(button, retried) {
+    if (busy || picking) {
       // the same action again is a double click (sent once); another one waits
-      if (button.dataset.action !== sending) pending = button.dataset.action;
+      if (!(busy && button.dataset.action === sending)) {
+        later({ action: button.dataset.action, words: words(button) });
+      }
       return;
     }
     var action;
     try { action = JSON.parse(button.dataset.action); } catch (e) { return; }
     busy = true;
     sending = button.dataset.action;
+    var said = words(button);
+    var sel = table().dataset.sel || "";
     var since;
     var form = button.closest("form");
     var keyInput = form && form.querySelector("input[name=key]");
@@ -194,7 +255,7 @@
                     "Accept-Language": document.documentElement.lang };
     if (keyInput) headers["Idempotency-Key"] = keyInput.value;
     disable();
-    var raced = false;
+    var raced = false, resend = null;
     fetch(url, { method: "POST", credentials: "same-origin", headers: headers, body: body })
       .then(function (r) {
         return r.json().catch(function () { return {}; }).then(function (data) {
@@ -206,12 +267,21 @@
         });
       })
       .catch(function () { say(gettext("The server could not be reached; try again.")); })
-      .then(function () { return raced ? refresh("", since) : refresh(""); })
+      .then(function () {
+        if (!raced) return refresh("");
+        // overtaken: the same choice, still offered with the same words, is sent again
+        // at the new version (once); else the redraw tells what came first
+        return refresh(sel).then(function () {
+          resend = retried ? null : sameButton(sending, said) || null;
+          if (!resend) return refresh("", since);
+        });
+      })
       .catch(function () {})
       .then(function () {
         busy = false;
-        table().querySelectorAll("button[data-action]").forEach(function (b) { b.disabled = false; });
-        sendPending();
+        sending = null;
+        enable();
+        if (resend) { say(""); send(resend, true); } else drain();
       });
   }
 
@@ -238,16 +308,18 @@
     var link = t.closest("#table a[data-sel]");
     if (link) {
       ev.preventDefault();
-      if (busy) return;
-      refresh(link.dataset.sel).catch(function () { location.href = link.href; });
+      // a card while something is in flight: picked on the redrawn table
+      if ((busy || picking) && link.dataset.ref) later({ ref: link.dataset.ref });
+      else if (busy || picking) later({});
+      else pick(link.dataset.sel, link.href);
     }
   });
   // a card is a link that acts as a button: Space picks it too; Escape puts every
   // picked card back
   document.addEventListener("keydown", function (ev) {
-    if (ev.key === "Escape" && wanted && !busy) {
+    if (ev.key === "Escape" && wanted) {
       ev.preventDefault();
-      refresh("").catch(function () { location.href = "/play/" + gameId + "/"; });
+      if (busy || picking) later({}); else pick("", "/play/" + gameId + "/");
       return;
     }
     if (ev.key !== " ") return;
@@ -277,14 +349,16 @@
       return;
     }
     var seen = version();
+    var pause = 50;
     fetch("/api/games/" + gameId + "/events/?after=" + seen + "&wait=25",
           { credentials: "same-origin", headers: { "Accept": "application/json" } })
       .then(function (r) { return r.ok ? r.json() : Promise.reject(r.status); })
       .then(function (data) {
-        if (gen !== pollGen) return;
-        if (data.version > version() && !busy) return refresh();
+        if (gen !== pollGen || data.version <= version()) return;
+        if (!busy) return refresh();
+        pause = 250;  // the action's own redraw brings it: ask again a little later
       })
-      .then(function () { if (gen === pollGen) setTimeout(poll, 50); },
+      .then(function () { if (gen === pollGen) setTimeout(poll, pause); },
             function () { if (gen === pollGen) setTimeout(poll, 3000); });
   }
 
