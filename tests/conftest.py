@@ -138,26 +138,6 @@ def _module_scoped(item: pytest.Item) -> bool:
     return any(defs and defs[-1].scope == "module" for defs in info.name2fixturedefs.values())
 
 
-def _units(items: list[pytest.Item], cost: dict[pytest.Item, float], cap: float):
-    """The long tests in units for one worker each: a test alone, or the long tests of
-    a module with a module-scoped fixture together (in parts of at most ``cap`` s)."""
-    grouped: dict[str, list[pytest.Item]] = {}
-    for item in items:
-        if _module_scoped(item):
-            grouped.setdefault(str(item.path), []).append(item)
-        else:
-            yield [item]
-    for module in grouped.values():
-        module.sort(key=lambda i: -cost[i])
-        part: list[pytest.Item] = []
-        for item in module:
-            if part and sum(cost[i] for i in part) + cost[item] > cap:
-                yield part
-                part = []
-            part.append(item)
-        yield part
-
-
 @pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]):
     """Mark the pure tests (``pure``), and lay the collection out for pytest-xdist.
@@ -184,25 +164,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     workers = int(getattr(config, "workerinput", {}).get("workercount", 0) or 0)
     if workers < 2:
         return None
-    from tests.timing import durations
+    from tests.timing import durations, layout
 
     measured = durations()
     cost = {item: measured.get(item.nodeid, _guess(item)) for item in items}
-    long = [item for item in items if cost[item] >= LONG]
-    short = [item for item in items if cost[item] < LONG]
-    cap = max(sum(cost.values()) / workers / 2, LONG)
-    shares: list[list[pytest.Item]] = [[] for _ in range(workers)]
-    loads = [0.0] * workers
-    for unit in sorted(_units(long, cost, cap), key=lambda u: -sum(cost[i] for i in u)):
-        least = loads.index(min(loads))
-        shares[least].extend(unit)
-        loads[least] += sum(cost[i] for i in unit)
-    left = len(items)
-    for i, share in enumerate(shares):  # worksteal's split: what is left // nodes left
-        take = max(0, left // (workers - i) - len(share))
-        left -= len(share) + take
-        share.extend(short[:take])
-        del short[:take]
-    shares[-1].extend(short)
-    items[:] = [item for share in shares for item in share]
+    together = {item: str(item.path) for item in items if _module_scoped(item)}
+    items[:] = layout(items, cost, together, workers, LONG)
     return None

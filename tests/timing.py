@@ -21,12 +21,14 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
 DURATIONS = Path(__file__).with_name("durations.json")
+T = TypeVar("T", bound=Hashable)
 
 
 def durations() -> dict[str, float]:
@@ -87,3 +89,57 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
             record = json.loads(line)
             found[record["id"]] = round(record["wall"], 1)
     DURATIONS.write_text(json.dumps(dict(sorted(found.items())), indent=0) + "\n")
+
+
+def layout(
+    items: Sequence[T],
+    cost: Mapping[T, float],
+    together: Mapping[T, str],
+    workers: int,
+    long: float,
+) -> list[T]:
+    """``items`` in the order that gives each of ``workers`` pytest-xdist workers (``--dist
+    worksteal``: a contiguous share each, by count) its part of the long tests first.
+
+    The tests that cost ``long`` seconds or more are dealt out longest first, each unit
+    to the share with the least work so far; a unit is one test, or the long tests with
+    the same ``together`` key (a module's, sharing a module-scoped fixture), in parts of
+    at most half a worker's work. The short tests fill the shares up in their order."""
+    cap = max(sum(cost[i] for i in items) / workers / 2, long)
+    units = sorted(_units([i for i in items if cost[i] >= long], cost, together, cap),
+                   key=lambda unit: -sum(cost[i] for i in unit))  # fmt: skip
+    short = [i for i in items if cost[i] < long]
+    shares: list[list[T]] = [[] for _ in range(workers)]
+    loads = [0.0] * workers
+    for unit in units:
+        least = loads.index(min(loads))
+        shares[least].extend(unit)
+        loads[least] += sum(cost[i] for i in unit)
+    left = len(items)
+    for n, share in enumerate(shares):  # worksteal's split: what is left // workers left
+        take = max(0, left // (workers - n) - len(share))
+        left -= len(share) + take
+        share.extend(short[:take])
+        del short[:take]
+    shares[-1].extend(short)
+    return [i for share in shares for i in share]
+
+
+def _units(
+    items: list[T], cost: Mapping[T, float], together: Mapping[T, str], cap: float
+) -> Iterator[list[T]]:
+    grouped: dict[str, list[T]] = {}
+    for item in items:
+        if item in together:
+            grouped.setdefault(together[item], []).append(item)
+        else:
+            yield [item]
+    for group in grouped.values():
+        group.sort(key=lambda i: -cost[i])
+        part: list[T] = []
+        for item in group:
+            if part and sum(cost[i] for i in part) + cost[item] > cap:
+                yield part
+                part = []
+            part.append(item)
+        yield part
