@@ -33,6 +33,11 @@ case ${CELERY_BROKER_URL:-} in
     *) echo "broker: ${CELERY_BROKER_URL:-none} (Redis and Celery worker tests skip)" ;;
 esac
 
+# Bytecode is written even where PYTHONDONTWRITEBYTECODE is set (as in this project's
+# containers): else every worker rewrites the test modules' assertions again (about 15
+# CPU-seconds each), and every process a test starts compiles the project again.
+unset PYTHONDONTWRITEBYTECODE
+
 workers=${PABLO_TEST_WORKERS:-4}
 echo "workers: $workers"
 exec .venv/bin/pytest -n "$workers" --dist worksteal "$@"

@@ -18,8 +18,9 @@ from django.db import connection
 from tests.needs import missing
 
 #: Fixtures for every directory: the browser (``chromium``, ``page``, ``artifacts``), the
-#: services' users and games (``users``, ``skipbo_game``), Celery processes (``celery``).
-pytest_plugins = ["tests.browser", "tests.fixtures", "tests.processes"]
+#: services' users and games (``users``, ``skipbo_game``), Celery processes (``celery``);
+#: what each test costs (``tests.timing``: ``PABLO_TEST_TIMES``, tests/durations.json).
+pytest_plugins = ["tests.browser", "tests.fixtures", "tests.processes", "tests.timing"]
 
 
 def redis_url() -> str:
@@ -116,12 +117,25 @@ def eights():
 #: (`make test-embedded`, after the run on PostgreSQL) leaves out those that use no database.
 PURE_FOLDERS = ("tests/rules/", "tests/bots/", "tests/fairness/")
 DATABASE_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "live_server"}
-#: A rough cost per test for the parallel split: its markers' weight.
-COST = {"slow": 40, "browser": 10, "services": 5}
+#: A test's cost for the parallel split, in seconds: tests/durations.json's (measured:
+#: ``tests/timing.py``), else a guess by its markers, else ``SHORT``.
+COST = {"slow": 40.0, "browser": 10.0, "services": 5.0}
+SHORT = 0.5
+#: Tests that take at least this long start each worker's share, longest first.
+LONG = 2.0
 
 
-def _cost(item: pytest.Item) -> int:
-    return max([COST[m.name] for m in item.iter_markers() if m.name in COST], default=1)
+def _guess(item: pytest.Item) -> float:
+    return max([COST[m.name] for m in item.iter_markers() if m.name in COST], default=SHORT)
+
+
+def _module_scoped(item: pytest.Item) -> bool:
+    """Does ``item`` use a module-scoped fixture (Chromium, a server)? Its module's long
+    tests then run together, so that one worker sets it up once."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    return any(defs and defs[-1].scope == "module" for defs in info.name2fixturedefs.values())
 
 
 @pytest.hookimpl(wrapper=True)
@@ -129,12 +143,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Mark the pure tests (``pure``), and lay the collection out for pytest-xdist.
 
     ``--dist worksteal`` hands each of the N workers one contiguous N-th of the
-    collection, and idle workers then steal from the tail of the busiest. In file
-    order the long tests (slow, browser) sit together and one worker gets most of
-    them, finishing minutes after the others; here each worker's share starts with
-    its part of the long tests, spread by module (a module's browser tests share one
-    Chromium) by their cost, longest first, so that they all start at once and the
-    short tests fill in and are stolen at the end."""
+    collection (by count), and idle workers then steal from the tail of the one with
+    the most left. In file order the long tests (slow, browser) sit together and one
+    worker gets most of them, finishing minutes after the others. Here the long tests
+    (``LONG`` s or more, by tests/durations.json or the markers' guess) are dealt out
+    longest first, each to the share with the least work so far, and start the shares,
+    so that they all start at once; the short tests fill each share up in file order
+    and are what is stolen at the end. Long tests of a module with a module-scoped
+    fixture (a module's browser tests share one Chromium) stay together."""
     root = str(config.rootpath) + os.sep
     for item in items:
         path = str(item.path).removeprefix(root)
@@ -148,24 +164,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     workers = int(getattr(config, "workerinput", {}).get("workercount", 0) or 0)
     if workers < 2:
         return None
-    long: dict[str, list[pytest.Item]] = {}
-    short: list[pytest.Item] = []
-    for item in items:
-        if _cost(item) > 1:
-            long.setdefault(str(item.path), []).append(item)
-        else:
-            short.append(item)
-    shares: list[list[pytest.Item]] = [[] for _ in range(workers)]
-    loads = [0] * workers
-    for module in sorted(long.values(), key=lambda m: -sum(map(_cost, m))):
-        least = loads.index(min(loads))
-        shares[least].extend(sorted(module, key=lambda i: -_cost(i)))
-        loads[least] += sum(map(_cost, module))
-    size = -(-len(items) // workers)  # the worker's contiguous share
-    for share in shares:
-        take = max(0, size - len(share))
-        share.extend(short[:take])
-        del short[:take]
-    shares[-1].extend(short)
-    items[:] = [item for share in shares for item in share]
+    from tests.timing import durations, layout
+
+    measured = durations()
+    cost = {item: measured.get(item.nodeid, _guess(item)) for item in items}
+    together = {item: str(item.path) for item in items if _module_scoped(item)}
+    items[:] = layout(items, cost, together, workers, LONG)
     return None
