@@ -216,12 +216,12 @@ def _fan_out(
     mailed = services.mail_notices_add(game=game, turn=turn, kind=kind, notices=mails)
     now_due = [u for u in mailed if mails[u][1] <= now]
 
+    # The webhooks' messages commit with the follower's position (and are published
+    # right after): a worker killed between the commit and the publish loses none.
+    for task, args in jobs:
+        outbox.keep(task, args=args)
+
     def send() -> None:
-        for task, args in jobs:
-            try:
-                outbox.send(task, args=args)  # outbox (#13): late, never lost
-            except Exception:
-                log.warning("delivery %s for game %s not enqueued", task, game.id)
         push.enqueue(pushes)
         digest.enqueue(now_due)
 

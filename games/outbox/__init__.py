@@ -33,6 +33,10 @@ Guarantees and limits (docs/operations.md "Faults"):
   killed in the instant between its commit and the publish; deadlines do not
   depend on it (the sweep reads them from the database), only that one
   notification would be missing.
+* ``keep`` is for a message that must not vanish even then: a follower's
+  deliveries (a webhook). It writes the row *inside* the caller's transaction
+  -- with the follower's position -- and publishes and deletes it right after
+  the commit; a process killed in between leaves the row to beat's ``flush``.
 * A message with an ETA (``countdown``/``eta``) keeps it: a late one runs
   at once.
 """
@@ -98,13 +102,34 @@ def store(name: str, args: Any, kwargs: Any, options: dict[str, Any], error: Any
     )
 
 
-def flush(limit: int = 500) -> int:
-    """Publish stored messages in order; returns how many. Stops at the first refusal."""
+def keep(task: Any, args: Any = (), kwargs: dict[str, Any] | None = None, **options: Any) -> int:
+    """Write ``task``'s message to the outbox in the caller's transaction and publish it
+    right after that commits (``flush`` of its row); its row's id. For work that must
+    survive the process dying between its commit and a publish (a follower's
+    deliveries): the row commits with the caller's writes or not at all, and beat's
+    ``flush`` publishes it if the publish after the commit never happened."""
+    name = task if isinstance(task, str) else task.name
+    pk = store(name, args, kwargs, options).pk
+    transaction.on_commit(lambda: _flush_quietly([pk]))
+    return pk
+
+
+def _flush_quietly(pks: list[int]) -> None:
+    try:
+        flush(pks=pks)
+    except Exception:  # the row stays: beat's flush publishes it
+        log.warning("outbox messages %s kept for beat's flush", pks, exc_info=True)
+
+
+def flush(limit: int = 500, pks: list[int] | None = None) -> int:
+    """Publish stored messages in order (``pks``: those only); returns how many. Stops at
+    the first refusal."""
     sent = 0
     with transaction.atomic():
-        rows = list(
-            OutboxMessage.objects.select_for_update(skip_locked=True).order_by("id")[:limit]
-        )
+        query = OutboxMessage.objects.select_for_update(skip_locked=True).order_by("id")
+        if pks is not None:
+            query = query.filter(pk__in=pks)
+        rows = list(query[:limit])
         done = []
         for row in rows:
             task = current_app.tasks.get(row.task)
@@ -121,6 +146,6 @@ def flush(limit: int = 500) -> int:
             done.append(row.pk)
             sent += 1
         services.outbox_messages_done(pks=done)
-    if sent:
+    if sent and pks is None:
         log.info("outbox: %s late messages published", sent)
     return sent

@@ -1,4 +1,5 @@
-"""The Django app that registers the probe follower (``tests.followers.probe``)."""
+"""The Django app that registers the probe follower (``tests.followers.probe``) and, when
+asked, pauses a real follower in the middle of its batches (``tests.followers.pause``)."""
 
 from django.apps import AppConfig
 
@@ -10,6 +11,8 @@ class ProbeConfig(AppConfig):
     def ready(self) -> None:
         from games.followers import register
 
+        from . import pause
         from .probe import Probe
 
         register(Probe())
+        pause.install()  # a pause in a real follower's batches, when asked

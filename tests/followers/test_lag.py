@@ -59,3 +59,17 @@ def test_ready_answers_503_while_a_follower_is_more_than_a_minute_behind(client)
 def test_ready_under_a_minute_behind_is_ready(client):
     _three_events()
     assert client.get("/health/ready").status_code == 200
+
+
+def test_every_follower_is_shown_and_has_a_kill_test(client):
+    """``manage.py followers`` and ``/health/ready`` list every follower the service
+    runs, and each of them is killed mid-batch in ``test_kills``."""
+    from .test_kills import CASES
+
+    names = {f.name for f in followers.registered()}
+    assert names == {"account_feed", "bots", "deadlines", "notifications", "ratings", "replays"}
+    assert {case.name for case in CASES} == names
+    out = StringIO()
+    call_command("followers", stdout=out)
+    assert {line.split()[0] for line in out.getvalue().splitlines()[1:]} == names
+    assert set(client.get("/health/ready").json()["followers"]) == names
