@@ -26,8 +26,9 @@ gives the usual answers: 400, 401, 404, 429, the events):
   message lost by its publisher. The embedded default (no Redis) never has
   one: its polls all go to Django;
 * ``after`` >= that version (nothing new);
-* **the token is known** (``games.tokens.fast_user``: accepted by the
-  Django path of this process within ``tokens.FAST_TTL``), and in **one Redis
+* **the token is known** (``identify``: accepted by the Django path of this
+  process within ``tokens.FAST_TTL`` -- or of any process: its record in the
+  shared cache, ``tokens.vouch``, read once and then remembered), and in **one Redis
   round trip** (one script) neither the token's revocation mark nor a newer
   change mark of its user exists -- then the user's wait counter
   (``PABLO_FEED_WAITS``, the same key and script as ``games.feed.limits``) is
@@ -63,7 +64,7 @@ from urllib.parse import parse_qsl
 
 import redis.asyncio
 from django.core.cache import caches
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisSerializer
 from rest_framework.renderers import JSONRenderer
 
 from games import tokens
@@ -233,6 +234,10 @@ def learn_readers(game_id: str, readers: frozenset[str] | None) -> None:
         _readers.popitem(last=False)
 
 
+def knows_readers(game_id: str) -> bool:
+    return game_id in _readers
+
+
 def may_read(game_id: str, user_id: Any) -> bool:
     """Whether the fast path may answer ``user_id`` about ``game_id`` (unsure: no)."""
     if game_id not in _readers:
@@ -327,6 +332,28 @@ def _take_sync(token: str, user_id: Any, read_wall: int) -> str | None:
     return key
 
 
+_serializer = RedisSerializer()
+
+
+async def identify(token: str) -> tuple[Any, int] | None:
+    """(user id, wall ms of the read that vouched for it) of a token this process's
+    Django path accepted lately, or -- a token it does not know -- that any process's
+    Django path accepted within ``tokens.FAST_TTL`` (its record in the shared cache,
+    one round trip; then remembered here). None: unknown, Django decides. The marks
+    are still to be checked (``_take`` does, on every poll)."""
+    who = tokens.fast_user(token)
+    if who is not None:
+        return who
+    counter = _counter()
+    if counter is None:
+        return None
+    raw = await counter.client.get(caches["default"].make_key(tokens.vouched_key(token)))
+    who = tokens.parse_vouched(None if raw is None else _serializer.loads(raw))
+    if who is not None:
+        tokens.remember_vouched(token, *who)
+    return who
+
+
 async def give_back(slot: limits.Slot) -> None:
     """Give a Django path's wait back from the loop (before its answer is sent: the
     client polls again at once, and must not find its own finished wait counted)."""
@@ -373,13 +400,13 @@ async def serve(
         return receive
     if field == "position" and request.after != known:
         return receive  # (the account feed answers an ``after`` beyond its head at once)
-    who = tokens.fast_user(request.token)
-    if who is None:
-        return receive
-    if field == "version" and not may_read(game_id, who[0]):
-        return receive  # (a private game: Django answers a stranger the unknown game's 404)
     started = time.monotonic()
     try:
+        who = await identify(request.token)
+        if who is None:
+            return receive
+        if field == "version" and not may_read(game_id, who[0]):
+            return receive  # (a private game: Django answers a stranger the unknown game's 404)
         slot = await _take(request.token, who[0], who[1])
     except Exception as exc:
         log.debug("feed: fast path unsure (%s): Django answers", exc)
