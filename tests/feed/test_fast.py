@@ -286,7 +286,11 @@ def test_losing_the_subscription_forgets_the_known_version(pg_servers, settings)
         assert log.django_feed() == django + 2
         redis.start()
         assert wait_for(lambda: "subscription is back" in log.path.read_text(), 20, 0.2)
-        primed(base, game, token, log)  # learnt again after one Django read
+        # learnt again with one query (asgi._learn_game), not a Django request
+        django, answered = log.django_feed(), log.count("FEEDDBG fast answered")
+        assert raw_get(base, feed_path(game, game.version, 0.5), token)[0] == 200
+        assert log.django_feed() == django
+        assert log.count("FEEDDBG fast answered") == answered + 1
     finally:
         redis.close()
 
