@@ -71,7 +71,10 @@ import django  # noqa: E402
 
 django.setup()
 
-import psutil  # noqa: E402
+try:
+    import psutil
+except ImportError:  # (a dev dependency; without it the CPU and memory are read in /proc)
+    psutil = None
 import redis  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
@@ -152,7 +155,8 @@ def make_driven(players: list[tuple[Any, str]]) -> list[dict]:
 
 
 class Servers:
-    def __init__(self, port: int, feed_workers: int, broker: str) -> None:
+    def __init__(self, port: int, feed_workers: int, broker: str, throttled: bool = False
+                 ) -> None:  # fmt: skip
         self.port = port
         self.feed_port = port + 1
         self.env = {
@@ -167,6 +171,8 @@ class Servers:
             "PABLO_THROTTLE_ACTIONS": "",  # the driver's rate is the bench's, not a user's
             "PABLO_VAR_DIR": str(Path("/tmp") / f"bench-feed-{os.getpid()}"),
         }
+        if throttled:  # (the production throttles)
+            del self.env["PABLO_THROTTLE_ACTIONS"]
         self.env.pop("PABLO_TEST_DB_NAME", None)
         bin_ = ROOT / ".venv/bin"
         gunicorn = [str(bin_ / "gunicorn"), "pablo.wsgi", "-b", f"127.0.0.1:{port}",
@@ -228,7 +234,9 @@ class Servers:
         wait_http(self.feed_port)
         return time.monotonic() - started
 
-    def tree(self, name: str) -> list[psutil.Process]:
+    def tree(self, name: str) -> list[Any]:
+        if psutil is None:
+            return proc_tree(self.procs[name].pid)
         try:
             root = psutil.Process(self.procs[name].pid)
             return [root, *root.children(recursive=True)]
@@ -240,6 +248,10 @@ class Servers:
         cpu = rss = 0.0
         for name in names:
             for proc in self.tree(name):
+                if psutil is None:
+                    found = proc_usage(proc)
+                    cpu, rss = cpu + found[0], rss + found[1]
+                    continue
                 with contextlib.suppress(psutil.Error):
                     times = proc.cpu_times()
                     cpu += times.user + times.system
@@ -256,6 +268,36 @@ class Servers:
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
         self.log.close()
+
+
+def proc_tree(root: int) -> list[int]:
+    """``root`` and its descendants, from /proc (when psutil is not installed)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        out.append(pid)
+        todo.extend(children.get(pid, []))
+    return out
+
+
+def proc_usage(pid: int) -> tuple[float, float]:
+    """(CPU seconds, RSS bytes) of one process, from /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0, 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / tick, int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
 
 
 def wait_http(port: int, timeout: float = 60) -> None:
