@@ -181,8 +181,9 @@ class Servers:
         if "--no-control-socket" in help_text.stdout:
             gunicorn.append("--no-control-socket")
         feed = [str(bin_ / "uvicorn"), "pablo.asgi:application", "--port", str(self.feed_port),
-                "--workers", str(feed_workers), "--log-level", "warning", "--no-access-log",
-                "--backlog", "4096", "--timeout-keep-alive", "60"]  # fmt: skip
+                "--workers", str(feed_workers), "--log-level", "info", "--no-access-log",
+                "--backlog", "4096", "--timeout-keep-alive", "60",
+                "--timeout-graceful-shutdown", "35"]  # fmt: skip
         self.feed_args = feed
         self.procs: dict[str, subprocess.Popen] = {}
         self.log = open(Path(self.env["PABLO_VAR_DIR"] + ".log"), "wb")  # noqa: SIM115

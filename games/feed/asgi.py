@@ -253,6 +253,7 @@ class Application(ASGIHandler):
             # nothing new for a known token: answered here, without Django (games.feed.fast)
             shape = fast.shape(scope)
             hub = service.hub()
+            await fast.learn_headers(shape)
             if fast.knows(shape) and (
                 hub.exact(game_id) is None or not fast.knows_readers(game_id)
             ):
@@ -261,6 +262,7 @@ class Application(ASGIHandler):
                     await self._learn_game(hub, game_id)
             found = await fast.serve(shape, game_id, hub, receive, send)
             if found is None:
+                fast.taught(shape)
                 return
             receive = found
         async with ThreadSensitiveContext(executor=self._executor()):
@@ -277,6 +279,7 @@ class Application(ASGIHandler):
                     hold.ticket = hub.ticket(game_id)
                     await super().__call__(scope, receive, send)
             finally:
+                fast.taught(shape)
                 waiting.current_hold.reset(token)
                 if hold.pending is not None and hold.pending.slot.held:  # (client gone)
                     await fast.give_back(hold.pending.slot)
@@ -288,6 +291,7 @@ class Application(ASGIHandler):
         after the view (which then reads again once the hub holds the key: ``_park``).
         So a new client costs one Django request (its token's), not two."""
         shape = fast.shape(scope, kind="account")
+        await fast.learn_headers(shape)
         who = await self._identify(shape.token) if shape is not None else None
         if who is not None:
             key = account_key(who[0])
@@ -296,6 +300,7 @@ class Application(ASGIHandler):
                 await self._learn_head(hub, key, who[0])
             found = await fast.serve(shape, key, hub, receive, send, field="position")
             if found is None:
+                fast.taught(shape)
                 return
             receive = found
         async with ThreadSensitiveContext(executor=self._executor()):
@@ -305,6 +310,7 @@ class Application(ASGIHandler):
             try:
                 await super().__call__(scope, receive, send)
             finally:
+                fast.taught(shape)
                 waiting.current_hold.reset(token)
                 if hold.pending is not None and hold.pending.slot.held:  # (client gone)
                     await fast.give_back(hold.pending.slot)

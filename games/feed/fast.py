@@ -59,7 +59,8 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 from urllib.parse import parse_qsl
 
 import redis.asyncio
@@ -132,11 +133,14 @@ return n
 """
 
 
-class Shape(NamedTuple):
+@dataclass
+class Shape:
     token: str
     after: int
     wait: float
     key: tuple[Any, ...]
+    #: this request went through Django to teach its shape's headers (``learn_headers``)
+    teaches: bool = False
 
 
 def shape(scope: dict[str, Any], kind: str = "game") -> Shape | None:
@@ -201,6 +205,49 @@ def remember_headers(request: Shape | None, response: Any) -> None:
     if len(_headers) >= MAX_SHAPES:
         _headers.clear()
     _headers[request.key] = found
+    _taught(request.key)  # (the requests waiting for them go on: ``learn_headers``)
+
+
+#: shape key -> resolved once a Django answer of that shape taught its headers (or
+#: the request that went to teach them ended without)
+_teaching: dict[tuple[Any, ...], asyncio.Future[None]] = {}
+#: how long a request of an unknown shape waits for the one teaching it
+TEACH_WAIT = 5.0
+
+
+async def learn_headers(request: Shape | None) -> None:
+    """For a request of a shape whose answer headers this process does not know yet:
+    let one go through Django to teach them, and the others wait for it (up to
+    ``TEACH_WAIT`` seconds) instead of each going through Django -- a feed process
+    just started under reconnecting clients. The request that teaches returns at
+    once; ``taught`` must be called when it ends."""
+    if request is None:
+        return
+    deadline = time.monotonic() + TEACH_WAIT
+    while request.key not in _headers:
+        running = _teaching.get(request.key)
+        if running is None:
+            _teaching[request.key] = asyncio.get_running_loop().create_future()
+            request.teaches = True
+            return
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(running), left)
+
+
+def taught(request: Shape | None) -> None:
+    """The request that went to teach its shape's headers has its answer (or none)."""
+    if request is not None and request.teaches:
+        request.teaches = False
+        _taught(request.key)
+
+
+def _taught(key: tuple[Any, ...]) -> None:
+    running = _teaching.pop(key, None)
+    if running is not None and not running.done():
+        running.set_result(None)
 
 
 def knows(request: Shape | None) -> bool:
