@@ -232,7 +232,7 @@ class Servers:
             self.feed_args, env=self.env, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
             start_new_session=True,
         )  # fmt: skip
-        wait_http(self.feed_port)
+        wait_http(self.feed_port, timeout=300)  # (a loaded machine starts Django slowly)
         return time.monotonic() - started
 
     def tree(self, name: str) -> list[Any]:
