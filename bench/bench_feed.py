@@ -48,6 +48,7 @@ import contextlib
 import http.client
 import json
 import os
+import random
 import resource
 import secrets
 import signal
@@ -70,7 +71,10 @@ import django  # noqa: E402
 
 django.setup()
 
-import psutil  # noqa: E402
+try:
+    import psutil
+except ImportError:  # (a dev dependency; without it the CPU and memory are read in /proc)
+    psutil = None
 import redis  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
@@ -151,7 +155,8 @@ def make_driven(players: list[tuple[Any, str]]) -> list[dict]:
 
 
 class Servers:
-    def __init__(self, port: int, feed_workers: int, broker: str) -> None:
+    def __init__(self, port: int, feed_workers: int, broker: str, throttled: bool = False
+                 ) -> None:  # fmt: skip
         self.port = port
         self.feed_port = port + 1
         self.env = {
@@ -166,6 +171,8 @@ class Servers:
             "PABLO_THROTTLE_ACTIONS": "",  # the driver's rate is the bench's, not a user's
             "PABLO_VAR_DIR": str(Path("/tmp") / f"bench-feed-{os.getpid()}"),
         }
+        if throttled:  # (the production throttles)
+            del self.env["PABLO_THROTTLE_ACTIONS"]
         self.env.pop("PABLO_TEST_DB_NAME", None)
         bin_ = ROOT / ".venv/bin"
         gunicorn = [str(bin_ / "gunicorn"), "pablo.wsgi", "-b", f"127.0.0.1:{port}",
@@ -174,8 +181,10 @@ class Servers:
         if "--no-control-socket" in help_text.stdout:
             gunicorn.append("--no-control-socket")
         feed = [str(bin_ / "uvicorn"), "pablo.asgi:application", "--port", str(self.feed_port),
-                "--workers", str(feed_workers), "--log-level", "warning", "--no-access-log",
-                "--backlog", "4096", "--timeout-keep-alive", "60"]  # fmt: skip
+                "--workers", str(feed_workers), "--log-level", "info", "--no-access-log",
+                "--backlog", "4096", "--timeout-keep-alive", "60",
+                "--timeout-graceful-shutdown", "35"]  # fmt: skip
+        self.feed_args = feed
         self.procs: dict[str, subprocess.Popen] = {}
         self.log = open(Path(self.env["PABLO_VAR_DIR"] + ".log"), "wb")  # noqa: SIM115
         Path(self.env["PABLO_VAR_DIR"]).mkdir(exist_ok=True)
@@ -207,7 +216,28 @@ class Servers:
             self.stop()  # (what started is stopped: main() never got hold of them)
             raise
 
-    def tree(self, name: str) -> list[psutil.Process]:
+    def restart_feed(self) -> float:
+        """Stop the feed processes as a deploy does (SIGTERM: running waits end, slots are
+        given back), start new ones; the seconds it took until they answer."""
+        started = time.monotonic()
+        proc = self.procs["feed"]
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(10)
+        self.procs["feed"] = subprocess.Popen(
+            self.feed_args, env=self.env, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+        wait_http(self.feed_port, timeout=300)  # (a loaded machine starts Django slowly)
+        return time.monotonic() - started
+
+    def tree(self, name: str) -> list[Any]:
+        if psutil is None:
+            return proc_tree(self.procs[name].pid)
         try:
             root = psutil.Process(self.procs[name].pid)
             return [root, *root.children(recursive=True)]
@@ -219,6 +249,10 @@ class Servers:
         cpu = rss = 0.0
         for name in names:
             for proc in self.tree(name):
+                if psutil is None:
+                    found = proc_usage(proc)
+                    cpu, rss = cpu + found[0], rss + found[1]
+                    continue
                 with contextlib.suppress(psutil.Error):
                     times = proc.cpu_times()
                     cpu += times.user + times.system
@@ -235,6 +269,36 @@ class Servers:
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
         self.log.close()
+
+
+def proc_tree(root: int) -> list[int]:
+    """``root`` and its descendants, from /proc (when psutil is not installed)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        out.append(pid)
+        todo.extend(children.get(pid, []))
+    return out
+
+
+def proc_usage(pid: int) -> tuple[float, float]:
+    """(CPU seconds, RSS bytes) of one process, from /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0, 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / tick, int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
 
 
 def wait_http(port: int, timeout: float = 60) -> None:
@@ -269,6 +333,14 @@ class Feed:
         self.measuring = False
         self.stop_flag = False
         self.open = 0
+        #: the storm (``--storm``): clients whose connection ended wait for ``gate``, then
+        #: reconnect at a random moment within ``window`` seconds
+        self.gate: asyncio.Event | None = None
+        self.window = 10.0
+        self.gate_at = 0.0
+        self.storm_errors = 0
+        self.reconnected: list[float] = []  # when each client reconnected (after the gate)
+        self.first: list[tuple[float, float]] = []  # (reconnected, first answer) per client
 
     def start(self, jobs: list[tuple[str, str, bool]], per_second: float = 1000) -> None:
         """jobs: (game id, token, is a watcher); opened at ``per_second``."""
@@ -284,11 +356,19 @@ class Feed:
 
     async def client(self, gid: str, token: str, watcher: bool) -> None:
         after = -1
+        storming = False  # reconnected in the storm, not answered yet
+        since = 0.0
         while not self.stop_flag:
+            if self.gate is not None and not watcher and after >= 0:
+                await self.gate.wait()  # (the new feed process is up)
+                await asyncio.sleep(random.uniform(0, self.window))
+                storming, since = True, time.monotonic()
+                self.reconnected.append(since)
             try:
                 reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
             except OSError:
                 self.errors += self.measuring
+                self.storm_errors += storming
                 await asyncio.sleep(1)
                 continue
             self.open += 1
@@ -309,13 +389,20 @@ class Feed:
                     status, body = await read_response(reader)
                     got = time.time()
                     if status != 200:
+                        if status == 0 and self.gate is not None and not self.gate.is_set():
+                            break  # the feed process is being restarted (``--storm``)
                         self.errors += self.measuring
                         if status == 0:
+                            self.storm_errors += storming
                             break
+                        self.storm_errors += storming
                         await asyncio.sleep(1)
                         continue
                     data = json.loads(body)
                     self.answers += self.measuring
+                    if storming:
+                        storming = False
+                        self.first.append((since, time.monotonic()))
                     if watcher and after >= 0 and self.measuring:
                         for event in data["events"]:
                             stored = datetime.fromisoformat(event["at"].replace("Z", "+00:00"))
@@ -325,7 +412,9 @@ class Feed:
                                       event["at"], f"{got:.3f}", flush=True)  # fmt: skip
                     after = data["position"] if self.account else data["version"]
             except (OSError, asyncio.IncompleteReadError, ValueError):
-                self.errors += self.measuring
+                if self.gate is None or self.gate.is_set():
+                    self.errors += self.measuring
+                    self.storm_errors += storming
             finally:
                 self.open -= 1
                 writer.close()
@@ -481,6 +570,71 @@ class Driver(threading.Thread):
                 tick = time.monotonic()  # behind: do not burst to catch up
 
 
+# --------------------------------------------------------------------------- the storm
+
+
+def storm(args: Any, servers: Servers, feed: Feed, driver: Driver, idle: list, idle_p99: float
+          ) -> int:  # fmt: skip
+    """``--storm N``: N clients wait (opened over one wait, then a wait more: each one's
+    token was accepted by a Django path, as a connected client's is), the feed processes
+    are restarted (SIGTERM, as a deploy), and every client reconnects at a random moment
+    within ``--storm-window`` seconds of the new processes' start, polling on from the
+    version it knew. Measured from that start: until every client reconnected and
+    until every one had its first answer, each one's first answer's delay (its wait
+    is 30 s: a client is answered "in time" within 31 s), the errors (anything but a
+    200 after the new processes are up), and the actions' p99 meanwhile against their
+    idle p99 (K = 0 above). Returns 1 if a goal is missed."""
+    n = len(idle)
+    feed.start(idle, per_second=max(args.open_rate, n / WAIT))
+    time.sleep(WAIT + args.settle)  # every client through one wait at least
+    print(f"storm: {n} clients waiting, {feed.open} open; restarting the feed", flush=True)
+    feed.gate = asyncio.Event()
+    feed.window = args.storm_window
+    driver.measuring = feed.measuring = False
+    took = servers.restart_feed()
+    driver.latencies, driver.done, driver.errors = [], 0, 0
+    feed.errors, feed.storm_errors = 0, 0
+    feed.reconnected, feed.first = [], []
+    cpu0 = servers.usage(("feed",))[0]
+    gate_at = time.monotonic()
+    driver.measuring = True
+    feed.loop.call_soon_threadsafe(feed.gate.set)
+    limit = args.storm_window + WAIT + 90
+    while len(feed.first) < n and time.monotonic() - gate_at < limit:
+        time.sleep(0.5)
+    elapsed = time.monotonic() - gate_at
+    driver.measuring = False
+    cpu = (servers.usage(("feed",))[0] - cpu0) / elapsed
+    answered = len(feed.first)
+    opened = max(feed.reconnected) - gate_at if feed.reconnected else float("nan")
+    last = max((a for _r, a in feed.first), default=gate_at) - gate_at
+    delays = [a - r for r, a in feed.first]
+    lat = [x * 1000 for x in driver.latencies]
+    act = pct(lat, 0.99)
+    errors = feed.storm_errors + driver.errors
+    late = sum(d > WAIT + 1 for d in delays) + (n - answered)
+    print(
+        f"storm {n}: feed restarted in {took:.1f} s; reconnected within {opened:.1f} s, "
+        f"{answered} answered, the last {last:.1f} s after the start; first answer's delay "
+        f"p50 {pct(delays, 0.5):.1f} s, p99 {pct(delays, 0.99):.1f} s, max "
+        f"{max(delays, default=float('nan')):.1f} s ({late} later than {WAIT + 1} s); "
+        f"errors {errors}; actions p50 {pct(lat, 0.5):.0f} ms, p99 {act:.0f} ms "
+        f"(idle {idle_p99:.0f} ms), {driver.done / elapsed:.2f}/s; feed CPU {cpu * 100:.0f} %; "
+        f"load {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
+    missed = []
+    if late:
+        missed.append(f"{late} clients not answered within {WAIT + 1} s")
+    if errors:
+        missed.append(f"{errors} errors")
+    if not act <= 2 * idle_p99:
+        missed.append(f"actions p99 {act:.0f} ms > 2 x {idle_p99:.0f} ms")
+    print("storm goals:", "all met" if not missed else "missed: " + "; ".join(missed), flush=True)
+    feed.gate = None
+    return 1 if missed else 0
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -502,13 +656,20 @@ def main() -> int:
                         help="seconds between the last client opened and the measure")  # fmt: skip
     parser.add_argument("--account", action="store_true",
                         help="the account feed: one idle client per account")  # fmt: skip
+    parser.add_argument("--storm", type=int, default=0,
+                        help="N clients waiting, the feed restarted, all reconnect")  # fmt: skip
+    parser.add_argument("--storm-window", type=float, default=10.0,
+                        help="the storm's clients reconnect within this many seconds")  # fmt: skip
     args = parser.parse_args()
+    if args.storm:
+        args.k = "0"
     per_user = 1 if args.account else PER_USER
     ks = [int(x) for x in args.k.split(",")]
+    biggest = max([*ks, args.storm])
     broker = settings.CELERY_BROKER_URL
     if connection.vendor != "postgresql" or not broker.startswith("redis"):
         raise SystemExit("needs PostgreSQL and Redis (DATABASE_URL, CELERY_BROKER_URL)")
-    fds = raise_fd_limit(max(ks) * 2 + 4096)
+    fds = raise_fd_limit(biggest * 2 + 4096)
     signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(SystemExit("time is up")))
     signal.alarm(int(args.max_minutes * 60))
     creation = connection.creation
@@ -522,10 +683,10 @@ def main() -> int:
     if stale:
         counters.delete(*stale)
     servers = feed = driver = None
+    storm_row = 1
     rows: dict[int, tuple[float, float, int]] = {}
     print(f"load average {os.getloadavg()[0]:.2f}; file descriptors {fds}", flush=True)
     try:
-        biggest = max(ks)
         players = make_users(2 * DRIVEN, "driver")
         idle_users = make_users(max(1, biggest // per_user), "idle")
         idle_games = make_games(max(1, biggest // GAMES_PER_K), [u for u, _ in idle_users[:50]])
@@ -595,6 +756,10 @@ def main() -> int:
                 print("  driver:", "; ".join(sorted(set(driver.failures))[:5]), flush=True)
                 driver.failures.clear()
             time.sleep(2)
+        if args.storm:
+            idle = [(idle_games[i % len(idle_games)], idle_users[i // per_user][1], False)
+                    for i in range(args.storm)]  # fmt: skip
+            storm_row = storm(args, servers, feed, driver, idle, rows[0][0])
     finally:
         if driver is not None:
             driver.halt.set()
@@ -606,6 +771,8 @@ def main() -> int:
             servers.stop()
         connection.close()
         creation.destroy_test_db(DB_NAME, verbosity=0)
+    if args.storm:
+        return storm_row
     # Goals (issue 17): at K = 5,000 actions' p99 within 2x their p99 at K = 0,
     # delivery p99 <= 1 s, no errors.
     if 0 in rows and 5000 in rows:

@@ -72,9 +72,14 @@ def may_see(game: Game, user: Any, invite: Any = None) -> bool:
 def readers(game: Game) -> frozenset[str] | None:
     """Who may read ``game`` without its invite: None for a public game (anyone), else
     its players' user ids (as strings). The feed's fast path answers only them."""
-    if not game.private:
+    return readers_of(game.pk, game.private)
+
+
+def readers_of(game_id: Any, private: bool) -> frozenset[str] | None:
+    """``readers`` of a game known by its id and whether it is private."""
+    if not private:
         return None
-    ids = Seat.objects.filter(game=game, user__isnull=False).values_list("user_id", flat=True)
+    ids = Seat.objects.filter(game_id=game_id, user__isnull=False).values_list("user_id", flat=True)
     return frozenset(str(pk) for pk in ids)
 
 

@@ -27,6 +27,19 @@ seconds before) the database read that vouched for the entry, or a cache that
 cannot be read send the poll to Django, which reads the database again. Both
 marks outlive ``FAST_TTL`` (``REVOKED_FOR``), so an entry never outlives the
 mark that would refuse it.
+
+**Vouched for any process** (a feed process restarted, a client sent to another
+one). Every database read that accepts a token also writes, beside the marks, a
+record ``token-vouched:<keyed digest> -> "<user id>:<wall ms of the read>"`` for
+``FAST_TTL`` seconds (``vouch``; the digest is an HMAC of the token under the
+``SECRET_KEY``: the raw token is never stored, and the record's key does not
+tell the token to whoever reads Redis). The fast path of a process that does not
+know a token reads that record (``vouched``) instead of sending the poll to
+Django, and remembers it like its own entry, from the record's read time -- so
+it expires when the original entry would have. Everything else stays: the same
+marks are checked in the same round trip on every poll, and both outlive the
+record (``REVOKED_FOR`` > ``FAST_TTL``), so a record never outlives the mark
+that refuses it; a record older than ``FAST_TTL`` (a clock ahead) is not used.
 """
 
 from __future__ import annotations
@@ -40,6 +53,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.cache import caches
 from django.db.models.signals import post_delete, post_save
+from django.utils.crypto import salted_hmac
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 
@@ -71,7 +85,7 @@ class CachedTokenAuthentication(TokenAuthentication):
         now = time.monotonic()
         hit = _known.get(key)
         if hit is not None and hit[0] > now and not stale(key, hit[1].pk, hit[4]):
-            _remember_fast(key, hit[1], hit[3], hit[4])
+            _remember_fast(key, hit[1].pk, hit[3], hit[4])
             return hit[1], hit[2]
         wall = wall_ms()  # (before the read)
         user, token = super().authenticate_credentials(key)
@@ -79,7 +93,8 @@ class CachedTokenAuthentication(TokenAuthentication):
             if len(_known) >= MAX_TOKENS:
                 _known.clear()
             _known[key] = (now + TTL, user, token, now, wall)
-        _remember_fast(key, user, now, wall)
+        _remember_fast(key, user.pk, now, wall)
+        vouch(key, user.pk, wall)
         return user, token
 
 
@@ -87,11 +102,54 @@ def wall_ms() -> int:
     return int(time.time() * 1000)
 
 
-def _remember_fast(key: str, user: Any, read_at: float, wall: int) -> None:
+def _remember_fast(key: str, user_id: Any, read_at: float, wall: int) -> None:
     with _lock:
         if len(_fast) >= MAX_FAST:
             _fast.clear()
-        _fast[key] = (read_at + FAST_TTL, user.pk, wall)
+        _fast[key] = (read_at + FAST_TTL, user_id, wall)
+
+
+def vouched_key(key: str) -> str:
+    """The key (of the ``default`` cache, before its prefix) of the record that vouches
+    for ``key`` in every process: a keyed digest, never the token."""
+    digest = salted_hmac("games.tokens.vouched", key, algorithm="sha256").hexdigest()
+    return "token-vouched:" + digest
+
+
+def vouch(key: str, user_id: Any, wall: int) -> None:
+    """Tell every process's fast path that the database accepted ``key`` for ``user_id``
+    at ``wall`` (ms; read before the query). A cache that cannot be reached costs only
+    the other processes a Django request each."""
+    try:
+        caches["default"].set(vouched_key(key), f"{user_id}:{wall}", int(FAST_TTL))
+    except Exception as exc:
+        log.info("could not share a token's acceptance (%s)", exc)
+
+
+def parse_vouched(value: Any) -> tuple[Any, int] | None:
+    """(user id, wall ms of the read) of a record ``vouch`` wrote (bytes or str), or None
+    when it is absent, malformed or older than ``FAST_TTL``."""
+    if value is None:
+        return None
+    if isinstance(value, bytes):
+        value = value.decode("ascii", "replace")
+    user_id, _sep, wall = str(value).rpartition(":")
+    try:
+        pk = get_user_model()._meta.pk.to_python(user_id)
+        read = int(wall)
+    except Exception:
+        return None
+    age = wall_ms() - read
+    if pk is None or not -MARGIN * 1000 <= age < FAST_TTL * 1000:
+        return None
+    return pk, read
+
+
+def remember_vouched(key: str, user_id: Any, wall: int) -> None:
+    """Remember a record read from the shared cache (``parse_vouched``) as this process's
+    own entry: trusted until ``FAST_TTL`` after the read that vouched for it."""
+    age = max(0.0, (wall_ms() - wall) / 1000)
+    _remember_fast(key, user_id, time.monotonic() - age, wall)
 
 
 def fast_user(key: str) -> tuple[Any, int] | None:
@@ -171,6 +229,8 @@ def forget_all() -> None:
 
 
 def forget(key: str | None = None, user_id: Any = None) -> None:
+    """Forget ``key`` (its record too is no longer read: the caller refused it on a mark,
+    which outlives the record) or every entry of ``user_id`` in this process."""
     with _lock:
         if key is not None:
             _known.pop(key, None)

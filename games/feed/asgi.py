@@ -63,7 +63,6 @@ from django.http import FileResponse
 from django.urls import set_script_prefix
 from rest_framework.exceptions import NotFound
 
-from games import tokens
 from games.feed import fast, service, waiting
 from games.feed.followers import account_key
 from games.store.stream import game_key
@@ -180,6 +179,8 @@ class Application(ASGIHandler):
         self.load_middleware(is_async=False)
         count = threads or int(getattr(settings, "PABLO_ASGI_THREADS", 0) or 0) or 16
         self.executors = [CountingExecutor(f"pablo-asgi-{i}") for i in range(count)]
+        #: game id -> the read of its version under way (``_learn_game``)
+        self._learning: dict[str, asyncio.Future[None]] = {}
 
     async def handle(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """Django's ``ASGIHandler.handle`` with the request's synchronous part (the
@@ -251,8 +252,17 @@ class Application(ASGIHandler):
         if game_id is not None:
             # nothing new for a known token: answered here, without Django (games.feed.fast)
             shape = fast.shape(scope)
-            found = await fast.serve(shape, game_id, service.hub(), receive, send)
+            hub = service.hub()
+            await fast.learn_headers(shape)
+            if fast.knows(shape) and (
+                hub.exact(game_id) is None or not fast.knows_readers(game_id)
+            ):
+                assert shape is not None
+                if await self._identify(shape.token) is not None:
+                    await self._learn_game(hub, game_id)
+            found = await fast.serve(shape, game_id, hub, receive, send)
             if found is None:
+                fast.taught(shape)
                 return
             receive = found
         async with ThreadSensitiveContext(executor=self._executor()):
@@ -269,6 +279,7 @@ class Application(ASGIHandler):
                     hold.ticket = hub.ticket(game_id)
                     await super().__call__(scope, receive, send)
             finally:
+                fast.taught(shape)
                 waiting.current_hold.reset(token)
                 if hold.pending is not None and hold.pending.slot.held:  # (client gone)
                     await fast.give_back(hold.pending.slot)
@@ -280,7 +291,8 @@ class Application(ASGIHandler):
         after the view (which then reads again once the hub holds the key: ``_park``).
         So a new client costs one Django request (its token's), not two."""
         shape = fast.shape(scope, kind="account")
-        who = tokens.fast_user(shape.token) if shape is not None else None
+        await fast.learn_headers(shape)
+        who = await self._identify(shape.token) if shape is not None else None
         if who is not None:
             key = account_key(who[0])
             hub = service.hub()
@@ -288,6 +300,7 @@ class Application(ASGIHandler):
                 await self._learn_head(hub, key, who[0])
             found = await fast.serve(shape, key, hub, receive, send, field="position")
             if found is None:
+                fast.taught(shape)
                 return
             receive = found
         async with ThreadSensitiveContext(executor=self._executor()):
@@ -297,9 +310,45 @@ class Application(ASGIHandler):
             try:
                 await super().__call__(scope, receive, send)
             finally:
+                fast.taught(shape)
                 waiting.current_hold.reset(token)
                 if hold.pending is not None and hold.pending.slot.held:  # (client gone)
                     await fast.give_back(hold.pending.slot)
+
+    async def _identify(self, token: str) -> tuple[Any, int] | None:
+        """The token's user for the fast path (``fast.identify``), None when unsure."""
+        try:
+            return await fast.identify(token)
+        except Exception as exc:
+            log.debug("feed: token unknown (%s): Django answers", exc)
+            return None
+
+    async def _learn_game(self, hub: Any, game_id: str) -> None:
+        """Teach the hub a game's version and the fast path its readers with one query
+        (``waiting.game_facts``) instead of a Django request per client: a feed process
+        just started, or a game's first waiters here. Concurrent waits of one game share
+        the read (one query per game, not per client). As in the Django path, the version
+        is read after the game's channel is confirmed subscribed (``Hub.ticket``)."""
+        running = self._learning.get(game_id)
+        if running is not None:
+            await asyncio.shield(running)
+            return
+        running = self._learning[game_id] = asyncio.get_running_loop().create_future()
+        try:
+            async with hub.hold(game_id):
+                ticket = hub.ticket(game_id)
+                if ticket is None:
+                    return  # Redis is away: Django's path
+                read = sync_to_async(
+                    waiting.game_facts, thread_sensitive=False, executor=self._executor()
+                )
+                facts = await read(game_id)
+                if facts is not None:
+                    fast.learn_readers(game_id, facts[1])
+                    hub.learn(game_id, facts[0], ticket)
+        finally:
+            del self._learning[game_id]
+            running.set_result(None)
 
     async def _learn_head(self, hub: Any, key: str, user_id: Any) -> None:
         """Teach the hub an account's head with one query instead of a Django request: a

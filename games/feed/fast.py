@@ -26,8 +26,9 @@ gives the usual answers: 400, 401, 404, 429, the events):
   message lost by its publisher. The embedded default (no Redis) never has
   one: its polls all go to Django;
 * ``after`` >= that version (nothing new);
-* **the token is known** (``games.tokens.fast_user``: accepted by the
-  Django path of this process within ``tokens.FAST_TTL``), and in **one Redis
+* **the token is known** (``identify``: accepted by the Django path of this
+  process within ``tokens.FAST_TTL`` -- or of any process: its record in the
+  shared cache, ``tokens.vouch``, read once and then remembered), and in **one Redis
   round trip** (one script) neither the token's revocation mark nor a newer
   change mark of its user exists -- then the user's wait counter
   (``PABLO_FEED_WAITS``, the same key and script as ``games.feed.limits``) is
@@ -58,12 +59,13 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 from urllib.parse import parse_qsl
 
 import redis.asyncio
 from django.core.cache import caches
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisSerializer
 from rest_framework.renderers import JSONRenderer
 
 from games import tokens
@@ -131,11 +133,14 @@ return n
 """
 
 
-class Shape(NamedTuple):
+@dataclass
+class Shape:
     token: str
     after: int
     wait: float
     key: tuple[Any, ...]
+    #: this request went through Django to teach its shape's headers (``learn_headers``)
+    teaches: bool = False
 
 
 def shape(scope: dict[str, Any], kind: str = "game") -> Shape | None:
@@ -200,6 +205,49 @@ def remember_headers(request: Shape | None, response: Any) -> None:
     if len(_headers) >= MAX_SHAPES:
         _headers.clear()
     _headers[request.key] = found
+    _taught(request.key)  # (the requests waiting for them go on: ``learn_headers``)
+
+
+#: shape key -> resolved once a Django answer of that shape taught its headers (or
+#: the request that went to teach them ended without)
+_teaching: dict[tuple[Any, ...], asyncio.Future[None]] = {}
+#: how long a request of an unknown shape waits for the one teaching it
+TEACH_WAIT = 5.0
+
+
+async def learn_headers(request: Shape | None) -> None:
+    """For a request of a shape whose answer headers this process does not know yet:
+    let one go through Django to teach them, and the others wait for it (up to
+    ``TEACH_WAIT`` seconds) instead of each going through Django -- a feed process
+    just started under reconnecting clients. The request that teaches returns at
+    once; ``taught`` must be called when it ends."""
+    if request is None:
+        return
+    deadline = time.monotonic() + TEACH_WAIT
+    while request.key not in _headers:
+        running = _teaching.get(request.key)
+        if running is None:
+            _teaching[request.key] = asyncio.get_running_loop().create_future()
+            request.teaches = True
+            return
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(running), left)
+
+
+def taught(request: Shape | None) -> None:
+    """The request that went to teach its shape's headers has its answer (or none)."""
+    if request is not None and request.teaches:
+        request.teaches = False
+        _taught(request.key)
+
+
+def _taught(key: tuple[Any, ...]) -> None:
+    running = _teaching.pop(key, None)
+    if running is not None and not running.done():
+        running.set_result(None)
 
 
 def knows(request: Shape | None) -> bool:
@@ -231,6 +279,10 @@ def learn_readers(game_id: str, readers: frozenset[str] | None) -> None:
     _readers.move_to_end(game_id)
     while len(_readers) > MAX_READERS:
         _readers.popitem(last=False)
+
+
+def knows_readers(game_id: str) -> bool:
+    return game_id in _readers
 
 
 def may_read(game_id: str, user_id: Any) -> bool:
@@ -327,6 +379,28 @@ def _take_sync(token: str, user_id: Any, read_wall: int) -> str | None:
     return key
 
 
+_serializer = RedisSerializer()
+
+
+async def identify(token: str) -> tuple[Any, int] | None:
+    """(user id, wall ms of the read that vouched for it) of a token this process's
+    Django path accepted lately, or -- a token it does not know -- that any process's
+    Django path accepted within ``tokens.FAST_TTL`` (its record in the shared cache,
+    one round trip; then remembered here). None: unknown, Django decides. The marks
+    are still to be checked (``_take`` does, on every poll)."""
+    who = tokens.fast_user(token)
+    if who is not None:
+        return who
+    counter = _counter()
+    if counter is None:
+        return None
+    raw = await counter.client.get(caches["default"].make_key(tokens.vouched_key(token)))
+    who = tokens.parse_vouched(None if raw is None else _serializer.loads(raw))
+    if who is not None:
+        tokens.remember_vouched(token, *who)
+    return who
+
+
 async def give_back(slot: limits.Slot) -> None:
     """Give a Django path's wait back from the loop (before its answer is sent: the
     client polls again at once, and must not find its own finished wait counted)."""
@@ -373,13 +447,13 @@ async def serve(
         return receive
     if field == "position" and request.after != known:
         return receive  # (the account feed answers an ``after`` beyond its head at once)
-    who = tokens.fast_user(request.token)
-    if who is None:
-        return receive
-    if field == "version" and not may_read(game_id, who[0]):
-        return receive  # (a private game: Django answers a stranger the unknown game's 404)
     started = time.monotonic()
     try:
+        who = await identify(request.token)
+        if who is None:
+            return receive
+        if field == "version" and not may_read(game_id, who[0]):
+            return receive  # (a private game: Django answers a stranger the unknown game's 404)
         slot = await _take(request.token, who[0], who[1])
     except Exception as exc:
         log.debug("feed: fast path unsure (%s): Django answers", exc)

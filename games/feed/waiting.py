@@ -240,6 +240,21 @@ def account_head(user_id: Any) -> int | None:
         return None
 
 
+def game_facts(game_id: str) -> tuple[int, frozenset[str] | None] | None:
+    """(version, ``friends.readers``) of a game, read for the fast path of a feed
+    process that does not know the game yet (on an executor thread: ``asgi``); None
+    when there is no such game or the database could not be read (Django answers)."""
+    try:
+        row = Game.objects.filter(pk=game_id).values_list("version", "private").first()
+        if row is None:
+            return None
+        return int(row[0]), friends.readers_of(game_id, row[1])
+    except DatabaseError as exc:
+        log.warning("feed: reading a game's version failed: %s", exc)
+        close_old_connections()
+        return None
+
+
 def read_again(pending: Pending) -> dict[str, Any] | None:
     """After a wake-up (in a thread): the feed after ``after`` now, or None if the
     database could not be read (the client then polls again: nothing is lost)."""

@@ -286,7 +286,11 @@ def test_losing_the_subscription_forgets_the_known_version(pg_servers, settings)
         assert log.django_feed() == django + 2
         redis.start()
         assert wait_for(lambda: "subscription is back" in log.path.read_text(), 20, 0.2)
-        primed(base, game, token, log)  # learnt again after one Django read
+        # learnt again with one query (asgi._learn_game), not a Django request
+        django, answered = log.django_feed(), log.count("FEEDDBG fast answered")
+        assert raw_get(base, feed_path(game, game.version, 0.5), token)[0] == 200
+        assert log.django_feed() == django
+        assert log.count("FEEDDBG fast answered") == answered + 1
     finally:
         redis.close()
 
@@ -341,3 +345,40 @@ def test_clients_gone_from_fast_waits_give_their_slots_back(pg_servers):
     assert not waiters.results
     look(game, ann)
     assert [r[0] for r in waiters.join()] == [200]
+
+
+def test_one_request_of_an_unknown_shape_goes_to_django_and_the_others_wait_for_it():
+    import asyncio
+
+    from django.http import HttpResponse
+
+    key = ("test-shape", "http", "", True, b"x", None, None, None, None)
+
+    async def run() -> None:
+        first = fast.Shape("one", 3, 5.0, key)
+        second = fast.Shape("two", 3, 5.0, key)
+        third = fast.Shape("three", 3, 5.0, key)
+        await fast.learn_headers(first)
+        assert first.teaches  # it goes through Django
+        waiting = [asyncio.ensure_future(fast.learn_headers(s)) for s in (second, third)]
+        await asyncio.sleep(0.05)
+        assert not any(w.done() for w in waiting)
+        fast.remember_headers(first, HttpResponse(b"{}", content_type="application/json"))
+        await asyncio.wait_for(asyncio.gather(*waiting), 1)
+        assert fast.knows(second) and not second.teaches and not third.teaches
+        fast.taught(first)  # (its request ends)
+        # a teacher whose answer taught nothing: the next one goes to teach
+        other = ("test-shape-2", *key[1:])
+        a, b = fast.Shape("a", 3, 5.0, other), fast.Shape("b", 3, 5.0, other)
+        await fast.learn_headers(a)
+        follower = asyncio.ensure_future(fast.learn_headers(b))
+        await asyncio.sleep(0.05)
+        fast.taught(a)  # (a 401, say: no headers learnt)
+        await asyncio.wait_for(follower, 1)
+        assert b.teaches and not fast.knows(b)
+        fast.taught(b)
+
+    try:
+        asyncio.run(run())
+    finally:
+        fast._headers.pop(key, None)
