@@ -37,8 +37,8 @@ class Rating(models.Model):
 class RatingChange(models.Model):
     """One rated seat of one finished game: the rating before and after.
 
-    Its game and user are references without a database constraint (Django still
-    deletes a game's or a user's rows with them): a rebuild writes hundreds of
+    Its game and user are references without a database constraint (a game's log
+    is never deleted, nor an account that has a seat): a rebuild writes hundreds of
     thousands of these rows, and PostgreSQL's check of both references on each
     row, at the commit, cost as much as writing them. The rows are the log's
     projection, made from ids the rebuild just read; the composite indexes below
