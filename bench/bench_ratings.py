@@ -1,35 +1,68 @@
 """Do the ratings rank true strength? A population of accounts whose moves are made
 by bot policies of known strength plays rated games in mixed tables of 2-5.
 
-Each game is played by the bots' pure simulation (``games.bots.play.play_game``:
-the services are not what is measured here) and its events go through the
-ratings' own path: ``model.finished`` reads the game from its events,
-``model.counted`` decides who is rated, ``model.rate`` rates them, in order
-(exactly what ``services.ratings_apply`` does with rows of the log). Reported:
-Kendall's tau between rating and policy strength, the log-loss of the winner's
-prediction on the held-out last 20 % of games against "everyone equal", and
-how many games an account needed before it was no longer provisional.
+Policies, weakest first (``POLICIES``): ``random`` (a uniformly random legal move),
+``sloppy`` (``basic``, but a uniformly random legal move with probability
+``--epsilon``), ``basic`` and ``expert`` (``--expert-iterations`` rollouts). Their
+order is not assumed: ``--duel`` two-player games between each policy and the next
+stronger one (seats alternating) measure it first, in the bench's own output.
 
-    nice .venv/bin/python bench/bench_ratings.py --games 3000 --ruleset cabo
+``--via services`` (the default): each game is created, joined and played move by
+move through the services (``game_create``, ``game_join``, ``game_act``: the
+store, its checks, the fair deal), in a database of its own; the ratings follower
+rates it from the log (``followers.follow``, what the worker runs after an
+append) and the ratings are read back from the ``Rating`` rows. ``--via pure``:
+each game is played by the bots' pure simulation and its events go through the
+ratings' own path in memory (``model.finished``, ``model.counted``,
+``model.rate``: what ``services.ratings_apply`` does with rows of the log) --
+the same ratings, without the database's cost per move.
+
+Reported: each account's rating, how many pairs of accounts of different
+policies are ordered rightly, Kendall's tau-b between rating and policy, the
+log-loss of the winner's prediction on the held-out last 20 % of games against
+"everyone equal", how many games an account needed before it was no longer
+provisional, and the time per game.
+
+    nice .venv/bin/python bench/bench_ratings.py --games 3000 --ruleset cabo --via pure
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/pablo \\
+        nice .venv/bin/python bench/bench_ratings.py --games 300 --ruleset skipbo
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
+import os
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games import rules
 from games.bots import expert
-from games.bots.play import play_game
+from games.bots.driver import bots_move, has_off_turn_actions
+from games.bots.play import chooser, play_game
 from games.ratings import model
 
-STRENGTH = {"random": 0, "basic": 1, "expert": 2}
+#: Weakest first; ``sloppy`` is ``basic`` with a random move at probability epsilon.
+POLICIES = ("random", "sloppy", "basic", "expert")
+STRENGTH = {name: n for n, name in enumerate(POLICIES)}
+
+
+def policy_chooser(policy: str, ruleset: str, epsilon: float) -> Callable[..., Any]:
+    if policy != "sloppy":
+        return chooser(policy, ruleset)
+    careful, careless = chooser("basic", ruleset), chooser("random", ruleset)
+
+    def pick(state: rules.State, seat: int, rng: random.Random) -> Any:
+        return (careless if rng.random() < epsilon else careful)(state, seat, rng)
+
+    return pick
 
 
 class Chance:
@@ -69,11 +102,145 @@ def kendall_tau(xs: list[float], ys: list[float]) -> float:
     return (conc - disc) / math.sqrt((conc + disc + tx) * (conc + disc + ty))
 
 
+class Pure:
+    """Games in the bots' pure simulation, rated in memory by the ratings' own path."""
+
+    def __init__(self, ruleset: str, names: list[str]) -> None:
+        self.ruleset = ruleset
+        self.skills = {name: model.Skill() for name in names}
+
+    def skill(self, names: list[str]) -> list[model.Skill]:
+        return [self.skills[name] for name in names]
+
+    def play(self, names: list[str], choosers: list[Any], rng: random.Random) -> dict[str, int]:
+        """One game of ``names`` (in seat order); each rated account's place."""
+        stream: list[rules.Event] = []
+        play_game(
+            self.ruleset,
+            ["basic"] * len(names),
+            chance=Chance(rng),
+            rng=rng,
+            stream=stream,
+            choosers=choosers,
+        )
+        seat_names = {f"seat{s}": name for s, name in enumerate(names)}
+        events = [
+            (
+                e.type,
+                e.seat,
+                {**e.data, "username": seat_names[e.data["username"]]}
+                if e.type == "player_joined"
+                else e.data,
+            )
+            for e in stream
+        ]
+        self.position = getattr(self, "position", 0) + 1
+        game = model.finished(f"g{self.position}", self.position, events)
+        seats = model.counted(game)
+        people = [game.seats[s].username for s in seats]
+        after = model.rate(self.skill(people), list(seats.values()))
+        self.skills.update(zip(people, after, strict=True))
+        return dict(zip(people, seats.values(), strict=True))
+
+
+class Services:
+    """Games through the services in a database of their own; the ratings follower
+    rates them from the log, and the ratings are read from the ``Rating`` rows."""
+
+    def __init__(self, ruleset: str, names: list[str]) -> None:
+        from django.contrib.auth import get_user_model
+
+        from games import followers
+        from games.ratings.models import Rating, RatingChange
+        from games.selectors import games as selectors
+        from games.services import games as services
+
+        self.ruleset, self.Rating, self.RatingChange = ruleset, Rating, RatingChange
+        self.services, self.selectors, self.followers = services, selectors, followers
+        self.follower = next(f for f in followers.registered() if f.name == "ratings")
+        self.off_turn = has_off_turn_actions(rules.get_ruleset(ruleset))
+        User = get_user_model()
+        self.users = {name: User.objects.create_user(name, password=None) for name in names}
+
+    def skill(self, names: list[str]) -> list[model.Skill]:
+        rows = self.Rating.objects.filter(
+            ruleset=self.ruleset, user__username__in=names
+        ).values_list("user__username", "mu", "sigma", "games")
+        found = {name: model.Skill(mu, sigma, games) for name, mu, sigma, games in rows}
+        return [found.get(name, model.Skill()) for name in names]
+
+    def play(self, names: list[str], choosers: list[Any], rng: random.Random) -> dict[str, int]:
+        """One game of ``names`` (in seat order); each rated account's place."""
+        users = [self.users[name] for name in names]
+        game = self.services.game_create(user=users[0], ruleset=self.ruleset, seats=len(users))
+        for user in users[1:]:
+            self.services.game_join(game_id=game.id, user=user)
+        while True:
+            row = self.selectors.game_get(game.id)
+            if row.status != "active":
+                break
+            state = self.selectors.game_state(game=row)
+            seat, body = bots_move(state, choosers, rng, off_turn=self.off_turn)
+            self.services.game_act(game_id=game.id, user=users[seat], command=body)
+        assert row.status == "finished", row.status
+        self.followers.follow(self.follower)
+        return dict(
+            self.RatingChange.objects.filter(game_id=game.id).values_list("user__username", "place")
+        )
+
+
+def duel(ruleset: str, weak: str, strong: str, games: int, epsilon: float, seed: int) -> str:
+    """``games`` two-player games of ``weak`` against ``strong`` (pure simulation, seats
+    alternating): the stronger policy's share of the points (a win 1, a tie 1/2)."""
+    rng = random.Random(seed)
+    won = 0.0
+    for n in range(games):
+        pair = [weak, strong] if n % 2 else [strong, weak]
+        outcome = play_game(
+            ruleset,
+            pair,
+            chance=Chance(rng),
+            rng=rng,
+            choosers=[policy_chooser(p, ruleset, epsilon) for p in pair],
+        )
+        mine = [s for s in outcome.winners if pair[s] == strong]
+        won += len(mine) / len(outcome.winners) if outcome.winners else 0.5
+    share = won / games
+    half = 1.96 * math.sqrt(share * (1 - share) / games)
+    return (
+        f"  {strong} vs {weak}: {strong} scores {100 * share:.1f} % of {games} games "
+        f"(95 % interval {100 * (share - half):.1f}-{100 * (share + half):.1f} %)"
+    )
+
+
+def setup_django() -> Any:
+    """A database of the bench's own (created, migrated; dropped by the caller)."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pablo.settings")
+    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-" + "k" * 50)  # a throwaway key
+    import django
+
+    django.setup()
+    from django.db import connection
+
+    connection.settings_dict["TEST"]["NAME"] = "bench_pablo_ratings_population"
+    old = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
+    return connection, old
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--ruleset", default="cabo")
-    parser.add_argument("--population", default="6,12,6", help="random,basic,expert accounts")
+    parser.add_argument(
+        "--population",
+        default="random=6,sloppy=12,basic=6",
+        help="policy=accounts,... (policies: " + ", ".join(POLICIES) + ")",
+    )
+    parser.add_argument("--epsilon", type=float, default=0.5, help="sloppy's random share")
+    parser.add_argument("--via", choices=["services", "pure"], default="services")
+    parser.add_argument(
+        "--duel", type=int, default=400, help="games of each policy against the next stronger"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--expert-iterations",
@@ -83,64 +250,74 @@ def main() -> None:
     )
     args = parser.parse_args()
     expert.DEFAULT_ITERATIONS = args.expert_iterations
-    counts = [int(n) for n in args.population.split(",")]
-    accounts = [
-        (f"{level}-{i}", level) for level, n in zip(STRENGTH, counts, strict=True) for i in range(n)
-    ]
+    counts = dict(part.split("=") for part in args.population.split(","))
+    present = [p for p in POLICIES if int(counts.get(p, 0))]
+    accounts = [(f"{p}-{i}", p) for p in present for i in range(int(counts[p]))]
+    names = [name for name, _ in accounts]
+    print(
+        f"{args.ruleset}, via {args.via}: {args.games} games, population {args.population}, "
+        f"sloppy: epsilon {args.epsilon}; load average {os.getloadavg()[0]:.1f} "
+        f"on {os.cpu_count()} cores"
+    )
+    if args.duel:
+        start = time.perf_counter()
+        print(f"head to head, {args.duel} two-player games a pair:")
+        for weak, strong in itertools.pairwise(present):
+            print(duel(args.ruleset, weak, strong, args.duel, args.epsilon, args.seed))
+        print(f"  ({time.perf_counter() - start:.0f} s)")
+    database = setup_django() if args.via == "services" else None
+    try:
+        world = (Services if database else Pure)(args.ruleset, names)
+        choosers = {p: policy_chooser(p, args.ruleset, args.epsilon) for p in present}
+        report(args, world, accounts, choosers)
+    finally:
+        if database:
+            connection, old = database
+            connection.close()
+            connection.creation.destroy_test_db(old, verbosity=0)
+
+
+def report(args: Any, world: Any, accounts: list, choosers: dict) -> None:
     policy = dict(accounts)
+    names = [name for name, _ in accounts]
     rng = random.Random(args.seed)
-    skills = {name: model.Skill() for name, _ in accounts}
     settled: dict[str, int] = {}
-    rulebook = rules.get_ruleset(args.ruleset)
-    high = min(5, rulebook.max_players_any, len(accounts))
+    high = min(5, rules.get_ruleset(args.ruleset).max_players_any, len(accounts))
     held_out = int(args.games * 0.8)
     loss = base = 0.0
     start = time.perf_counter()
     for n in range(args.games):
-        table = rng.sample(accounts, rng.randint(2, high))
-        stream: list[rules.Event] = []
-        play_game(
-            args.ruleset,
-            [level for _, level in table],
-            chance=Chance(rng),
-            rng=rng,
-            stream=stream,
-        )
-        names = {f"seat{s}": name for s, (name, _) in enumerate(table)}
-        names["seat0"] = table[0][0]
-        events = [
-            (
-                e.type,
-                e.seat,
-                {**e.data, "username": names[e.data["username"]]}
-                if e.type == "player_joined"
-                else e.data,
-            )
-            for e in stream
-        ]
-        game = model.finished(f"g{n}", n + 1, events)
-        seats = model.counted(game)
-        people = [game.seats[s].username for s in seats]
-        before = [skills[p] for p in people]
-        if n >= held_out:
-            winners = [i for i, s in enumerate(seats) if seats[s] == 1]
-            p = model.win_probabilities(before)
-            loss -= math.log(sum(p[i] for i in winners))
-            base -= math.log(len(winners) / len(people))
-        after = model.rate(before, list(seats.values()))
-        for name, skill in zip(people, after, strict=True):
-            skills[name] = skill
+        table = [name for name, _ in rng.sample(accounts, rng.randint(2, high))]
+        before = world.skill(table)
+        places = world.play(table, [choosers[policy[name]] for name in table], rng)
+        if n >= held_out and len(places) >= 2:
+            # The model's chance of each rated player finishing first, before the game.
+            rated = [i for i, name in enumerate(table) if name in places]
+            p = model.win_probabilities([before[i] for i in rated])
+            winners = [k for k, i in enumerate(rated) if places[table[i]] == 1]
+            loss -= math.log(sum(p[k] for k in winners))
+            base -= math.log(len(winners) / len(rated))
+        for name, skill in zip(table, world.skill(table), strict=True):
             if name not in settled and not model.provisional(skill.sigma):
                 settled[name] = skill.games
+        if (n + 1) % max(1, args.games // 10) == 0:
+            took = time.perf_counter() - start
+            print(f"  {n + 1} games, {took / (n + 1):.3f} s a game", flush=True)
     took = time.perf_counter() - start
-    names = [name for name, _ in accounts]
+    skills = dict(zip(names, world.skill(names), strict=True))
     shown = [model.display(skills[x].mu, skills[x].sigma) for x in names]
-    tau = kendall_tau(shown, [STRENGTH[policy[x]] for x in names])
-    print(f"{args.ruleset}: {args.games} games, population {args.population}, {took:.0f} s")
+    strengths = [STRENGTH[policy[x]] for x in names]
+    tau = kendall_tau(shown, strengths)
+    print(
+        f"{args.games} games in {took:.0f} s ({took / args.games:.3f} s a game), "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
     for name in sorted(names, key=lambda x: -model.display(skills[x].mu, skills[x].sigma)):
         s = skills[name]
-        print(f"  {name:10} {model.display(s.mu, s.sigma):5} mu {s.mu:5.1f} sigma {s.sigma:4.2f}")
-    strengths = [STRENGTH[policy[x]] for x in names]
+        print(
+            f"  {name:10} {model.display(s.mu, s.sigma):5} mu {s.mu:5.1f} sigma {s.sigma:4.2f}"
+            f" games {s.games}"
+        )
     # The best tau-b a ranking can reach when accounts share their policy: every
     # account of a stronger policy above every weaker one, in any order within one.
     best = kendall_tau([1000 * v + i for i, v in enumerate(strengths)], strengths)

@@ -80,12 +80,15 @@ def play_game(
     max_actions: int = MAX_ACTIONS,
     check: Callable[[rules.State, int, JSON], None] | None = None,
     stream: list[rules.Event] | None = None,
+    choosers: Sequence[Chooser] | None = None,
 ) -> Outcome:
     """Play one game of ``ruleset`` between bots of ``levels`` (one per seat) to its end.
 
     ``check(state, seat, body)`` is called before every action (the tests use
     it to hold each choice against ``legal_actions``). ``stream``: a list that
     receives every event of the game (the benchmark folds them again).
+    ``choosers``: one per seat instead of the levels' own (a benchmark's policies);
+    ``levels`` then only gives the number of seats.
     """
     seats = len(levels)
     ctx = rules.Context(chance=chance, now=EPOCH)
@@ -103,7 +106,7 @@ def play_game(
         count += len(new)
         if stream is not None:
             stream.extend(new)
-    choose = [chooser(level, ruleset) for level in levels]
+    choose = list(choosers) if choosers else [chooser(level, ruleset) for level in levels]
     off_turn = has_off_turn_actions(rules.get_ruleset(ruleset))
     moves: list[tuple[int, JSON]] = []
 

@@ -10,7 +10,7 @@ does so by itself when the stored version differs).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from openskill.models import PlackettLuce
 
@@ -35,8 +35,12 @@ _BETA_SQUARED = BETA**2
 MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU, kappa=KAPPA)
 
 
-@dataclass(frozen=True)
-class Player:
+# NamedTuples, not dataclasses: a rebuild makes a million of them, and a frozen
+# dataclass's constructor (one ``object.__setattr__`` a field) was a large share of
+# its time.
+
+
+class Player(NamedTuple):
     """One seat of a finished game, as the events tell it."""
 
     username: str
@@ -50,8 +54,7 @@ class Player:
     stood_in: int = 0
 
 
-@dataclass(frozen=True)
-class Finished:
+class Finished(NamedTuple):
     game: str
     ruleset: str
     rated: bool
@@ -60,8 +63,7 @@ class Finished:
     seats: tuple[Player, ...]
 
 
-@dataclass(frozen=True)
-class Skill:
+class Skill(NamedTuple):
     mu: float = MU
     sigma: float = SIGMA
     games: int = 0

@@ -35,11 +35,29 @@ class Rating(models.Model):
 
 
 class RatingChange(models.Model):
-    """One rated seat of one finished game: the rating before and after."""
+    """One rated seat of one finished game: the rating before and after.
 
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_changes")
+    Its game and user are references without a database constraint (a game's log
+    is never deleted, nor an account that has a seat): a rebuild writes hundreds of
+    thousands of these rows, and PostgreSQL's check of both references on each
+    row, at the commit, cost as much as writing them. The rows are the log's
+    projection, made from ids the rebuild just read; the composite indexes below
+    serve both lookups, so neither key has an index of its own.
+    """
+
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        db_constraint=False,
+        db_index=False,
+    )
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        db_constraint=False,
+        db_index=False,
     )
     ruleset = models.CharField(max_length=20)
     seat = models.PositiveSmallIntegerField()

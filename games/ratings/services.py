@@ -7,6 +7,7 @@ cursor's position, the follower only those after it (docs/ratings.md).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -78,25 +79,24 @@ def _rebuild(cursor: Cursor) -> int:
     ratings in memory and writing each batch's changes at once."""
     RatingChange.objects.all().delete()
     Rating.objects.all().delete()
-    finished = Event.objects.filter(type="game_finished", position__lte=cursor.position)
+    # Every game's end in one query, streamed (a server-side cursor): the log is
+    # scanned once, not once a batch (a page of ``game_finished`` rows after a
+    # position read most of the log again each time).
+    finished = (
+        Event.objects.filter(type="game_finished", position__lte=cursor.position)
+        .order_by("position")
+        .values_list("game_id", "position", "created_at")
+        .iterator(chunk_size=REBUILD_BATCH)
+    )
     stored: Ratings = {}
     users: dict[str, int] = {}
-    done, after = 0, 0
-    while True:
-        batch = [
-            outcomes.End(*row)
-            for row in finished.filter(position__gt=after)
-            .order_by("position")
-            .values_list("game_id", "position", "created_at")[:REBUILD_BATCH]
-        ]
-        if not batch:
-            break
+    done = 0
+    while batch := [outcomes.End(*row) for row in itertools.islice(finished, REBUILD_BATCH)]:
         games = outcomes.read(batch)
         users.update(_users(games, known=users))
         _, changes = _rate(games, batch, users, stored)
         _copy(RatingChange, CHANGE_COLUMNS, changes)
         done += len(batch)
-        after = batch[-1].position
     _copy(
         Rating,
         RATING_COLUMNS,

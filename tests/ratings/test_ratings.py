@@ -66,6 +66,18 @@ def test_the_rebuild_from_the_events_equals_the_live_ratings(people):
     assert snapshot() == live
 
 
+def test_a_rebuild_in_many_batches_equals_the_live_ratings(people, monkeypatch):
+    users = [p.user for p in people]
+    for seed in range(5):
+        play(users[: 2 + seed % 2], seed=seed)
+    follow()
+    live = snapshot()
+    # the games' ends streamed two at a time: five games, three batches
+    monkeypatch.setattr(ratings_services, "REBUILD_BATCH", 2)
+    assert ratings_services.ratings_rebuild() == 5
+    assert snapshot() == live
+
+
 def test_a_new_model_version_rebuilds_by_itself(people, monkeypatch):
     users = [p.user for p in people[:2]]
     first = play(users)
