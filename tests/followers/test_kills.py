@@ -64,7 +64,15 @@ pytestmark = [
 #: The workers' environment: the tests' settings with the probe app (the pause), bots
 #: quick. (Beat's tasks expire after 5 s: sent faster than a loaded machine's worker
 #: runs them, they would all expire in its queue, the sweeps too.)
-WORKER = {**PROBE_SETTINGS, "PABLO_FOLLOW_SECONDS": "1", "PABLO_BOT_DELAY": "0.05"}
+#: A bot's move held by the killed worker (unacknowledged in Redis for an hour) is
+#: enqueued again by beat's bot sweep (games/turns/bots.py ``sweep_stalled``).
+WORKER = {
+    **PROBE_SETTINGS,
+    "PABLO_FOLLOW_SECONDS": "1",
+    "PABLO_BOT_DELAY": "0.05",
+    "PABLO_BOT_SWEEP_SECONDS": "1",
+    "PABLO_BOT_SWEEP_GRACE": "3",
+}
 
 
 @dataclass
@@ -362,17 +370,9 @@ def _position(name: str) -> int:
     return row.position if row is not None else 0
 
 
-#: Known gap (seen once in five runs): a bot's ETA task held by the killed worker stays
-#: unacknowledged in Redis for its visibility timeout (1 h); the game waits for that bot
-#: until then or its turn's deadline. Not fixed yet.
-HELD_BOT_TASK = pytest.mark.xfail(
-    strict=False, reason="a bot task held by the killed worker waits for Redis's visibility timeout"
-)
-
-
 @pytest.mark.parametrize(
     "case",
-    [pytest.param(c, marks=[HELD_BOT_TASK] if c.name == "bots" else []) for c in CASES],
+    CASES,
     ids=[c.id for c in CASES],
 )
 def test_a_follower_killed_mid_batch(case, celery, probe_table, settings, tmp_path):
