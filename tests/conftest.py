@@ -19,8 +19,15 @@ from tests.needs import missing
 
 #: Fixtures for every directory: the browser (``chromium``, ``page``, ``artifacts``), the
 #: services' users and games (``users``, ``skipbo_game``), Celery processes (``celery``);
-#: what each test costs (``tests.timing``: ``PABLO_TEST_TIMES``, tests/durations.json).
-pytest_plugins = ["tests.browser", "tests.fixtures", "tests.processes", "tests.timing"]
+#: what each test costs (``tests.timing``: ``PABLO_TEST_TIMES``, tests/durations.json);
+#: the workers' PostgreSQL databases copied from one migrated template (``tests.databases``).
+pytest_plugins = [
+    "tests.browser",
+    "tests.databases",
+    "tests.fixtures",
+    "tests.processes",
+    "tests.timing",
+]
 
 
 def redis_url() -> str:
