@@ -23,7 +23,12 @@ function keepable(url) {
 self.addEventListener("install", (event) => {
   event.waitUntil(
     caches.open(CACHE)
-      .then((cache) => cache.addAll(PABLO.kept.concat([PABLO.offline])))
+      // The offline page must be kept (else the install fails and the next page tries
+      // again); a static file that fails to load now is fetched and kept when first used.
+      .then((cache) => Promise.all([
+        cache.add(PABLO.offline),
+        Promise.allSettled(PABLO.kept.map((url) => cache.add(url))),
+      ]))
       .then(() => self.skipWaiting())
   );
 });
