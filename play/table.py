@@ -87,6 +87,11 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
     result = state.get("result")
     rounds = state.get("rounds") or []
     last = rounds[-1] if rounds else None
+    # the viewer is "you" everywhere on the page: in the bar, the result and the
+    # sentences alike; the lists below name the others
+    callers = [
+        s for s in state.get("called_by") or [] if isinstance(s, int) and 0 <= s < len(names)
+    ]
     ctx: JSON = {
         "kind": kind,
         "ruleset": ruleset,
@@ -110,7 +115,8 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
         "result": result,
         "rounds": rounds,
         "call_word": drawn.call_word,
-        "called_by": [names[s] for s in state.get("called_by") or [] if 0 <= s < len(names)],
+        "called_by": [names[s] for s in callers if s != you],
+        "you_called": you is not None and you in callers,
     }
     changes = {p["seat"]: p.get("rating_change") for p in game["players"]}
     bot_accounts = {p["seat"] for p in game["players"] if p.get("bot_account")}
@@ -120,6 +126,8 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
             {
                 "seat": seat,
                 "name": names[seat],
+                # how the page names them: the viewer is "You" wherever they appear
+                "shown": _("You") if seat == you else names[seat],
                 "you": seat == you,
                 "on_turn": seat == turn_seat,
                 "absent": absent.get(seat, False),
@@ -127,7 +135,7 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
                 "last": (last or {}).get("scores", {}).get(str(seat)),
                 "winner": bool(result) and seat in (result.get("winners") or []),
                 "loser": bool(result) and seat in (result.get("losers") or []),
-                "called": names[seat] in ctx["called_by"],
+                "called": seat in callers,
                 "rating_change": changes.get(seat),  # ratings (docs/ratings.md)
                 "bot_account": seat in bot_accounts,  # docs/programs.md
             }
@@ -136,7 +144,8 @@ def build(game: JSON, sel: str, events: list[JSON]) -> JSON:
     if you is not None:
         players.sort(key=lambda p: (not p["you"], p["seat"]))
     ctx["players"] = players
-    ctx["winner_names"] = and_list([p["name"] for p in players if p["winner"]])
+    ctx["winner_names"] = and_list([p["name"] for p in players if p["winner"] and not p["you"]])
+    ctx["you_won"] = any(p["winner"] and p["you"] for p in players)
     ctx["board"] = drawn.board
     ctx["board_template"] = f"play/_{drawn.board}.html"
     BUILDERS[BOARDS[drawn.board]](ctx, state, selection, kind)

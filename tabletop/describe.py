@@ -88,8 +88,20 @@ class Words:
             return card_short(code, self.kind)
         return _("a card") if default is None else default
 
+    def mine(self, seat: Any = None) -> bool:
+        """Whether ``seat`` (default: the actor's) is the reader's: the table calls them
+        "you" in its sentences, as everywhere else on the page."""
+        if seat is None:
+            seat = self.event.seat if self.event.seat is not None else self.data.get("seat")
+        return said.is_reader(seat, self.reader)
+
     def seats(self, seats: Sequence[int]) -> str:
         return and_list([self.name(s) for s in seats]) or _("nobody")
+
+    def people(self, seats: Sequence[int]) -> str:
+        """``seats`` as a list, the reader among them as "you" ("ann and you")."""
+        names = [_("you") if self.mine(s) else self.name(s) for s in seats]
+        return and_list(names) or _("nobody")
 
     def say(self, part: said.Part) -> str:
         """A ruleset's sentence (``games.rules.words``) translated and filled in."""
@@ -208,11 +220,15 @@ def and_list(items: Sequence[str]) -> str:
 
 @describes("game_created")
 def _created(w: Words) -> str:
+    if w.mine(0):
+        return _("You created the game")
     return _("%(name)s created the game") % {"name": w.name(0)}
 
 
 @describes("player_joined")
 def _joined(w: Words) -> str:
+    if w.mine():
+        return _("You took seat %(seat)s") % {"seat": w.data.get("seat")}
     return _("%(name)s took seat %(seat)s") % {
         "name": player_name(w.data.get("username")) or w.actor,
         "seat": w.data.get("seat"),
@@ -231,16 +247,22 @@ def _deadline(w: Words) -> str:
 
 @describes("turn_timed_out")
 def _timed_out(w: Words) -> str:
+    if w.mine():
+        return _("Timeout: your turn was played for you")
     return _("Timeout: %(name)s's turn was played for them") % {"name": w.actor}
 
 
 @describes("player_absent")
 def _absent(w: Words) -> str:
+    if w.mine():
+        return _("You timed out too often and are marked absent")
     return _("%(name)s timed out too often and is marked absent") % {"name": w.actor}
 
 
 @describes("player_returned")
 def _returned(w: Words) -> str:
+    if w.mine():
+        return _("You are back")
     return _("%(name)s is back") % {"name": w.actor}
 
 
@@ -248,12 +270,17 @@ def _returned(w: Words) -> str:
 def _finished(w: Words) -> str:
     winners = w.data.get("winners") or []
     losers = w.data.get("losers") or []
-    text = ngettext("Game over: %(who)s wins", "Game over: %(who)s win", len(winners) or 2) % {
-        "who": w.seats(winners)
-    }
-    if losers:
+    if winners == [w.reader] and w.mine(w.reader):
+        text = _("Game over: you win")
+    else:
+        text = ngettext("Game over: %(who)s wins", "Game over: %(who)s win", len(winners) or 2) % {
+            "who": w.people(winners)
+        }
+    if losers == [w.reader] and w.mine(w.reader):
+        text += _("; you lose")
+    elif losers:
         text += ngettext("; %(who)s loses", "; %(who)s lose", len(losers)) % {
-            "who": w.seats(losers)
+            "who": w.people(losers)
         }
     return text
 
@@ -261,6 +288,8 @@ def _finished(w: Words) -> str:
 @describes("game_aborted")
 def _aborted(w: Words) -> str:
     reason = w.data.get("reason")
+    if reason == "cancelled" and w.mine(0):
+        return _("You cancelled the game before it started")
     if reason == "cancelled":  # only its creator, seat 0, may cancel (games.friends)
         return _("%(name)s cancelled the game before it started") % {"name": w.name(0)}
     if reason:

@@ -60,6 +60,18 @@ def _fresh_state_cache():
     tokens.forget_all()
 
 
+@pytest.fixture(autouse=True)
+def _language_of_the_settings():
+    """Every test starts in the settings' language: a request through the test client
+    (LocaleMiddleware) leaves its language active in the thread, and a French page
+    fetched by one test must not turn the next test's sentences French."""
+    from django.conf import settings
+    from django.utils import translation
+
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 @pytest.fixture
 def followers_inline(monkeypatch):
     """The log's followers run in this process at each append's commit (their hint

@@ -123,6 +123,17 @@ class Told:
         return None
 
 
+def is_reader(seat: Any, reader: int | None) -> bool:
+    """Whether ``seat`` is the player reading at their own table: the page calls
+    them "you" in every sentence, as it does everywhere else on it."""
+    return reader is not None and not isinstance(seat, bool) and seat == reader
+
+
+def person(seat: Any, reader: int | None) -> Part:
+    """A player inside a list or after a colon: "you" to the reader, else the name."""
+    return _("you") if is_reader(seat, reader) else Seat(seat)
+
+
 def turn_started(told: Told, reader: int | None) -> Words:
     """A new turn: "Now it is your turn." to its player at their table."""
     if reader is not None and told.seat == reader:
@@ -130,9 +141,11 @@ def turn_started(told: Told, reader: int | None) -> Words:
     return _("Now it is %(name)s's turn.", name=told.actor)
 
 
-def dealt(told: Told, text: Words) -> Part:
+def dealt(told: Told, text: Words, reader: int | None = None) -> Part:
     """A deal's ``text``, and who starts when the event says it."""
     start = told.data.get("start_seat")
     if isinstance(start, int):
+        if is_reader(start, reader):
+            return _("%(text)s; you start", text=text)
         return _("%(text)s; %(name)s starts", text=text, name=Seat(start))
     return text

@@ -179,7 +179,7 @@ def test_409_stale_discard(bob, pablo_playing):
         out,
         "stale_discard",
         en="The discard pile has moved on: its top is now number 1.",
-        fr="La défausse a changé : son sommet est maintenant le numéro 1.",
+        fr="La défausse a changé\u202f: son sommet est maintenant le numéro 1.",
         de="Der Ablagestapel hat sich geändert: Oben liegt jetzt Nummer 1.",
     )
 
@@ -193,7 +193,7 @@ def test_409_version_conflict(ann, quick_skipbo):
         out,
         "version_conflict",
         en=f"The game is at version {v}, not {e}; reload it and decide again.",
-        fr=f"La partie en est à la version {v}, pas {e} ; recharge-la et décide à nouveau.",
+        fr=f"La partie en est à la version {v}, pas {e}\u202f; recharge-la et décide à nouveau.",
         de=f"Die Partie ist bei Version {v}, nicht {e}; lade sie neu und entscheide noch einmal.",
     )
 
@@ -226,7 +226,7 @@ def test_429_too_many_bot_games(settings, ann):
         "finish or leave it and retry. Expected"
     )
     assert out["fr"]["detail"].startswith(
-        "Tu as déjà 1 partie avec des bots en cours depuis ton compte ; "
+        "Tu as déjà 1 partie avec des bots en cours depuis ton compte\u202f; "
         "termine-la ou quitte-la, puis réessaie."
     )
     assert out["de"]["detail"].startswith("Du hast schon 1 laufende Partie mit Bots")
