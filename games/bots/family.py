@@ -148,24 +148,29 @@ def _throw(t: Table) -> JSON | None:
     if t.top is None:
         return None
     rank = p.rank(t.top)
+    # The cards it knows that match the top, by seat: a throw of any other card is
+    # never worth it (the legal throws are every seat's every card, dozens of them).
+    matching: dict[int, dict[int, str]] = {
+        s: {i: c for i, c in enumerate(f) if c is not None and c != "?" and p.rank(c) == rank}
+        for s, f in t.fields.items()
+    }
+    if not any(matching.values()):
+        return None
+    # Another's card is worth it only to give away a high card of one's own (which one
+    # does not depend on the throw).
+    give = max((i for i, c in enumerate(t.mine) if c is not None), key=t.slot_worth, default=None)
     best: tuple[float, JSON] | None = None
     for a in t.legal:
         if a["type"] != "throw":
             continue
         target, pos = a["seat"], a["position"]
-        code = t.fields.get(target, [])[pos] if pos < len(t.fields.get(target, [])) else None
-        if code is None or code == "?" or p.rank(code) != rank:
+        code = matching.get(target, {}).get(pos)
+        if code is None:
             continue
         body = {"type": "throw", "seat": target, "position": pos, "onto": a["onto"]}
         if target == t.seat:
             gain = p.value(code) + 0.5  # a card less is worth something in itself
         else:
-            # Another's card: worth it only to give away a high card of one's own.
-            give = max(
-                (i for i, c in enumerate(t.mine) if c is not None),
-                key=t.slot_worth,
-                default=None,
-            )
             if give is None:
                 continue
             gain = t.slot_worth(give) - 5.0

@@ -49,6 +49,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Q
 from django.utils import timezone
 
@@ -113,7 +114,12 @@ def sweep_stalled(*, now: Any = None) -> int:
     ``PABLO_BOT_SWEEP_SECONDS``: an active game with bots, last changed between
     ``PABLO_BOT_SWEEP_WINDOW`` and ``PABLO_BOT_SWEEP_GRACE`` seconds ago, whose bots
     may act now gets their tasks at once. A bot that was merely late stores nothing
-    the second time (the task carries the version)."""
+    the second time (the task carries the version).
+
+    A game's version is sent again at most once per grace period (a key in the
+    cache): on a loaded worker the task sent at the last sweep may still wait in the
+    queue, and sending it again at every sweep -- each copy a task that stores
+    nothing -- would only lengthen that queue (the bots of every game slower still)."""
     now = now or timezone.now()
     grace = float(getattr(settings, "PABLO_BOT_SWEEP_GRACE", 30.0))
     window = float(getattr(settings, "PABLO_BOT_SWEEP_WINDOW", 900.0))
@@ -126,10 +132,19 @@ def sweep_stalled(*, now: Any = None) -> int:
     for game in games_with_bots(list(stalled[:500])):
         state = game_selectors.game_state(game=game)
         seats = bot_selectors.bots_due(state, waited_only=True)  # the game waits for them
-        if seats and state.version == game.version:
+        if seats and state.version == game.version and _first_sweep(game.id, state.version, grace):
             schedule(game.id, state.version, seats, countdown=0)
             sent += len(seats)
     return sent
+
+
+def _first_sweep(game_id: Any, version: int, grace: float) -> bool:
+    """Whether no sweep sent this version's moves in the last ``grace`` seconds (True
+    when the cache cannot say: a duplicate stores nothing)."""
+    try:
+        return bool(cache.add(f"bots:swept:{game_id}:{version}", 1, timeout=max(grace, 1.0)))
+    except Exception:
+        return True
 
 
 def games_with_bots(ids: list[Any]) -> list[Game]:

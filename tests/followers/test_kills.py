@@ -266,6 +266,13 @@ def notifications_check(c: Listeners) -> None:
 # --------------------------------------------------------------------------- bots
 
 
+#: The stocks and first hands of the bots' games (four seats, stock 5): no 1 and no
+#: Skip-Bo card, so nobody can start a building pile -- each bot's turn is a discard and
+#: no bot can win in its first turn, as a shuffled deck sometimes let it (the game then
+#: finished before ann's turn: the known gap this case was marked xfail for).
+NO_START = [str(2 + i % 11) for i in range(40)]
+
+
 def bots_build(celery: Any, settings: Any, tmp: Path) -> Any:
     """Games of ann and three basic bots, the bots first: they play three turns, then
     wait for ann."""
@@ -279,6 +286,7 @@ def bots_build(celery: Any, settings: Any, tmp: Path) -> Any:
                 seats=4,
                 options={"stock_size": 5, "start_seat": 1},
                 bots=bots,
+                decks=[NO_START],
             ).id
         )
         for _ in range(8)
@@ -370,17 +378,9 @@ def _position(name: str) -> int:
     return row.position if row is not None else 0
 
 
-#: Known gap: under load (2 cores busy) a game sometimes still waits at a bot's turn
-#: 30 s after the follower caught up, beat's bot sweep notwithstanding (seen 1 in 8
-#: runs with the CPU loaded, never alone); the cause is not found yet.
-HELD_BOT_TASK = pytest.mark.xfail(
-    strict=False, reason="under load a bot's move held by the killed worker is not always redone"
-)
-
-
 @pytest.mark.parametrize(
     "case",
-    [pytest.param(c, marks=[HELD_BOT_TASK] if c.name == "bots" else []) for c in CASES],
+    CASES,
     ids=[c.id for c in CASES],
 )
 def test_a_follower_killed_mid_batch(case, celery, probe_table, settings, tmp_path):

@@ -64,6 +64,20 @@ def test_a_game_stalled_at_a_bots_turn_gets_its_move_again(settings, scheduled):
     assert scheduled == [(stalled.id, stalled.version, [1], 0)]
 
 
+def test_a_version_is_sent_again_only_after_the_grace(settings, scheduled):
+    """A loaded worker may not have run the move sent at the last sweep yet: the next
+    sweeps do not queue copies of it, until the grace has passed again."""
+    from django.core.cache import cache
+
+    settings.PABLO_BOT_SWEEP_GRACE = 30
+    stalled = _game(60, bot_looks=False)
+    assert bots.sweep_stalled() == 1
+    assert bots.sweep_stalled() == 0  # a second later: still on its way
+    cache.delete(f"bots:swept:{stalled.id}:{stalled.version}")  # the grace is over
+    assert bots.sweep_stalled() == 1
+    assert scheduled == [(stalled.id, stalled.version, [1], 0)] * 2
+
+
 def test_the_sweep_is_in_beats_schedule(settings):
     entry = settings.CELERY_BEAT_SCHEDULE["sweep-bots"]
     assert entry["task"] == "games.sweep_bots"
