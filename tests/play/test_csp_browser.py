@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import pytest
 from django.conf import settings
-from django.core.management import call_command
 
+from games.selectors import games as game_selectors
 from games.services import accounts as account_services
 from games.services import games as game_services
+from tests.play.test_browser import PLANS, choose
 
 ON_SQLITE = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
 pytestmark = [
@@ -24,10 +25,31 @@ pytestmark = [
 ]
 
 
+def finished_game(users) -> None:
+    """A short, known game of two rounds played to its end by the browser tests' oracle:
+    the viewer's replay with its totals chart (``manage.py demo``'s five bot games cost
+    far more, and the page is the same)."""
+    plan = PLANS["pablo-50"]
+    game = game_services.game_create(
+        user=users[0], ruleset="pablo-50", seats=2, options={"start_seat": 0}, decks=plan["decks"]
+    )
+    game_services.game_join(game_id=game.id, user=users[1])
+    for _ in range(200):
+        current = game_selectors.game_get(game.id)
+        if current.status != "active":
+            return
+        states = [game_selectors.game_data(game=current, user=u)["state"] for u in users]
+        wishes = [(seat, choose(state, seat, plan)) for seat, state in enumerate(states)]
+        wishes = [(seat, body) for seat, body in wishes if body is not None]
+        seat, body = next(((s, b) for s, b in wishes if b["type"] == "call"), wishes[0])
+        game_services.game_act(game_id=game.id, user=users[seat], command=body)
+    raise AssertionError("the game did not end")
+
+
 def test_no_csp_violation_on_the_table_the_viewer_and_the_api_docs(chromium, live_server):
-    call_command("demo", "--if-empty", verbosity=0)
     ann, _ = account_services.user_register(username="cspann", password="table-secret-1")
     bob, _ = account_services.user_register(username="cspbob", password="table-secret-1")
+    finished_game([ann, bob])
     game = game_services.game_create(user=ann, ruleset="skipbo", seats=2, options={"start_seat": 0})
     game_services.game_join(game_id=game.id, user=bob)
     context = chromium.new_context()
