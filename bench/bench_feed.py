@@ -182,6 +182,7 @@ class Servers:
             gunicorn.append("--no-control-socket")
         feed = [str(bin_ / "uvicorn"), "pablo.asgi:application", "--port", str(self.feed_port),
                 "--workers", str(feed_workers), "--log-level", "info", "--no-access-log",
+                "--http", "httptools", "--loop", "uvloop",
                 "--backlog", "4096", "--timeout-keep-alive", "60",
                 "--timeout-graceful-shutdown", "35"]  # fmt: skip
         self.feed_args = feed

@@ -3,6 +3,10 @@
 Serves every path, like ``pablo.wsgi``; what it adds is waiting without a thread
 (the event feed's ``wait``, games/feed/asgi.py). In production it runs beside
 gunicorn and the proxy routes the feed to it (docs/operations.md).
+
+``PABLO_FEED_PROFILE=<path>`` (profiling only): cProfile the process's event loop
+thread from start to shutdown, written to ``<path>.<pid>`` (bench/README.md
+"bench_feed.py --storm").
 """
 
 import os

@@ -76,7 +76,7 @@ fi
 # embedded default, with no Redis, its processes re-check waited games twice a second
 # and wake their own waiters at once). A stop waits at most 5 s for requests in flight.
 uvicorn_args=(--host "${BIND%:*}" --port "${BIND##*:}" --workers "${UVICORN_WORKERS:-2}"
-    --timeout-graceful-shutdown 5 --log-level warning --no-proxy-headers)
+    --http httptools --loop uvloop --timeout-graceful-shutdown 5 --log-level warning --no-proxy-headers)
 
 pids=()
 # Stop all three within STOP_SECONDS (default 7), as service managers expect after

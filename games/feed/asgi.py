@@ -253,8 +253,8 @@ class Application(ASGIHandler):
             # nothing new for a known token: answered here, without Django (games.feed.fast)
             shape = fast.shape(scope)
             hub = service.hub()
-            await fast.learn_headers(shape)
-            if fast.knows(shape) and (
+            fast.teach_headers(shape)
+            if fast.may_serve(shape) and (
                 hub.exact(game_id) is None or not fast.knows_readers(game_id)
             ):
                 assert shape is not None
@@ -265,6 +265,7 @@ class Application(ASGIHandler):
                 fast.taught(shape)
                 return
             receive = found
+            scope = fast.expired(shape, scope)
         async with ThreadSensitiveContext(executor=self._executor()):
             if game_id is None:
                 await super().__call__(scope, receive, send)
@@ -291,18 +292,21 @@ class Application(ASGIHandler):
         after the view (which then reads again once the hub holds the key: ``_park``).
         So a new client costs one Django request (its token's), not two."""
         shape = fast.shape(scope, kind="account")
-        await fast.learn_headers(shape)
-        who = await self._identify(shape.token) if shape is not None else None
+        fast.teach_headers(shape)
+        who = None
+        if shape is not None and fast.may_serve(shape):
+            who = await self._identify(shape.token)
         if who is not None:
             key = account_key(who[0])
             hub = service.hub()
-            if hub.exact(key) is None and fast.knows(shape):
+            if hub.exact(key) is None:
                 await self._learn_head(hub, key, who[0])
             found = await fast.serve(shape, key, hub, receive, send, field="position")
             if found is None:
                 fast.taught(shape)
                 return
             receive = found
+            scope = fast.expired(shape, scope)
         async with ThreadSensitiveContext(executor=self._executor()):
             hold = waiting.Hold("", account=True)
             hold.shape = shape
@@ -380,6 +384,8 @@ class Application(ASGIHandler):
             fast.remember_headers(hold.shape, response)
             await self._park(hold, response)
             await fast.give_back(hold.pending.slot)
+        if service.draining():  # (the process is stopping: the client polls again elsewhere)
+            response["Connection"] = "close"
         await super().send_response(response, send)
 
     async def _park(self, hold: waiting.Hold, response: Any) -> None:
@@ -440,14 +446,80 @@ class Application(ASGIHandler):
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
+                _profile_start()
+                _drain_on_exit_signals()
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
+                _profile_dump()
                 await service.close_hubs()
                 await fast.close()
                 for executor in self.executors:
                     executor.shutdown(wait=False)
                 await send({"type": "lifespan.shutdown.complete"})
                 return
+
+
+def _drain_on_exit_signals() -> None:
+    """On SIGTERM (or SIGINT) the server stops taking connections and waits for the
+    requests in flight: here every wait held on this loop's hub also ends at once
+    (``Hub.drain``), so a stop under thousands of waiting clients takes a moment,
+    not a whole wait (``--timeout-graceful-shutdown``). The server's own handler
+    (uvicorn's, installed before the lifespan starts) still runs first."""
+    if threading.current_thread() is not threading.main_thread():
+        return  # (only the main thread sets signal handlers: a server run in a thread)
+    import signal
+
+    loop = asyncio.get_running_loop()
+
+    def drain() -> None:
+        found = service._hubs.get(loop)
+        if found is not None:
+            found.drain()
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        previous = signal.getsignal(signum)
+        if not callable(previous) or previous is signal.default_int_handler:
+            continue  # (the default or ignored: not a server's, left alone)
+
+        def handler(sig: int, frame: Any, previous: Any = previous) -> None:
+            previous(sig, frame)
+            with contextlib.suppress(RuntimeError):  # the loop is closed
+                loop.call_soon_threadsafe(drain)
+
+        signal.signal(signum, handler)
+
+
+_profile: list[Any] = []
+
+
+def _profile_start() -> None:
+    """``PABLO_FEED_PROFILE=<path>``: cProfile the loop's thread, written to
+    ``<path>.<pid>.<n>`` on SIGUSR1 (and started afresh) and on shutdown."""
+    if not os.environ.get("PABLO_FEED_PROFILE"):
+        return
+    import cProfile
+    import signal
+
+    profile = cProfile.Profile(time.thread_time)  # (the loop thread's CPU, not the wall)
+    _profile[:] = [profile, 0]
+    profile.enable()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, _profile_dump, True)
+
+
+def _profile_dump(again: bool = False) -> None:
+    if not _profile:
+        return
+    import cProfile
+
+    profile, n = _profile
+    profile.disable()
+    profile.dump_stats(f"{os.environ['PABLO_FEED_PROFILE']}.{os.getpid()}.{n}")
+    if again:
+        profile = cProfile.Profile(time.thread_time)
+        _profile[:] = [profile, n + 1]
+        profile.enable()
+    else:
+        _profile.clear()
 
 
 def application() -> Application:

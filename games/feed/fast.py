@@ -12,11 +12,14 @@ gives the usual answers: 400, 401, 404, 429, the events):
   and ``wait`` (0 < wait <= 30) in the query, ``Authorization: Token <key>``, no
   cookie (the browser's table long-polls with its session: always Django), and
   only headers that do not change the answer (``ALLOWED_HEADERS``);
-* **the answer's headers are known**: the Django path already answered a
-  pending poll of the same shape (scheme, host, ``Accept``, proxy headers) in
-  this process, and its headers were remembered (``remember_headers``): the
-  fast answer carries exactly those (Vary, Allow, the security headers...),
-  with its own Content-Length;
+* **the answer's headers are known** by the time it is answered: the Django
+  path answered a pending poll of the same shape (scheme, host, ``Accept``,
+  proxy headers) in this process, and its headers were remembered
+  (``remember_headers``): the fast answer carries exactly those (Vary, Allow,
+  the security headers...), with its own Content-Length. The first request of
+  a shape new to the process goes through Django to teach them
+  (``teach_headers``); the others park here meanwhile; one whose wait runs out
+  with them still unknown is answered by Django at once (``expired``);
 * **the game's version is authoritative** (``Hub.exact``): read from the
   database by the Django path after the game's channel was confirmed
   subscribed on a healthy Redis connection, then raised by the messages
@@ -63,13 +66,12 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl
 
-import redis.asyncio
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache, RedisSerializer
 from rest_framework.renderers import JSONRenderer
 
 from games import tokens
-from games.feed import limits
+from games.feed import limits, resp
 from games.feed.hub import Hub
 
 log = logging.getLogger(__name__)
@@ -107,8 +109,6 @@ MAX_WAIT = 30.0
 MAX_SHAPES = 64
 #: games whose readers the fast path remembers (the oldest forgotten first)
 MAX_READERS = 100_000
-#: Redis connections of a process's fast path
-POOL = 16
 _renderer = JSONRenderer()
 
 #: One round trip: refuse (-1) when the token is revoked or its user changed since
@@ -141,6 +141,9 @@ class Shape:
     key: tuple[Any, ...]
     #: this request went through Django to teach its shape's headers (``learn_headers``)
     teaches: bool = False
+    #: parked here, its wait ran out with the headers still unknown: Django answers it
+    #: at once instead (``expired``)
+    ran_out: bool = False
 
 
 def shape(scope: dict[str, Any], kind: str = "game") -> Shape | None:
@@ -237,6 +240,36 @@ async def learn_headers(request: Shape | None) -> None:
             await asyncio.wait_for(asyncio.shield(running), left)
 
 
+def teach_headers(request: Shape | None) -> None:
+    """``learn_headers`` without waiting: a request of a shape whose headers are unknown
+    and that nobody is teaching goes through Django to teach them (``teaches``); the
+    others of its shape park on the fast path at once all the same -- the headers are
+    needed only for the answer, a wait later (``serve``). A feed process just started
+    under thousands of reconnecting clients thus sends one of them through Django, not
+    everyone whose wait for the teacher ran out while the first Django request of a
+    cold process was slow (9-11 s on a loaded machine)."""
+    if request is None or request.key in _headers or request.key in _teaching:
+        return
+    _teaching[request.key] = asyncio.get_running_loop().create_future()
+    request.teaches = True
+
+
+def may_serve(request: Shape | None) -> bool:
+    """May ``serve`` take this request (its shape; not the one teaching its headers)?"""
+    return request is not None and not request.teaches
+
+
+def expired(request: Shape | None, scope: dict[str, Any]) -> dict[str, Any]:
+    """The scope Django gets for a request ``serve`` handed back: as sent, unless its
+    wait ran out on the fast path with no headers to answer with (``Shape.ran_out``):
+    then Django answers at once (the same "nothing new" after a wait that is over) and
+    teaches them."""
+    if request is None or not request.ran_out:
+        return scope
+    query = f"after={request.after}&wait=0.001".encode("ascii")
+    return {**scope, "query_string": query}
+
+
 def taught(request: Shape | None) -> None:
     """The request that went to teach its shape's headers has its answer (or none)."""
     if request is not None and request.teaches:
@@ -297,25 +330,18 @@ def may_read(game_id: str, user_id: Any) -> bool:
 
 
 class _Counter:
-    """The marks and the wait counter on Redis, asynchronously (one client per loop)."""
+    """The marks and the wait counter on Redis, asynchronously (one client per loop).
+
+    One pipelined connection (``resp.Client``): a burst of polls (clients
+    reconnecting, a wake-up of many) shares its round trips instead of queueing for
+    a pool's connections or opening hundreds. The timeout is generous: a busy loop
+    reads late, and a slot taken whose answer is lost is a slot lost until the
+    counter expires."""
 
     def __init__(self, url: str) -> None:
-        # A few connections, waited for in turn: a burst of polls (clients reconnecting,
-        # a wake-up of many) queues here instead of opening hundreds or failing. The
-        # timeouts are generous: a busy loop reads late, and a slot taken whose answer
-        # is lost is a slot lost until the counter expires.
-        pool = redis.asyncio.BlockingConnectionPool.from_url(
-            url,
-            max_connections=POOL,
-            timeout=5.0,
-            socket_connect_timeout=1.0,
-            socket_timeout=3.0,
-            lib_name=None,
-            lib_version=None,
-        )
-        self.client = redis.asyncio.Redis(connection_pool=pool)
-        self.take = self.client.register_script(_TAKE)
-        self.change = self.client.register_script(limits.CHANGE)
+        self.client = resp.Client(url, timeout=3.0, connect_timeout=1.0)
+        self.take = self.client.script(_TAKE)
+        self.change = self.client.script(limits.CHANGE)
 
 
 _counters: dict[asyncio.AbstractEventLoop, _Counter | None] = {}
@@ -340,7 +366,7 @@ async def close() -> None:
     found = _counters.pop(asyncio.get_running_loop(), None)
     if found is not None:
         with contextlib.suppress(Exception):
-            await found.client.aclose()
+            await found.client.close()
 
 
 async def _take(token: str, user_id: Any, read_wall: int) -> str | None:
@@ -394,7 +420,7 @@ async def identify(token: str) -> tuple[Any, int] | None:
     counter = _counter()
     if counter is None:
         return None
-    raw = await counter.client.get(caches["default"].make_key(tokens.vouched_key(token)))
+    raw = await counter.client.execute("GET", caches["default"].make_key(tokens.vouched_key(token)))
     who = tokens.parse_vouched(None if raw is None else _serializer.loads(raw))
     if who is not None:
         tokens.remember_vouched(token, *who)
@@ -440,8 +466,9 @@ async def serve(
     """Answer the poll here if the fast path may (None: answered, or the client is
     gone); otherwise the ``receive`` to hand Django (what was read from the client
     is given again)."""
-    if request is None or request.key not in _headers:
+    if not may_serve(request):
         return receive
+    assert request is not None
     known = hub.exact(game_id)
     if known is None or request.after < known:
         return receive
@@ -496,6 +523,11 @@ async def serve(
         known = hub.exact(game_id)
         if known is None or known > request.after:
             return again  # no longer sure: Django reads the database
+        if request.key not in _headers:
+            await learn_headers(request)  # (its teacher went long ago, or failed)
+            if request.key not in _headers:
+                request.ran_out = True
+                return again  # Django answers (and teaches): ``expired``
     finally:
         if not listener.done():
             listener.cancel()
@@ -506,8 +538,9 @@ async def serve(
     hub.stats["fast"] += 1
     if DEBUG:
         print(f"FEEDDBG fast answered {game_id[-8:]} v{known}", flush=True)
-    await send(
-        {"type": "http.response.start", "status": 200, "headers": answer_headers(request, body)}
-    )
+    headers = answer_headers(request, body)
+    if hub.draining:  # (the process is stopping: the client polls again elsewhere)
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
     await send({"type": "http.response.body", "body": body})
     return None

@@ -68,7 +68,8 @@ AUDIT_EVERY = 20.0
 @dataclass(eq=False)
 class Waiter:
     after: int
-    future: asyncio.Future[int]
+    #: the version heard above ``after``; None: answer now with nothing new (``drain``)
+    future: asyncio.Future[int | None]
 
 
 @dataclass
@@ -127,6 +128,8 @@ class Hub:
             "fast": 0,
         }
         self._closing = False
+        #: the process is stopping (``drain``): every wait ends at once
+        self.draining = False
         #: the first connection was tried (a hold does not wait for a Redis that is away)
         self._tried = False
         self._last_rx = 0.0
@@ -179,7 +182,9 @@ class Hub:
         game = self.games[game_id]
         if game.known > after:
             return game.known
-        waiter = Waiter(after, self.loop.create_future())
+        if self.draining:
+            return None
+        waiter: Waiter = Waiter(after, self.loop.create_future())
         game.waiters.add(waiter)
         try:
             return await asyncio.wait_for(waiter.future, timeout)
@@ -260,6 +265,18 @@ class Hub:
             if version > waiter.after and not waiter.future.done():
                 waiter.future.set_result(version)
                 self.stats["wakes"] += 1
+
+    def drain(self) -> None:
+        """The process is stopping (SIGTERM: ``games.feed.asgi``): every wait, held or
+        still to come, ends now as if it had run out -- the client is answered at once
+        with the version it has ("nothing new", correct long-poll behaviour) and polls
+        again, on a process that stays, instead of the stop waiting up to a whole wait
+        for it (uvicorn's ``--timeout-graceful-shutdown``)."""
+        self.draining = True
+        for game in self.games.values():
+            for waiter in game.waiters:
+                if not waiter.future.done():
+                    waiter.future.set_result(None)
 
     def wake_threadsafe(self, game_id: str, version: int) -> None:
         with contextlib.suppress(RuntimeError):  # the loop is closed

@@ -53,6 +53,13 @@ def hub() -> Hub:
     return found
 
 
+def draining() -> bool:
+    """Is this loop's process stopping (``Hub.drain``)? Its answers then close their
+    connection: the client polls again elsewhere, not here in a loop of instant answers."""
+    found = _hubs.get(asyncio.get_running_loop())
+    return found is not None and found.draining
+
+
 async def close_hubs() -> None:
     loop = asyncio.get_running_loop()
     found = _hubs.pop(loop, None)

@@ -347,6 +347,54 @@ def test_clients_gone_from_fast_waits_give_their_slots_back(pg_servers):
     assert [r[0] for r in waiters.join()] == [200]
 
 
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_a_stopping_feed_process_answers_its_waits_at_once(pg_servers):
+    """SIGTERM: every wait held (on the fast path, or parked after Django's view) is
+    answered at once with nothing new, on a closed connection, its slot given back;
+    the process stops in a moment instead of holding them for their whole wait (the
+    test's uvicorn has no graceful-shutdown timeout: it would wait 30 s)."""
+    import signal
+
+    base = pg_servers.feed(PABLO_FEED_DEBUG="1", PABLO_FEED_AUDIT="600")
+    proc = pg_servers.procs[-1][0]
+    log = Log(pg_servers, len(pg_servers.procs) - 1)
+    (ann, ann_token), (ben, ben_token) = users(2)
+    game = started_game([ann, ben])
+    primed(base, game, ann_token, log)  # ann's next wait is the fast path's
+    path = feed_path(game, game.version, 30)
+    answers: list[tuple[str, int, dict[str, str], bytes, float]] = []
+
+    def wait(name: str, token: str) -> None:
+        status, headers, body = raw_get(base, path, token)
+        answers.append((name, status, {k.lower(): v for k, v in headers}, body, time.monotonic()))
+
+    threads = [
+        threading.Thread(target=wait, args=a) for a in (("ann", ann_token), ("ben", ben_token))
+    ]
+    for thread in threads:
+        thread.start()
+    # ann parked on the fast path; ben's (a token this process does not know) went
+    # through Django's view, then parked
+    assert wait_for(lambda: log.django_feed() == 2, 10)
+    time.sleep(1.0)
+    assert answers == []
+    stopped = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    for thread in threads:
+        thread.join(10)
+    assert sorted(a[0] for a in answers) == ["ann", "ben"]
+    for _name, status, headers, body, at in answers:
+        assert status == 200 and at - stopped < 3
+        assert json.loads(body) == {"events": [], "version": game.version}
+        assert headers.get("connection") == "close"
+    proc.wait(10)  # (stopped: else TimeoutExpired)
+    client = redis_lib.Redis.from_url(pg_servers.env["CELERY_BROKER_URL"])
+    for user in (ann, ben):
+        assert int(client.get(f"pablo-throttle:1:feed-waits:{user.pk}") or 0) == 0
+    client.close()
+
+
 def test_one_request_of_an_unknown_shape_goes_to_django_and_the_others_wait_for_it():
     import asyncio
 
