@@ -21,14 +21,29 @@ def types(game: Game) -> list[str]:
 
 def timeouts_per_turn(game_id: Any) -> dict[tuple[str, int | None], int]:
     """``turn_timed_out`` events counted per (turn key, seat): a duplicate shows as 2."""
-    counts: dict[tuple[str, int | None], int] = {}
-    key = ""
-    for row in Event.objects.filter(game_id=game_id).order_by("seq"):
-        if row.type == "deadline_set":
-            key = row.data["key"]
-        elif row.type == "turn_timed_out":
-            counts[(key, row.seat)] = counts.get((key, row.seat), 0) + 1
-    return counts
+    return timeouts_per_turn_of([game_id]).get(str(game_id), {})
+
+
+def timeouts_per_turn_of(game_ids: list[Any]) -> dict[str, dict[tuple[str, int | None], int]]:
+    """``timeouts_per_turn`` of many games in one query: game id (str) -> its counts
+    (a game without a timeout is missing). Only the two kinds of event that count are
+    read (a turn's key is the last ``deadline_set``'s), not every event's data."""
+    found: dict[str, dict[tuple[str, int | None], int]] = {}
+    game, key = None, ""
+    rows = (
+        Event.objects.filter(game_id__in=game_ids, type__in=("deadline_set", "turn_timed_out"))
+        .order_by("game_id", "seq")
+        .values_list("game_id", "type", "seat", "data")
+    )
+    for game_id, kind, seat, data in rows.iterator(chunk_size=2000):
+        if game_id != game:
+            game, key = game_id, ""
+        if kind == "deadline_set":
+            key = data["key"]
+        else:
+            counts = found.setdefault(str(game_id), {})
+            counts[(key, seat)] = counts.get((key, seat), 0) + 1
+    return found
 
 
 class Receiver:

@@ -158,12 +158,25 @@ class Processes:
         )
 
     def worker(
-        self, name: str = "w1", wait: bool = True, options: list[str] | None = None, **env: str
+        self,
+        name: str = "w1",
+        wait: bool = True,
+        options: list[str] | None = None,
+        lanes: bool = False,
+        **env: str,
     ) -> subprocess.Popen[bytes]:
         """A worker; ``options`` replace the default ones (solo pool, no gossip …);
-        ``AS_MAKE_RUN``: the pool ``make run`` starts."""
+        ``AS_MAKE_RUN``: the pool ``make run`` starts.
+
+        ``lanes``: the heavy lanes (games/lanes.py) a worker spawns for the heavy queues
+        its pool does not consume -- a process each with Django set up afresh (about
+        1.5 CPU-seconds apiece, two of them), which only a test that queues heavy work
+        (analyses, an ``expert`` bot's moves) needs; the others' workers run without
+        them (``PABLO_HEAVY_LANES=0``, unless ``env`` says otherwise)."""
         if options is None:
             options = ["--pool=solo", *QUIET]
+        if not lanes:
+            env.setdefault("PABLO_HEAVY_LANES", "0")
         proc = self.celery(name, "worker", *options, f"--hostname={name}@%h", **env)
         if wait:
             self.wait_ready(proc)

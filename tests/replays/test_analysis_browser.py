@@ -30,7 +30,7 @@ def test_a_cabo_game_analysed_from_the_viewer(live_server, chromium, artifacts, 
     )
     assert game.status == "finished"
     # A small budget: the machine is shared; the default's speed is measured in bench/.
-    celery.worker(PABLO_ANALYSIS_ITERATIONS="24")
+    celery.worker(lanes=True, PABLO_ANALYSIS_ITERATIONS="24")
     ann = Player(chromium, live_server.url, "ann", DESKTOP)
     phone = None
     try:
