@@ -32,7 +32,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .events import JSON
-from .state import clone
 
 
 def call_succeeded(
@@ -81,5 +80,23 @@ def round_reveal(
 
 
 def shown(reveal: JSON | None) -> JSON | None:
-    """The reveal as ``view`` hands it out: a copy (views never share the state's data)."""
-    return None if reveal is None else clone(reveal)
+    """The reveal as ``view`` hands it out: a copy (views never share the state's data).
+
+    Every view of a game after its first round carries the reveal, so this copy
+    follows the shape ``round_reveal`` builds instead of walking it as any data
+    (``state.clone``: four times slower, half the cost of a family ``view``).
+    """
+    if reveal is None:
+        return None
+    return {
+        **reveal,
+        "fields": {
+            seat: [None if card is None else card.copy() for card in slots]
+            for seat, slots in reveal["fields"].items()
+        },
+        "calls": [call.copy() for call in reveal["calls"]],
+        "totals": reveal["totals"].copy(),
+        "scores": reveal["scores"].copy(),
+        "game_totals": reveal["game_totals"].copy(),
+        "winners": reveal["winners"][:],
+    }

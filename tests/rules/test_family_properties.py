@@ -201,6 +201,9 @@ class Game:
         self.seen: dict[int | None, dict[int, str]] = {v: {} for v in self.viewers}
         self.callers: list[int] = []
         self.rounds_checked = 0
+        #: the views check_state checked, and the state version they are of
+        self.views: dict[int | None, Any] = {}
+        self.views_of = -1
         for seat in range(1, seats):
             self.store(rules.join(self.live, f"p{seat}", self.ctx))
 
@@ -251,8 +254,10 @@ class Game:
         places: list[int] = [c for f in s.fields for c in f if c is not None]
         places += s.discard + s.draw + ([s.held] if s.held is not None else [])
         assert sorted(places) == list(range(len(s.codes))), "a card is lost or doubled"
+        self.views = {v: rules.view(s, v) for v in self.viewers}
+        self.views_of = s.version
         for v in self.viewers:
-            self.check_view(v, rules.view(s, v))
+            self.check_view(v, self.views[v])
 
     def check_view(self, v: int | None, view: dict[str, Any] | None, recent: Any = ()) -> None:
         assert view is not None
@@ -308,6 +313,12 @@ class Game:
             self.check_view(seat, rules.view(self.live, seat, events), events)
         return True
 
+    def view(self, seat: int) -> Any:
+        """The view of ``seat`` now: the one checked after the last event, if any."""
+        if self.views_of == self.live.version:
+            return self.views[seat]
+        return rules.view(self.live, seat)
+
     def timeout(self) -> None:
         self.now += timedelta(seconds=61)
         key = self.live.turn_key
@@ -328,9 +339,7 @@ class Game:
                 self.timeout()
                 continue
             options = [
-                (seat, a)
-                for seat in range(self.seats)
-                for a in rules.view(self.live, seat)["legal_actions"]  # type: ignore[index]
+                (seat, a) for seat in range(self.seats) for a in self.view(seat)["legal_actions"]
             ]
             calls = [o for o in options if o[1]["type"] == "call"]
             throws = [o for o in options if o[1]["type"] == "throw"]

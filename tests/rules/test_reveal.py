@@ -8,6 +8,8 @@ round's end. The replay's round-end step shows every card too.
 
 from __future__ import annotations
 
+import copy
+
 from games import rules
 from tests.rules.helpers import call, discard, draw, look_all, table, turn
 
@@ -45,6 +47,29 @@ def test_cabo_a_successful_call():
     assert reveal(t, 0) == expected  # ... and the reveal shows the last one
     assert reveal(t, 1) == expected
     assert reveal(t, None) == expected  # public: a non-player sees it too
+
+
+def test_a_view_hands_out_a_copy_of_the_reveal():
+    # views never share the state's data: changing every part of one view's reveal
+    # changes neither the state nor the next view
+    t = table("cabo", [["1", "2", "3", "4"], ["5", "6", "5", "6"]], "0", ["6", "6"])
+    look_all(t)
+    call(t, 0)
+    draw(t, 1)
+    discard(t, 1)
+    before = copy.deepcopy(reveal(t))
+    r = reveal(t)
+    r["fields"]["0"][0]["code"] = "13"
+    r["fields"]["0"].append(None)
+    r["fields"]["2"] = []
+    r["calls"][0]["succeeded"] = None
+    r["calls"].append({"seat": 1, "succeeded": True})
+    for part in ("totals", "scores", "game_totals"):
+        r[part]["0"] = 99
+    r["winners"].append(1)
+    r["round"] = 7
+    assert reveal(t) == before
+    assert t.state.reveal == before
 
 
 def test_cabo_a_failed_call_costs_five():

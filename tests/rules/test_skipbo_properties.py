@@ -61,6 +61,7 @@ class Game:
         self.live = rules.fold(created[:1])
         self.shadow = rules.fold([_roundtrip(created[0])])
         self.count = 1
+        self.dealt: list[str] | None = None  # the round's deck, checked when dealt
         self.store(created[1:])
         for seat in range(1, seats):
             self.store(rules.join(self.live, f"p{seat}", self.ctx))
@@ -76,14 +77,16 @@ class Game:
 
     def store(self, events: list[Event]) -> None:
         for event in events:
-            before = self.live.copy()
+            check_event_views(self.live, event)  # the state before the event
             rules.apply(self.live, event)
             rules.apply(self.shadow, _roundtrip(event))
             self.count += 1
             assert self.shadow == self.live, f"fold differs after event {self.count} {event}"
-            check_event_views(before, event)
             if self.state.round:
-                check_cards(self.state)
+                if event.type == "round_started" or self.dealt is None:
+                    check_deck(self.state.deck)
+                    self.dealt = list(self.state.deck)
+                check_cards(self.state, self.dealt)
                 check_views(self.state, self.rng)
         if self.state.round:
             assert all(len(p) < 12 for p in self.state.building)
@@ -127,7 +130,32 @@ def choose(actions: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
 # --------------------------------------------------------------------------- checks
 
 
-def check_cards(s: SkipboState) -> None:
+FULL_DECK = Counter([str(v) for v in range(1, 13)] * 12 + ["SB"] * 18)
+EVERY_ID = list(range(162))
+VIEW_KEYS = {
+    "round",
+    "phase",
+    "turn",
+    "hand",
+    "hand_counts",
+    "stock",
+    "discards",
+    "building",
+    "deck",
+    "completed",
+    "legal_actions",
+    "rounds",
+    "result",
+}
+
+
+def check_deck(deck: list[str]) -> None:
+    """The dealt deck: 162 cards, twelve of each number and 18 Skip-Bo cards."""
+    assert len(deck) == 162
+    assert Counter(deck) == FULL_DECK
+
+
+def check_cards(s: SkipboState, dealt: list[str]) -> None:
     places: list[int] = []
     for seat in range(s.seats):
         places += s.stocks[seat] + s.hands[seat]
@@ -136,9 +164,8 @@ def check_cards(s: SkipboState) -> None:
     for pile in s.building:
         places += pile
     places += s.draw + s.completed
-    assert len(s.deck) == 162
-    assert sorted(places) == list(range(162)), "a card is missing or in two places"
-    assert Counter(s.deck) == Counter([str(v) for v in range(1, 13)] * 12 + ["SB"] * 18)
+    assert s.deck == dealt, "the deck changed after the deal"  # so check_deck holds
+    assert sorted(places) == EVERY_ID, "a card is missing or in two places"
     for pile in s.building:
         assert len(pile) <= 12
         for position, card in enumerate(pile, start=1):
@@ -146,52 +173,37 @@ def check_cards(s: SkipboState) -> None:
     assert s.scores == [len(stock) for stock in s.stocks]
 
 
-def hidden_from(s: SkipboState, viewer: int | None) -> list[int]:
-    ids = list(s.draw) + list(s.completed)
-    for seat in range(s.seats):
-        ids += s.stocks[seat][:-1]
-        if seat != viewer:
-            ids += s.hands[seat]
-    return ids
-
-
 def check_views(s: SkipboState, rng: random.Random) -> None:
+    deck = s.deck
+    hand_counts = {str(i): len(h) for i, h in enumerate(s.hands)}
+    # Hidden from everyone: the draw pile, the completed stack, the stocks under their tops.
+    hidden_from_all = s.draw + s.completed
+    for stock in s.stocks:
+        hidden_from_all += stock[:-1]
     for viewer in [*range(s.seats), None]:
         view = rules.view(s, viewer)
         assert view is not None
         own = s.hands[viewer] if viewer is not None else []
-        assert view["hand"] == [s.deck[c] for c in own]
-        assert view["hand_counts"] == {str(i): len(h) for i, h in enumerate(s.hands)}
-        assert set(view) == {
-            "round",
-            "phase",
-            "turn",
-            "hand",
-            "hand_counts",
-            "stock",
-            "discards",
-            "building",
-            "deck",
-            "completed",
-            "legal_actions",
-            "rounds",
-            "result",
-        }
+        assert view["hand"] == [deck[c] for c in own]
+        assert view["hand_counts"] == hand_counts
+        assert view.keys() == VIEW_KEYS
         for stock in view["stock"].values():
-            assert set(stock) == {"top", "count"}
+            assert stock.keys() == {"top", "count"}
         assert view["deck"] == {"count": len(s.draw)}
         # Move the hidden cards round among their places (every hidden id gets the
         # code of the next one, from a random start): the viewer must not notice.
-        hidden = hidden_from(s, viewer)
+        hidden = hidden_from_all[:]
+        for seat, hand in enumerate(s.hands):
+            if seat != viewer:
+                hidden += hand
         if len(hidden) < 2:
             continue
-        codes = [s.deck[c] for c in hidden]
-        shift = rng.randrange(1, len(codes))
-        codes = codes[shift:] + codes[:shift]
+        shift = rng.randrange(1, len(hidden))
+        moved = deck[:]
+        for card, source in zip(hidden, hidden[shift:] + hidden[:shift], strict=True):
+            moved[card] = deck[source]
         other = copy.copy(s)  # views never mutate: a new deck is all it needs
-        other.deck = s.deck[:]
-        for card, code in zip(hidden, codes, strict=True):
-            other.deck[card] = code
+        other.deck = moved
         assert rules.view(other, viewer) == view, f"seat {viewer} sees a hidden card"
 
 

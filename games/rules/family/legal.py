@@ -33,11 +33,15 @@ def legal_actions(preset: Preset, state: State, seat: int | None) -> list[JSON]:
     ):
         out.append({"type": "call"})
     if match_open(preset, s):
-        for t in range(s.seats):
-            if p.protect_caller and t != seat and t in s.callers:
-                continue
-            for pos in occupied(s.fields[t]):
-                out.append({"type": "throw", "seat": t, "position": pos, "onto": s.serial})
+        serial = s.serial
+        protected = s.callers if p.protect_caller else ()
+        out += [
+            {"type": "throw", "seat": t, "position": pos, "onto": serial}
+            for t, field in enumerate(s.fields)
+            if t == seat or t not in protected
+            for pos, card in enumerate(field)
+            if card is not None
+        ]
     return out
 
 

@@ -42,11 +42,16 @@ def view(
     else:
         shown = s.known[viewer] if s.known else set()
 
-    def code(card: int | None) -> str | None:
-        if card is None:
-            return None
-        return s.codes[card] if shown is None or card in shown else "?"
-
+    codes = s.codes
+    if shown is None:
+        fields = {
+            str(i): [None if c is None else codes[c] for c in f] for i, f in enumerate(s.fields)
+        }
+    else:
+        fields = {
+            str(i): [None if c is None else codes[c] if c in shown else "?" for c in f]
+            for i, f in enumerate(s.fields)
+        }
     held = None
     if s.held is not None and (
         s.held_from == "discard" or (seat is not None and seat == s.turn_seat)
@@ -68,7 +73,7 @@ def view(
             "serial": s.serial,
         },
         "deck": {"count": len(s.draw)},
-        "fields": {str(i): [code(c) for c in f] for i, f in enumerate(s.fields)},
+        "fields": fields,
         "called_by": list(s.callers),
         "legal_actions": legal_actions(preset, s, seat),
         "rounds": [
