@@ -44,9 +44,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import cProfile
 import logging
 import os
 import re
+import signal
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -467,8 +469,6 @@ def _drain_on_exit_signals() -> None:
     (uvicorn's, installed before the lifespan starts) still runs first."""
     if threading.current_thread() is not threading.main_thread():
         return  # (only the main thread sets signal handlers: a server run in a thread)
-    import signal
-
     loop = asyncio.get_running_loop()
 
     def drain() -> None:
@@ -497,9 +497,6 @@ def _profile_start() -> None:
     ``<path>.<pid>.<n>`` on SIGUSR1 (and started afresh) and on shutdown."""
     if not os.environ.get("PABLO_FEED_PROFILE"):
         return
-    import cProfile
-    import signal
-
     profile = cProfile.Profile(time.thread_time)  # (the loop thread's CPU, not the wall)
     _profile[:] = [profile, 0]
     profile.enable()
@@ -509,8 +506,6 @@ def _profile_start() -> None:
 def _profile_dump(again: bool = False) -> None:
     if not _profile:
         return
-    import cProfile
-
     profile, n = _profile
     profile.disable()
     profile.dump_stats(f"{os.environ['PABLO_FEED_PROFILE']}.{os.getpid()}.{n}")

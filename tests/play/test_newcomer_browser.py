@@ -185,7 +185,7 @@ def test_a_cancelled_game_says_so_and_who_after_asking_first(live_server, chromi
             assert "Game over" not in result and "won" not in result
             assert page.locator("#table .result svg, #table a[href^='/replays/']").count() == 0
             assert page.locator("#table .board").count() == 0  # no empty board
-            assert "ann cancelled the game before it started." in page.inner_text("#table .log")
+            assert f"{said} the game before it started." in page.inner_text("#table .log")
     finally:
         player.close()
         viewer.close()

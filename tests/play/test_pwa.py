@@ -78,8 +78,11 @@ def test_the_service_worker_is_served_from_the_root_and_keeps_static_files_only(
     for url in config["kept"]:  # everything it keeps exists, and is a static file
         assert url.startswith("/static/"), url
         assert c.get(url).status_code == 200, url
-    # the only cache writes: the install's list, and kept() under the static prefix
-    assert text.count("cache.put(") == 1 and text.count("cache.addAll(") == 1
+    # the only cache writes: the install's (the offline page, then each listed static
+    # file), and kept() under the static prefix
+    assert text.count("cache.put(") == 1 and "cache.addAll(" not in text
+    assert text.count("cache.add(") == 2
+    assert "cache.add(PABLO.offline)" in text and "PABLO.kept.map((url) => cache.add(url))" in text
     assert "url.pathname.startsWith(PABLO.static)" in text
     assert re.fullmatch(r"[0-9a-f]{16}", config["version"])
 
