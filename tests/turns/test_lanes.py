@@ -75,7 +75,8 @@ def attack(attacker: Any, finished: list[Any], expert_games: int) -> list[Any]:
 
 
 def probe(moves: int) -> list[float]:
-    """Play seat 0 of Cabo games against a ``basic`` bot; the bot's lags (seconds)."""
+    """Play seat 0 of Cabo games against a ``basic`` bot until it has started ``moves``
+    turns (a whole game to 100 points takes minutes); the bot's lags (seconds)."""
     person = get_user_model().objects.create_user(username="probe", password="x" * 10)
     rng = random.Random(5)
     end = time.monotonic() + moves * 6 + 30
@@ -97,6 +98,8 @@ def probe(moves: int) -> list[float]:
             if game.version == waited:  # nothing new: the same state, nothing to do yet
                 time.sleep(0.05)
                 continue
+            if len(lags) + bot_turns(game) > moves:  # enough: a game to 100 points is long
+                break
             state = game_selectors.game_state(game=game)
             legal = rules.get_ruleset("cabo").legal_actions(state, 0)
             if legal and waits_for(legal):
@@ -109,9 +112,17 @@ def probe(moves: int) -> list[float]:
         lags += [
             (row.created_at - before.created_at).total_seconds()
             for before, row in itertools.pairwise(rows)
-            if row.seat == 1 and row.type in ("drawn", "called")
+            if row.seat == 1 and row.type in BOT_TURN
         ]
     return lags
+
+
+BOT_TURN = ("drawn", "called")  # the event that starts a turn of the bot (seat 1)
+
+
+def bot_turns(game: Any) -> int:
+    """How many turns the bot has started in ``game``."""
+    return Event.objects.filter(game=game, seat=1, type__in=BOT_TURN).count()
 
 
 def deadline_lag() -> float:
