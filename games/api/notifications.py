@@ -31,6 +31,7 @@ from games.services import notifications as notification_services
 from games.tokens import CachedTokenAuthentication
 
 from .schema import ErrorSerializer
+from .serializers import StrictBooleanField, StrictCharField
 from .throttling import RateLimitHeaders
 
 WEBHOOK_DESCRIPTION = """\
@@ -62,17 +63,6 @@ def _errors(*statuses: int) -> dict[int, OpenApiResponse]:
     return {s: OpenApiResponse(ErrorSerializer, description=text[s]) for s in statuses}
 
 
-class QuietHoursSerializer(serializers.Serializer):
-    start = serializers.RegexField(HHMM, help_text="HH:MM in the player's timezone.")
-    end = serializers.RegexField(HHMM, help_text="HH:MM in the player's timezone.")
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        # A PATCH is partial down to this object: a window is both ends or none.
-        if set(attrs) != {"start", "end"}:
-            raise serializers.ValidationError(_("quiet hours need both a start and an end."))
-        return attrs
-
-
 class StrictSerializer(serializers.Serializer):
     # An object whose keys are all known: a misspelt kind or channel is a 400, not a
     # switch silently left as it was. (No docstring: the schema would give it to every
@@ -92,15 +82,30 @@ class StrictSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+class QuietHoursSerializer(StrictSerializer):
+    start = serializers.RegexField(
+        HHMM, trim_whitespace=False, help_text="HH:MM in the player's timezone."
+    )
+    end = serializers.RegexField(
+        HHMM, trim_whitespace=False, help_text="HH:MM in the player's timezone."
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        # A PATCH is partial down to this object: a window is both ends or none.
+        if set(attrs) != {"start", "end"}:
+            raise serializers.ValidationError(_("quiet hours need both a start and an end."))
+        return attrs
+
+
 class ChannelsSerializer(StrictSerializer):
-    push = serializers.BooleanField(required=False)
-    email = serializers.BooleanField(required=False)
-    webhook = serializers.BooleanField(required=False)
+    push = StrictBooleanField(required=False)
+    email = StrictBooleanField(required=False)
+    webhook = StrictBooleanField(required=False)
 
 
 class PushWebhookSerializer(StrictSerializer):
-    push = serializers.BooleanField(required=False)
-    webhook = serializers.BooleanField(required=False)
+    push = StrictBooleanField(required=False)
+    webhook = StrictBooleanField(required=False)
 
 
 class KindsSerializer(StrictSerializer):
@@ -117,7 +122,7 @@ class KindsSerializer(StrictSerializer):
     )
 
 
-class NotificationSettingsSerializer(serializers.Serializer):
+class NotificationSettingsSerializer(StrictSerializer):
     email = serializers.EmailField(
         allow_blank=True,
         required=False,
@@ -132,15 +137,16 @@ class NotificationSettingsSerializer(serializers.Serializer):
         help_text="Only in the answer to a PATCH that gave a new address: the address a "
         "confirmation link was mailed to.",
     )
-    email_enabled = serializers.BooleanField(required=False)
-    webhook_enabled = serializers.BooleanField(required=False)
+    email_enabled = StrictBooleanField(required=False)
+    webhook_enabled = StrictBooleanField(required=False)
     webhook_url = serializers.URLField(
         read_only=True, allow_null=True, help_text="Set with PUT /api/me/webhook/."
     )
-    push_enabled = serializers.BooleanField(required=False)
-    timezone = serializers.CharField(
+    push_enabled = StrictBooleanField(required=False)
+    timezone = StrictCharField(
         required=False,
         allow_blank=True,
+        trim_whitespace=False,
         max_length=64,
         help_text="IANA zone name, e.g. Europe/Paris or UTC; blank in an answer: not set yet "
         "(UTC). A PATCH must name a real zone: blank, localtime, Factory, posixrules, paths "
