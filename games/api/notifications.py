@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -197,6 +198,16 @@ class WebhookInSerializer(serializers.Serializer):
             raise serializers.ValidationError(
                 _("is not a well-formed URL (a host, a port within 1-65535).")
             ) from exc
+        if settings.PABLO_WEBHOOK_ALLOW_PRIVATE:
+            return value
+        try:
+            # told now rather than at every delivery; a name that does not resolve yet
+            # is kept (each delivery resolves and checks it again)
+            webhooks.check_destination(value)
+        except webhooks.WebhookRefused as exc:
+            raise serializers.ValidationError(_("is not on a public address.")) from exc
+        except webhooks.WebhookFailed:
+            pass
         return value
 
 
