@@ -18,6 +18,7 @@ from games import rules
 from games.names import player_name
 from games.ratings import selectors as ratings
 from games.selectors import friends as friend_selectors
+from tabletop.places import ordinal, rank_words
 
 from .lobby import ruleset_name
 
@@ -89,19 +90,3 @@ def context(user: Any, page_number: Any = 1) -> dict[str, Any]:
         row["rating_change"] = changes.get((row["id"], row["you"]))
     per_ruleset = summary(rows if not page.has_other_pages() else _rows(games, user))
     return {"rows": rows, "page": page, "per_ruleset": per_ruleset, "nav": "history"}
-
-
-def ordinal(n: int) -> str:
-    """A place in words: "1st", "2nd" (each language writes its own ordinals)."""
-    if 10 <= n % 100 <= 20 or n % 10 not in (1, 2, 3):
-        return gettext("%(n)sth") % {"n": n}
-    if n % 10 == 1:
-        return gettext("%(n)sst") % {"n": n}
-    if n % 10 == 2:
-        return gettext("%(n)snd") % {"n": n}
-    return gettext("%(n)srd") % {"n": n}
-
-
-def rank_words(rank: int, players: int) -> str:
-    """A rank among players in words: "1st of 3"."""
-    return gettext("%(rank)s of %(count)s") % {"rank": ordinal(rank), "count": players}

@@ -17,6 +17,7 @@ from games.errors import NotFound
 from games.names import player_name
 from games.ratings import selectors as ratings
 from tabletop.layouts import local_name
+from tabletop.places import rank_words
 
 from . import chart
 
@@ -100,6 +101,9 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
                 "change": you["rating_change"] if you else None,
                 # a place in every game (Cabo and the Pablo family have no "loser")
                 "won": game["place"] == 1,
+                "place_text": rank_words(game["place"], game["seats"], tied=game["tied"])
+                if game["place"]
+                else None,
             }
         )
     return render(

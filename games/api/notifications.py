@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -31,6 +32,7 @@ from games.services import notifications as notification_services
 from games.tokens import CachedTokenAuthentication
 
 from .schema import ErrorSerializer
+from .serializers import StrictBooleanField, StrictCharField
 from .throttling import RateLimitHeaders
 
 WEBHOOK_DESCRIPTION = """\
@@ -62,17 +64,6 @@ def _errors(*statuses: int) -> dict[int, OpenApiResponse]:
     return {s: OpenApiResponse(ErrorSerializer, description=text[s]) for s in statuses}
 
 
-class QuietHoursSerializer(serializers.Serializer):
-    start = serializers.RegexField(HHMM, help_text="HH:MM in the player's timezone.")
-    end = serializers.RegexField(HHMM, help_text="HH:MM in the player's timezone.")
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        # A PATCH is partial down to this object: a window is both ends or none.
-        if set(attrs) != {"start", "end"}:
-            raise serializers.ValidationError(_("quiet hours need both a start and an end."))
-        return attrs
-
-
 class StrictSerializer(serializers.Serializer):
     # An object whose keys are all known: a misspelt kind or channel is a 400, not a
     # switch silently left as it was. (No docstring: the schema would give it to every
@@ -92,15 +83,30 @@ class StrictSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+class QuietHoursSerializer(StrictSerializer):
+    start = serializers.RegexField(
+        HHMM, trim_whitespace=False, help_text="HH:MM in the player's timezone."
+    )
+    end = serializers.RegexField(
+        HHMM, trim_whitespace=False, help_text="HH:MM in the player's timezone."
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        # A PATCH is partial down to this object: a window is both ends or none.
+        if set(attrs) != {"start", "end"}:
+            raise serializers.ValidationError(_("quiet hours need both a start and an end."))
+        return attrs
+
+
 class ChannelsSerializer(StrictSerializer):
-    push = serializers.BooleanField(required=False)
-    email = serializers.BooleanField(required=False)
-    webhook = serializers.BooleanField(required=False)
+    push = StrictBooleanField(required=False)
+    email = StrictBooleanField(required=False)
+    webhook = StrictBooleanField(required=False)
 
 
 class PushWebhookSerializer(StrictSerializer):
-    push = serializers.BooleanField(required=False)
-    webhook = serializers.BooleanField(required=False)
+    push = StrictBooleanField(required=False)
+    webhook = StrictBooleanField(required=False)
 
 
 class KindsSerializer(StrictSerializer):
@@ -117,7 +123,7 @@ class KindsSerializer(StrictSerializer):
     )
 
 
-class NotificationSettingsSerializer(serializers.Serializer):
+class NotificationSettingsSerializer(StrictSerializer):
     email = serializers.EmailField(
         allow_blank=True,
         required=False,
@@ -132,15 +138,16 @@ class NotificationSettingsSerializer(serializers.Serializer):
         help_text="Only in the answer to a PATCH that gave a new address: the address a "
         "confirmation link was mailed to.",
     )
-    email_enabled = serializers.BooleanField(required=False)
-    webhook_enabled = serializers.BooleanField(required=False)
+    email_enabled = StrictBooleanField(required=False)
+    webhook_enabled = StrictBooleanField(required=False)
     webhook_url = serializers.URLField(
         read_only=True, allow_null=True, help_text="Set with PUT /api/me/webhook/."
     )
-    push_enabled = serializers.BooleanField(required=False)
-    timezone = serializers.CharField(
+    push_enabled = StrictBooleanField(required=False)
+    timezone = StrictCharField(
         required=False,
         allow_blank=True,
+        trim_whitespace=False,
         max_length=64,
         help_text="IANA zone name, e.g. Europe/Paris or UTC; blank in an answer: not set yet "
         "(UTC). A PATCH must name a real zone: blank, localtime, Factory, posixrules, paths "
@@ -191,6 +198,16 @@ class WebhookInSerializer(serializers.Serializer):
             raise serializers.ValidationError(
                 _("is not a well-formed URL (a host, a port within 1-65535).")
             ) from exc
+        if settings.PABLO_WEBHOOK_ALLOW_PRIVATE:
+            return value
+        try:
+            # told now rather than at every delivery; a name that does not resolve yet
+            # is kept (each delivery resolves and checks it again)
+            webhooks.check_destination(value)
+        except webhooks.WebhookRefused as exc:
+            raise serializers.ValidationError(_("is not on a public address.")) from exc
+        except webhooks.WebhookFailed:
+            pass
         return value
 
 

@@ -21,6 +21,7 @@ import json
 import logging
 import os
 import random
+import re
 import urllib.parse
 from datetime import timedelta
 from pathlib import Path
@@ -35,7 +36,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from py_vapid import Vapid02
+from py_vapid import Vapid02, VapidException
 
 from games import outbox, rules
 from games.models import Game, PushDelivery, PushSubscription
@@ -128,19 +129,45 @@ def check_keys(p256dh: str, auth: str) -> Any:
     return None
 
 
+#: What py_vapid takes as a JWT ``aud`` (an origin): a host name or an IPv4 address, no
+#: IPv6 literal -- a push service's endpoint names a host anyway.
+_AUDIENCE = re.compile(r"https?://[^/:@]+(:\d+)?", re.IGNORECASE)
+
+
+def _schemes() -> tuple[str, ...]:
+    return ("https", "http") if settings.PABLO_PUSH_ALLOW_PRIVATE else ("https",)
+
+
+def _split(endpoint: str) -> tuple[str, str, int]:
+    """The webhooks' spelling filter, stricter: https only (unless
+    ``PABLO_PUSH_ALLOW_PRIVATE``), no ``user@`` (a browser gives none), and a host VAPID
+    can name as the audience. ``WebhookMalformed`` else."""
+    parts = split_destination(endpoint, schemes=_schemes(), credentials=False)
+    if not _AUDIENCE.fullmatch(audience(endpoint)):
+        raise WebhookMalformed(f"{loggable(endpoint)}: no VAPID audience")
+    return parts
+
+
+def audience(endpoint: str) -> str:
+    """The endpoint's origin, the VAPID JWT's ``aud``: ``scheme://host[:port]``."""
+    parts = urllib.parse.urlsplit(endpoint)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
 def check_endpoint(endpoint: str) -> Any:
-    """Why an endpoint is refused (None: https on a public address, or allowed private)."""
-    allow = bool(settings.PABLO_PUSH_ALLOW_PRIVATE)
-    schemes = ("https", "http") if allow else ("https",)
+    """Why an endpoint is refused (None: https on a public address, or allowed private).
+
+    The delivery applies the same filter again (``post``)."""
     try:
-        # the webhooks' filter, stricter: https only, and no user@ (a browser gives none)
-        split_destination(endpoint, schemes=schemes, credentials=False)
+        _split(endpoint)
     except WebhookMalformed:
-        if not endpoint.lower().startswith(tuple(f"{s}://" for s in schemes)):
+        if not endpoint.lower().startswith(tuple(f"{s}://" for s in _schemes())):
             return _("endpoint must be an https:// URL.")
+        if "[" in urllib.parse.urlsplit(endpoint).netloc:
+            return _("endpoint must name its host, not an IPv6 address.")
         return _("endpoint is not a well-formed URL (a host, a port within 1-65535, no user name).")
     try:
-        resolve_destination(endpoint, allow_private=allow)
+        resolve_destination(endpoint, allow_private=bool(settings.PABLO_PUSH_ALLOW_PRIVATE))
     except WebhookRefused:
         return _("endpoint is not on a public address.")
     except WebhookFailed:
@@ -284,15 +311,14 @@ _signed: dict[tuple[str, str, str], tuple[str, int]] = {}
 
 def vapid_authorization(endpoint: str, pair: dict[str, str]) -> str:
     """``vapid t=<JWT>,k=<public key>``: ``aud`` the endpoint's origin, ``sub`` the subject."""
-    parts = urllib.parse.urlsplit(endpoint)
-    audience = f"{parts.scheme}://{parts.netloc}"
+    origin = audience(endpoint)
     subject = str(settings.PABLO_VAPID_SUBJECT)
     now = int(timezone.now().timestamp())
-    key = (pair["private_key"], subject, audience)
+    key = (pair["private_key"], subject, origin)
     found = _signed.get(key)
     if found is not None and 11 * 3600 < found[1] - now <= 12 * 3600:
         return found[0]
-    claims = {"aud": audience, "exp": now + 12 * 3600, "sub": subject}
+    claims = {"aud": origin, "exp": now + 12 * 3600, "sub": subject}
     header = Vapid02.from_raw(pair["private_key"].encode()).sign(claims)["Authorization"]
     if len(_signed) > 1000:
         _signed.clear()
@@ -303,14 +329,25 @@ def vapid_authorization(endpoint: str, pair: dict[str, str]) -> str:
 def post(
     subscription: PushSubscription, message: dict[str, Any], *, urgent: bool, pair: dict[str, str]
 ) -> int:
-    """One push request; its status. Raises ``WebhookFailed`` / ``WebhookRefused``."""
+    """One push request; its status. Raises ``WebhookFailed`` / ``WebhookRefused``.
+
+    The endpoint passes the subscription's filter again (``check_endpoint``): a row
+    stored before it, or while ``PABLO_PUSH_ALLOW_PRIVATE`` was on, is refused here
+    rather than sent to plain http or with a user name; its host is resolved and
+    every address checked again (``post_pinned``), so DNS that now answers a private
+    address gets no POST."""
+    _split(subscription.endpoint)
+    try:
+        authorization = vapid_authorization(subscription.endpoint, pair)
+    except VapidException as exc:
+        raise WebhookRefused(f"{loggable(subscription.endpoint)}: {exc}") from exc
     headers = {
         "Content-Type": "application/octet-stream",
         "Content-Encoding": "aes128gcm",
         "TTL": str(int(settings.PABLO_PUSH_TTL)),
         "Urgency": "high" if urgent else "normal",
         "Topic": str(message["game"]).replace("-", ""),
-        "Authorization": vapid_authorization(subscription.endpoint, pair),
+        "Authorization": authorization,
     }
     body = encrypt(message, subscription.p256dh, subscription.auth)
     return post_pinned(

@@ -6,6 +6,8 @@ numeric and the names are refused before any lookup."""
 
 from __future__ import annotations
 
+import socket
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -115,3 +117,47 @@ def test_webhook_with_a_port_out_of_range_is_400(url):
     assert answer.status_code == 400, answer.content
     assert set(answer.json()) == {"code", "detail"}
     assert not NotificationSettings.objects.filter(user=ann).exclude(webhook_url="").exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:8080/hook",
+        "https://[::1]/hook",
+        "https://[::ffff:127.0.0.1]/hook",
+        "http://169.254.169.254/latest/meta-data",
+        "http://10.0.0.7/hook",
+        "https://localhost/hook",
+        "https://a.localhost/hook",
+    ],
+)
+def test_a_webhook_on_a_private_address_is_400_when_registered(settings, url):
+    """It was registered (200, a secret shown) and only every delivery was refused: the
+    owner was never told. ``PABLO_WEBHOOK_ALLOW_PRIVATE`` off, as on a public server."""
+    settings.PABLO_WEBHOOK_ALLOW_PRIVATE = False
+    ann = user("ann")
+    c = APIClient()
+    c.force_authenticate(ann)
+    answer = c.put("/api/me/webhook/", {"url": url}, format="json")
+    assert answer.status_code == 400, answer.content
+    assert answer.json()["detail"].startswith("url:")
+    assert not NotificationSettings.objects.filter(user=ann).exclude(webhook_url="").exists()
+    settings.PABLO_WEBHOOK_ALLOW_PRIVATE = True  # a local receiver, for development
+    assert c.put("/api/me/webhook/", {"url": url}, format="json").status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_webhook_on_a_public_address_or_a_name_not_resolving_yet_is_kept(settings, monkeypatch):
+    settings.PABLO_WEBHOOK_ALLOW_PRIVATE = False
+    c = APIClient()
+    c.force_authenticate(user("ann"))
+    answer = c.put("/api/me/webhook/", {"url": f"https://{PUBLIC}/h"}, format="json")
+    assert answer.status_code == 200, answer.content
+
+    def no_answer(*args, **kwargs):
+        raise socket.gaierror("no such name (yet)")
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_answer)
+    answer = c.put("/api/me/webhook/", {"url": "https://hooks.example/h"}, format="json")
+    assert answer.status_code == 200, answer.content  # a delivery resolves it again
