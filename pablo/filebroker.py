@@ -44,3 +44,8 @@ class Transport(filesystem.Transport):
     """kombu's file-system transport with atomic writes (``Channel._put``)."""
 
     Channel = Channel
+
+    #: No host to connect to: the broker is a folder. kombu's virtual transports name
+    #: ``localhost``, and its connection pool then warned "No hostname was supplied.
+    #: Reverting to default 'localhost'" on the first message ``make run`` sent.
+    default_connection_params: dict[str, Any] = {}
