@@ -228,6 +228,11 @@ def test_the_viewer_and_its_analysis_are_in_french_and_german(settings):
         f"{replay}?step={last}",
     ]
     assert untranslated(pages, paths, names | {"vera", "basic", "bot"}) == {}
+    # the list of marked steps: "Step 3: mistake by …", with French's space before the colon
+    marks = {lang: pages[lang].get(replay).content.decode().split('class="analysis-marks"')
+             for lang in ("en", "fr")}  # fmt: skip
+    assert all(len(parts) == 2 for parts in marks.values()), "no marked step to read"
+    assert "</a>: <span" in marks["en"][1] and "</a>\u202f: <span" in marks["fr"][1]
 
 
 # --------------------------------------------------------------------------- the switch
