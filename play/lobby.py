@@ -128,12 +128,17 @@ def lists(user: Any) -> dict[str, Any]:
 
 
 def _row(data: dict[str, Any], game: Any) -> dict[str, Any]:
-    players = [p["username"] for p in sorted(data["players"], key=lambda p: p["seat"])]
+    seated = sorted(data["players"], key=lambda p: p["seat"])
+    players = [p["username"] for p in seated]
     return {
         "id": data["id"],
         "ruleset": ruleset_name(data["ruleset"]),
         "players": players,
-        "names": [player_name(p) for p in players],  # as people read them
+        # as people read them: the viewer is "You", as at the table
+        "names": [
+            gettext("You") if p["seat"] == data.get("you") else player_name(p["username"])
+            for p in seated
+        ],
         "bot_accounts": [p["username"] for p in data["players"] if p.get("bot_account")],
         "seats": data["seats"],
         "free": data["seats"] - len(players),

@@ -17,6 +17,7 @@ from django.utils import translation
 from games import rules
 from tabletop.describe import describe
 from tabletop.layouts import layout
+from tests.fixtures import start_skipbo, user
 from tests.play.test_reveal import cabo_after_round_one, client_for  # noqa: F401  (a fixture)
 from tests.replays.games import engine_game
 
@@ -95,3 +96,16 @@ def test_the_table_after_a_round_calls_the_viewer_you(cabo_after_round_one, lang
     assert re.search(rf"(?<!\w){you} \+50\b", _text(log.group(0))), _text(log.group(0))
     assert "ben" in _text(log.group(0))
     assert f">{YOU[lang]}<" in scores.group(0) and f">{YOU[lang]}<" in reveal.group(0)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_lobby_calls_the_viewer_you_in_their_games(lang):
+    """The lobby's rows name the players of each game: the reader is "You" there too."""
+    ann, ben, cara = user("ann"), user("ben"), user("cara")
+    start_skipbo(ann, ben)  # ann's move
+    start_skipbo(ben, ann)  # ben's move
+    start_skipbo(ben, cara)  # not ann's: named as it is
+    page = client_for(ann).get("/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    rows = [_text(r).strip() for r in re.findall(r"<span class=\"g-pl\">.*?</span>", page)]
+    assert sorted(rows) == sorted([f"{YOU[lang]}, ben", f"ben, {YOU[lang]}"]), rows
