@@ -92,6 +92,15 @@ def card_short(code: str, kind: str) -> str:
     return code
 
 
+def card_said(code: str, kind: str) -> str:
+    """A card in a sentence of "Last moves": ``card_short``, or its whole name where the
+    kind asks for it (Cabo: "ann put Cabo 7 into slot 2", not "7 into slot 2")."""
+    f = faces(kind)
+    if f.named_in_sentences and not f.suited and not (f.wild and code == f.wild):
+        return card_name(code, kind)
+    return card_short(code, kind)
+
+
 def _face(code: str, kind: str, size: str) -> SafeString:
     return _face_in(code, kind, size, get_language())
 

@@ -28,7 +28,7 @@ from games.names import player_name
 from games.rules import Event
 from games.rules import words as said
 
-from .cards import card_short
+from .cards import card_said
 
 JSON = dict[str, Any]
 
@@ -85,7 +85,7 @@ class Words:
     def card(self, code: Any, default: str | None = None) -> str:
         """A card in words, or ``default`` ("a card") when the viewer did not see it."""
         if said.seen(code):
-            return card_short(code, self.kind)
+            return card_said(code, self.kind)
         return _("a card") if default is None else default
 
     def mine(self, seat: Any = None) -> bool:

@@ -43,6 +43,9 @@ class Faces:
     mark: str = ""
     #: A numbered face's colour class: the first whose bound its value does not pass.
     tiers: tuple[tuple[int, str], ...] = ()
+    #: Whether sentences name a numbered card by its whole name ("Cabo 7"), not its bare
+    #: number: where slots are numbered too, "1 and 2 do not match" read like slots.
+    named_in_sentences: bool = False
     #: The wild card's code, its class, its name, its mark and its short form in sentences.
     wild: str = ""
     wild_css: str = ""
@@ -59,6 +62,7 @@ KINDS = {
         label="Cabo",
         mark="cabo",
         tiers=((4, "cabo-low"), (8, "cabo-mid"), (99, "cabo-high")),
+        named_in_sentences=True,
     ),
     "skipbo": Faces(
         css="skipbo",

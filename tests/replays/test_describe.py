@@ -152,3 +152,22 @@ def test_a_third_ruleset_says_its_own_events(eights):
     code = t.events[replay.steps[draws[0]].main].data["code"]
     assert card_short(code, "french") in said(replay, draws[0])[0]
     assert said(replay, draws[0], 1) == ["p0 drew a card."]
+
+
+def test_cabo_cards_are_named_in_sentences_not_read_as_slots():
+    """Cabo's cards are numbers, as its slots are: "1 and 2 do not match" read like
+    slots (issue 28). Sentences name them as the cards do: "Cabo 1 and Cabo 2"."""
+    # p0 1 2 3 4, p1 5 6 8 9, 11 turned up; the draw pile 6, 2, ...
+    deck = ["1", "2", "3", "4", "5", "6", "8", "9", "11", "6", "2"]
+    t = Table("cabo", seats=2, options={"start_seat": 0}, decks=[deck])
+    t.act(0, {"type": "look", "positions": [0, 1]})
+    t.act(1, {"type": "look", "positions": [0, 1]})
+    t.act(0, {"type": "draw", "source": "deck"})  # 6
+    t.act(0, {"type": "replace", "positions": [0, 1]})  # 1 and 2: wrong
+    t.act(1, {"type": "draw", "source": "deck"})  # 2
+    t.act(1, {"type": "replace", "positions": [0]})  # the 5 goes
+    replay = build_replay("g", len(t.events), t.events)
+    told = " ".join(s for step in replay.sentences(None, 0, replay.last) for s in step)
+    assert "Cabo 1 and Cabo 2 do not match" in told, told
+    assert "Cabo 6 goes onto the discard pile" in told, told
+    assert "p1 put Cabo 2 into" in told and "discarding Cabo 5" in told, told
