@@ -155,7 +155,7 @@ def measure(options: dict[str, Any]) -> None:
                 ruleset="tamalou",
                 seats=12,
                 turn_timeout=2,  # the attacker never plays: its expert stand-in does
-                options={"stand_in": "expert"},
+                options={"stand_in": "expert", "decks": 2},  # 12 seats need two decks
                 bots=[{"seat": s, "level": "expert"} for s in range(1, 12)],
             )
         return rows
