@@ -177,6 +177,9 @@ def measure(options: dict[str, Any]) -> None:
                 game.refresh_from_db()
                 if game.status != Game.Status.ACTIVE:
                     break
+                turns = Event.objects.filter(game=game, seat=1, type__in=("drawn", "called"))
+                if len(lags) + turns.count() > moves:  # enough: a game to 100 takes minutes
+                    break
                 state = game_selectors.game_state(game=game)
                 legal = rules.get_ruleset("cabo").legal_actions(state, 0)
                 if legal and waits_for(legal):

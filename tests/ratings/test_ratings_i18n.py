@@ -17,3 +17,6 @@ def test_the_ratings_pages_are_in_french_and_german(people, settings):
     pages = {lang: client_for(ann, lang) for lang in ("en", *LANGUAGES)}
     paths = ["/ratings/?ruleset=skipbo", "/players/ann/", "/players/bob/", "/history/"]
     assert untranslated(pages, paths, {"ann", "bob", "cid"}) == {}
+    # French sets a narrow no-break space before ";" between the summary's parts
+    summary = pages["fr"].get("/players/ann/").content.decode()
+    assert "\u202f; " in summary and " ; " not in summary and "s; " not in summary
