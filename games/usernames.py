@@ -23,6 +23,9 @@ admin log-in) and the uniqueness of new names.
   ``καλημέρα`` and ``日本語テスト`` are fine. Each character's script comes from
   the Unicode data of ``confusable_homoglyphs`` (the library django-registration
   uses for the same purpose);
+* the words the pages call their reader by, in any spelling (``You``, ``TOI``,
+  fullwidth ``Ｄｕ``): at the table and in the lobby the reader is "You" ("Toi",
+  "Du"), and a player of that name would pass for them;
 * whole-script lookalikes: a name in one other script whose every letter
   looks like an ASCII letter (Cyrillic ``аре``, Greek ``ΑΒΕ``), from the same
   library's confusables data.
@@ -162,6 +165,11 @@ def looks_like_ascii(name: str) -> bool:
     return all(char in ascii_like for char in letters)
 
 
+#: What the table, the lobby and "Last moves" call their reader ("You", "Toi", "Du"):
+#: a player of that name would read as the reader on everyone else's table.
+READER_WORDS = frozenset({"you", "toi", "du"})
+
+
 def username_problem(name: str) -> Any:
     """Why ``name`` (already cleaned) may not be a new username (a lazy translation), or None.
 
@@ -170,6 +178,11 @@ def username_problem(name: str) -> Any:
     """
     if any(is_invisible(char) for char in name):
         return _("Usernames may not contain invisible characters.")
+    if username_key(name) in READER_WORDS:
+        return _(
+            "This name is the word the pages use for their reader, in English, French or "
+            "German: choose another."
+        )
     if is_mixed_script(name):
         return _(
             "Usernames may not mix letters of different scripts "
