@@ -97,7 +97,7 @@ def card_said(code: str, kind: str) -> str:
     kind asks for it (Cabo: "ann put Cabo 7 into slot 2", not "7 into slot 2")."""
     f = faces(kind)
     if f.named_in_sentences and not f.suited and not (f.wild and code == f.wild):
-        return card_name(code, kind)
+        return "\u00a0".join(card_name(code, kind).rsplit(" ", 1))  # never "Cabo" / "11"
     return card_short(code, kind)
 
 
