@@ -52,12 +52,15 @@ def _fresh_state_cache():
     """The per-process fold cache (games.store) starts empty for every test:
     a state cached by one test's game must never serve another's database."""
     from games import store, tokens
+    from games.selectors.accounts import bot_accounts_forget
 
     store.clear_cache()
     tokens.forget_all()
+    bot_accounts_forget()
     yield
     store.clear_cache()
     tokens.forget_all()
+    bot_accounts_forget()
 
 
 @pytest.fixture(autouse=True)

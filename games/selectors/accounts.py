@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -56,16 +57,41 @@ def username_refusal(name: str, *, exclude: Any = None) -> str | None:
     return None
 
 
+#: A seated player's name -> (a bot account?, until when, ``time.monotonic``). Only an
+#: account that has never sat may become a bot account (``bot_account_make``), so a
+#: player's answer does not change; it is still read again after ``BOT_FLAG_SECONDS``,
+#: in case a join raced that call. Every action's answer needs it (``players[].bot_account``):
+#: read each time, it was a third of ``game_act``'s time (bench/README.md, bench_append).
+_BOT_FLAGS: dict[str, tuple[bool, float]] = {}
+BOT_FLAG_SECONDS = 300.0
+BOT_FLAGS_KEPT = 10_000
+
+
 def bot_account_names(names: Iterable[str | None]) -> set[str]:
-    """Those of ``names`` that are bot accounts (``POST /api/me/bot/``): one query."""
+    """Those of ``names``, players who have sat at a game, that are bot accounts (``POST
+    /api/me/bot/``): from this process's memory, else one query for those it lacks."""
     wanted = [n for n in names if n]
-    if not wanted:
-        return set()
-    return set(
-        BotAccount.objects.filter(user__username__in=wanted).values_list(
-            "user__username", flat=True
+    now = time.monotonic()
+    missing = [n for n in wanted if _BOT_FLAGS.get(n, (False, 0.0))[1] <= now]
+    if missing:
+        bots = set(
+            BotAccount.objects.filter(user__username__in=missing).values_list(
+                "user__username", flat=True
+            )
         )
-    )
+        if len(_BOT_FLAGS) >= BOT_FLAGS_KEPT:
+            _BOT_FLAGS.clear()
+        for name in missing:
+            _BOT_FLAGS[name] = (name in bots, now + BOT_FLAG_SECONDS)
+    return {n for n in wanted if _BOT_FLAGS[n][0]}
+
+
+def bot_accounts_forget(name: str | None = None) -> None:
+    """Forget what ``bot_account_names`` knows of ``name`` (None: of everyone)."""
+    if name is None:
+        _BOT_FLAGS.clear()
+    else:
+        _BOT_FLAGS.pop(name, None)
 
 
 def account_language(*, user: Any) -> str | None:

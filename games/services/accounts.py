@@ -143,6 +143,7 @@ def bot_account_make(*, user: Any) -> None:
             "This account has already played: it cannot become a bot.", "has_played"
         )
     BotAccount.objects.get_or_create(user=user)
+    account_selectors.bot_accounts_forget(user.username)
 
 
 def account_language_set(*, user: Any, code: str) -> None:

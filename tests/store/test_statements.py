@@ -15,16 +15,16 @@ What an action costs now, and why (the counts changed when the branches of
   regression: ``_player`` ages the mark as if ann had signed up a minute ago.
 * **The ordering lock of the log costs no statement**: it is taken inside the
   append's one statement (``pg_advisory_xact_lock`` in a ``LATERAL``), checked below.
-* **One more statement after the append: the answer's players' ``bot_account``**
-  (docs/programs.md). Whether an account is a program's may change at any time
-  (``POST /api/me/bot/``), so the answer reads it -- one indexed query over the
-  game's usernames -- rather than trust a copy. On the optimistic path it runs
-  after the append's autocommit; on the locked path the answer is built before
-  COMMIT (as an ``Idempotency-Key``'s stored answer must be), so the row lock is
-  held for that one read too.
+* **The answer's players' ``bot_account``** (docs/programs.md) is read once per
+  process and player, then kept (``games.selectors.accounts.bot_account_names``):
+  only an account that has never sat may become a program's, so a seated player's
+  answer does not change. Read every time, it was a third of ``game_act``. A process
+  that has not met the players reads it once -- one indexed query over the game's
+  usernames, after the append (optimistic path) or before COMMIT (locked path).
 
-So: this process wrote the game last -> the CTE, then that read (2); otherwise
-BEGIN, the lock, the load, the CTE, that read, COMMIT (6).
+So: this process wrote the game last -> the CTE alone (1); otherwise BEGIN, the
+lock, the load, the CTE, COMMIT (5); plus the players' read in a process that has
+not met them.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from games import followers, rules, store, tokens
 from games.models import Game
 from games.selectors import bots as bot_selectors
 from games.selectors import games as game_selectors
+from games.selectors.accounts import bot_accounts_forget
 from games.services import bots as bot_services
 from games.services import games as game_services
 from games.store import write as store_write
@@ -96,11 +97,23 @@ def test_an_action_this_process_wrote_last_is_one_statement(require_postgres):
     _warm(ann_client, game)
     ran = _post(ann_client, game, {"type": "play", "from": "stock", "pile": 0})
     # No bots, no deadline near, nobody listening: the receivers read nothing. The
-    # append is one statement, the log's ordering lock inside it; then the answer's read.
-    assert len(ran) == 2, ran
+    # append is one statement, the log's ordering lock inside it; the players' flags
+    # were read by the first request.
+    assert len(ran) == 1, ran
     assert ran[0].lstrip().startswith("WITH bumped AS")
     assert "pg_advisory_xact_lock" in ran[0]
-    assert _players_are_read(ran[1]), ran[1]
+
+
+def test_a_process_that_has_not_met_the_players_reads_their_flags_once(require_postgres):
+    ann, ann_client = _player("ann")
+    bob, _ = _player("bob")
+    game = _game(ann, bob)
+    _warm(ann_client, game)
+    bot_accounts_forget()  # as a new process
+    ran = _post(ann_client, game, {"type": "play", "from": "stock", "pile": 0})
+    assert len(ran) == 2 and _players_are_read(ran[1]), ran
+    ran = _post(ann_client, game, {"type": "play", "from": "stock", "pile": 0})
+    assert len(ran) == 1, ran
 
 
 def test_an_action_on_a_game_this_process_has_not_seen_takes_the_lock(require_postgres):
@@ -112,11 +125,10 @@ def test_an_action_on_a_game_this_process_has_not_seen_takes_the_lock(require_po
     ran = _post(ann_client, game, {"type": "play", "from": "stock", "pile": 0})
     kinds = [q.split()[0].upper() for q in ran]
     # The lock, the load (the snapshot and the events after it in one statement), the
-    # append (one statement), the answer's read, in one transaction.
-    assert kinds == ["BEGIN", "SELECT", "SELECT", "WITH", "SELECT", "COMMIT"], ran
+    # append (one statement), in one transaction.
+    assert kinds == ["BEGIN", "SELECT", "SELECT", "WITH", "COMMIT"], ran
     assert ran[1].rstrip().endswith("FOR UPDATE")
     assert "games_snapshot" in ran[2]
-    assert _players_are_read(ran[4]), ran[4]
 
 
 def test_the_bots_receiver_reads_nothing_in_a_game_without_bots(require_postgres):
@@ -140,7 +152,7 @@ def test_a_listener_costs_the_action_nothing(require_postgres, monkeypatch):
     # Ending the turn sets bob's deadline: "your turn" for bob, who has an address; the
     # log's notifications follower sends it, out of the request.
     ran = _post(ann_client, game, {"type": "end", "card": "7", "discard_pile": 0})
-    assert len(ran) == 2 and _players_are_read(ran[1]), ran  # as without a listener
+    assert len(ran) == 1, ran  # as without a listener
     assert sent == []
     followers.follow(next(f for f in followers.registered() if f.name == "notifications"))
     # (the follower writes the notice; "games.send_mail" mails it: notify branch)
