@@ -204,6 +204,7 @@ class Application(ASGIHandler):
             return message
 
         body_file = await super().read_body(bounded)
+        body_file.received = seen
         if seen > limit:
             body_file.truncate(0)
             body_file.too_large = seen
@@ -222,6 +223,15 @@ class Application(ASGIHandler):
             # Reading the body now fails as Django fails a body announced too long
             # (RequestDataTooBig: the API's 400 body_too_large), chunked ones included.
             request.META["CONTENT_LENGTH"] = str(body_file.too_large)
+        elif (
+            request is not None
+            and getattr(body_file, "received", 0)
+            and not request.META.get("CONTENT_LENGTH")
+        ):
+            # A chunked body announces no length, and DRF's parsers and Django's
+            # multipart parser read a body of no length as empty: the fields of a
+            # chunked POST were lost ("username: This field is required").
+            request.META["CONTENT_LENGTH"] = str(body_file.received)
         if request is None:
             body_file.close()
             await self.send_response(error_response, send)
