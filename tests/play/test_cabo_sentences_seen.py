@@ -14,7 +14,7 @@ from tabletop.describe import describe
 from tabletop.layouts import layout
 from tests.replays.games import engine_game
 
-NAMED = re.compile(r"Cabo (\d+)")
+NAMED = re.compile(r"Cabo\s(\d+)")  # a no-break space too
 
 
 def _codes(data: Any) -> set[str]:
