@@ -178,7 +178,8 @@ def username_problem(name: str) -> Any:
     """
     if any(is_invisible(char) for char in name):
         return _("Usernames may not contain invisible characters.")
-    if username_key(name) in READER_WORDS:
+    # by its look: Latin small capitals (y, U+1D0F, u) are one script, yet read as "you"
+    if username_look(name) in READER_WORDS:
         return _(
             "This name is the word the pages use for their reader, in English, French or "
             "German: choose another."

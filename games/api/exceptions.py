@@ -122,7 +122,14 @@ def validation_detail(detail: Any) -> tuple[str, str]:
     # that is one of ours, otherwise the generic "invalid" (DRF's "required",
     # "null", ... are details, not API codes).
     code = next((c for _p, _m, c in messages if c in OWN_VALIDATION_CODES), "invalid")
-    return code, " ".join(parts)
+    return code, printable(" ".join(parts))
+
+
+def printable(text: str) -> str:
+    """``text`` with any lone surrogate written as its escape (``\\ud800``): a detail
+    naming what the client sent (an unknown key) may hold one, which JSON decodes but
+    UTF-8 cannot encode -- the answer was a 500."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 #: Codes a serializer may raise that are passed through as the error code.

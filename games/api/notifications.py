@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -90,6 +91,21 @@ class QuietHoursSerializer(StrictSerializer):
     end = serializers.RegexField(
         HHMM, trim_whitespace=False, help_text="HH:MM in the player's timezone."
     )
+
+    def _hhmm(self, value: str) -> str:
+        # RegexField searches, and "$" also matches before a final newline: "22:00\n"
+        # passed and was stored as sent. The whole string must be HH:MM.
+        if not re.fullmatch(HHMM, value):
+            raise serializers.ValidationError(
+                serializers.RegexField.default_error_messages["invalid"]
+            )
+        return value
+
+    def validate_start(self, value: str) -> str:
+        return self._hhmm(value)
+
+    def validate_end(self, value: str) -> str:
+        return self._hhmm(value)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         # A PATCH is partial down to this object: a window is both ends or none.

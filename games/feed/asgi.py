@@ -58,7 +58,7 @@ from urllib.parse import parse_qs
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.conf import settings
 from django.core import signals
-from django.core.exceptions import RequestAborted
+from django.core.exceptions import RequestAborted, RequestDataTooBig
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.base import BaseHandler
 from django.http import FileResponse
@@ -173,6 +173,25 @@ def waiting_game(scope: dict[str, Any]) -> str | None:
         return None
 
 
+class _DroppedBody:
+    """The stream of a request whose body was dropped past ``DATA_UPLOAD_MAX_MEMORY_SIZE``
+    (``Application.read_body``): reading it fails as Django's ``request.body`` fails for
+    an announced length past it. Django's multipart parser reads the stream itself and
+    found it empty: a form posted past the limit was answered as one without its CSRF
+    token (403), not as too large (400)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def read(self, *args: Any) -> bytes:
+        raise RequestDataTooBig("Request body exceeded settings.DATA_UPLOAD_MAX_MEMORY_SIZE.")
+
+    readline = read
+
+    def close(self) -> None:
+        self.inner.close()
+
+
 class Application(ASGIHandler):
     def __init__(self, threads: int | None = None) -> None:
         # The middleware chain as under WSGI, all synchronous: one hop to an executor
@@ -204,6 +223,7 @@ class Application(ASGIHandler):
             return message
 
         body_file = await super().read_body(bounded)
+        body_file.received = seen
         if seen > limit:
             body_file.truncate(0)
             body_file.too_large = seen
@@ -222,6 +242,16 @@ class Application(ASGIHandler):
             # Reading the body now fails as Django fails a body announced too long
             # (RequestDataTooBig: the API's 400 body_too_large), chunked ones included.
             request.META["CONTENT_LENGTH"] = str(body_file.too_large)
+            request._stream = _DroppedBody(body_file)
+        elif (
+            request is not None
+            and getattr(body_file, "received", 0)
+            and not request.META.get("CONTENT_LENGTH")
+        ):
+            # A chunked body announces no length, and DRF's parsers and Django's
+            # multipart parser read a body of no length as empty: the fields of a
+            # chunked POST were lost ("username: This field is required").
+            request.META["CONTENT_LENGTH"] = str(body_file.received)
         if request is None:
             body_file.close()
             await self.send_response(error_response, send)
