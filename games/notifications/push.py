@@ -154,6 +154,18 @@ def audience(endpoint: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
+def canonical_endpoint(endpoint: str) -> str:
+    """The endpoint as stored and compared: its scheme and host in lower case (they are
+    case-insensitive, RFC 3986 §6.2.2.1), the rest as given -- "HTTPS://Push.Example/x"
+    and "https://push.example/x" are one device, not two."""
+    try:
+        parts = urllib.parse.urlsplit(endpoint)
+    except ValueError:
+        return endpoint  # refused by ``check_endpoint`` already
+    head = f"{parts.scheme.lower()}://{parts.netloc.lower()}"
+    return head + endpoint[len(head) :] if endpoint.lower().startswith(head) else endpoint
+
+
 def check_endpoint(endpoint: str) -> Any:
     """Why an endpoint is refused (None: https on a public address, or allowed private).
 

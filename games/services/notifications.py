@@ -105,6 +105,7 @@ def push_subscribe(*, user: Any, endpoint: str, p256dh: str, auth: str) -> tuple
 
     The user's row is locked first, then the endpoint's: requests sent at once for one
     endpoint (by one account or several) make one row, the others update it."""
+    endpoint = push.canonical_endpoint(endpoint)
     # one at a time per user (the user's model, not type(user): a page's user is a lazy object)
     users = get_user_model().objects.select_for_update()
     list(users.filter(pk=user.pk).values("pk"))

@@ -51,6 +51,12 @@ def test_devices_unique_by_endpoint_listed_removed(vapid, service):
     assert updated.status_code == 200 and updated.json()["id"] == made.json()["id"]
     row = PushSubscription.objects.get()
     assert row.p256dh == again["keys"]["p256dh"] and row.auth == again["keys"]["auth"]
+    # the scheme and host in other letters: the same device (RFC 3986: case-insensitive)
+    scheme, rest = device.endpoint.split("://", 1)
+    host, path = rest.split("/", 1)
+    shouted = {**again, "endpoint": f"{scheme.upper()}://{host.upper()}/{path}"}
+    assert c.post("/api/me/push/", shouted, format="json").json()["id"] == row.pk
+    assert PushSubscription.objects.get().endpoint == device.endpoint
     listed = c.get("/api/me/push/").json()
     assert [d["id"] for d in listed] == [row.pk] and listed[0]["last_success"] is None
     assert client_for(bob).get("/api/me/push/").json() == []
