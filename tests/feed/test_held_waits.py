@@ -36,11 +36,13 @@ def spellings(game_id: str) -> list[tuple[str, str]]:
     ]
 
 
-def request(base: str, method: str, path: str, token: str, timeout: float = 40) -> int:
+def request(base: str, method: str, path: str, token: str, timeout: float = 40,
+            headers: dict[str, str] | None = None) -> int:  # fmt: skip
+    """The status of one request with ``token`` (and ``headers``), its body read."""
     url = urlsplit(base)
     conn = http.client.HTTPConnection(url.hostname, url.port, timeout=timeout)
     try:
-        conn.request(method, path, headers={"Authorization": f"Token {token}"})
+        conn.request(method, path, headers={"Authorization": f"Token {token}", **(headers or {})})
         answer = conn.getresponse()
         answer.read()
         return answer.status

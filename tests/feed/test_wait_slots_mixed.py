@@ -8,29 +8,16 @@ eight wait; the five others are refused at once (429), and a move answers the ei
 
 from __future__ import annotations
 
-import http.client
 import threading
 import time
-from urllib.parse import urlparse
 
 import pytest
 
 from tests.feed.test_fast import Log, feed_path, primed
+from tests.feed.test_held_waits import request
 from tests.feed.test_live import call, look, started_game, users
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
-
-
-def request(base: str, method: str, path: str, token: str, headers: dict[str, str]) -> int:
-    url = urlparse(base)
-    conn = http.client.HTTPConnection(url.hostname, url.port, timeout=40)
-    try:
-        conn.request(method, path, headers={"Authorization": f"Token {token}", **headers})
-        answer = conn.getresponse()
-        answer.read()
-        return answer.status
-    finally:
-        conn.close()
 
 
 def test_eight_waits_in_all_across_the_fast_path_django_and_the_account_feed(pg_servers):
@@ -55,7 +42,7 @@ def test_eight_waits_in_all_across_the_fast_path_django_and_the_account_feed(pg_
     lock = threading.Lock()
 
     def wait(method: str, path: str, headers: dict[str, str]) -> None:
-        status = request(base, method, path, token, headers)
+        status = request(base, method, path, token, headers=headers)
         with lock:
             statuses.append(status)
 
