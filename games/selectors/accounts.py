@@ -70,9 +70,10 @@ BOT_FLAGS_KEPT = 10_000
 def bot_account_names(names: Iterable[str | None]) -> set[str]:
     """Those of ``names``, players who have sat at a game, that are bot accounts (``POST
     /api/me/bot/``): from this process's memory, else one query for those it lacks."""
-    wanted = [n for n in names if n]
     now = time.monotonic()
-    missing = [n for n in wanted if _BOT_FLAGS.get(n, (False, 0.0))[1] <= now]
+    # a copy of what is known: another thread may clear the shared one meanwhile
+    flags = {n: _BOT_FLAGS.get(n, (False, 0.0)) for n in names if n}
+    missing = [n for n, (_, until) in flags.items() if until <= now]
     if missing:
         bots = set(
             BotAccount.objects.filter(user__username__in=missing).values_list(
@@ -82,8 +83,8 @@ def bot_account_names(names: Iterable[str | None]) -> set[str]:
         if len(_BOT_FLAGS) >= BOT_FLAGS_KEPT:
             _BOT_FLAGS.clear()
         for name in missing:
-            _BOT_FLAGS[name] = (name in bots, now + BOT_FLAG_SECONDS)
-    return {n for n in wanted if _BOT_FLAGS[n][0]}
+            flags[name] = _BOT_FLAGS[name] = (name in bots, now + BOT_FLAG_SECONDS)
+    return {n for n, (bot, _) in flags.items() if bot}
 
 
 def bot_accounts_forget(name: str | None = None) -> None:
