@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from .choices import Button, Choice
 
@@ -120,7 +121,7 @@ def hint(legal: list[JSON], selection: Selection, kind: str) -> str:
         parts.append(_("click a card of yours, then the pile it goes on"))
     if "throw" in types:
         parts.append(_("to throw a card onto the discard pile, click it first"))
-    text = "; ".join(parts)
+    text = pgettext("between the parts of a summary", "; ").join(parts)  # French: "\u202f; "
     return text[:1].upper() + text[1:] + "."
 
 

@@ -69,3 +69,14 @@ def test_the_french_table_after_a_round(cabo_after_round_one):  # noqa: F811
     text = html.unescape(re.sub(r"<[^>]+>", "", body))
     assert "Manche 1" in text
     assert not bare(text), bare(text)
+
+
+def test_the_tables_hint_joins_its_parts_with_frenchs_semicolon():
+    from django.utils import translation
+
+    from play.selection import Selection, hint
+
+    legal = [{"type": "replace", "choices": [1]}, {"type": "throw"}]
+    with translation.override("fr"):
+        said = hint(legal, Selection(refs=[], choices=[]), "french")
+    assert "\u202f; " in said, said
