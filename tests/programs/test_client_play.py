@@ -6,6 +6,8 @@ a 429 waits its Retry-After -- and the order it plays the turn list in."""
 from __future__ import annotations
 
 import json
+import threading
+import time
 from typing import Any
 
 import httpx
@@ -17,7 +19,8 @@ from tests.fixtures import STOCK_TO_PILE_0
 
 class Server:
     """Answers from a script: ``script[(method, path)]`` is a list of answers, each a
-    (status, body, headers) or an exception to raise, taken in turn."""
+    (status, body, headers), an exception to raise or a function of the request that
+    gives the answer, taken in turn."""
 
     def __init__(self, script: dict[tuple[str, str], list[Any]]) -> None:
         self.script = script
@@ -28,6 +31,8 @@ class Server:
         answer = self.script[(request.method, request.url.path)].pop(0)
         if isinstance(answer, Exception):
             raise answer
+        if callable(answer):
+            answer = answer(request)
         status, body, headers = answer
         return httpx.Response(status, json=body, headers=headers)
 
@@ -137,3 +142,74 @@ def test_the_turn_list_is_played_in_its_order_and_the_feed_resumes_where_it_stop
     assert (first.position, first.type_, str(first.game)) == (42, "your_turn", other["id"])
     reads = [dict(r.url.params) for r in server.seen if r.url.path == "/api/me/events/"]
     assert reads == [{"wait": "0.0"}, {"after": "41", "wait": "30"}]
+
+
+def test_games_are_played_at_once_and_a_game_asked_for_while_played_is_played_again(moves):
+    """``play(parallel=2)``: each game's action is held until the other game's has
+    arrived too, which only threads get past; and ``your_turn`` for a game that is
+    being played has it looked at once more when that ends."""
+    before, answer = moves
+    other = {**before, "id": "00000000-0000-4000-8000-000000000001"}
+    done = {**answer, "game": {**answer["game"], "state": {**answer["game"]["state"]}}}
+    done["game"]["state"]["turn"] = {"seat": 1, "stage": "play", "deadline": None}
+    both = threading.Barrier(3, timeout=10)  # the two actions and the feed's read
+    asked_again = threading.Event()
+
+    def held(_request):
+        both.wait()  # BrokenBarrierError (a 500 here, then ApiError) when one at a time
+        asked_again.wait(10)
+        return (201, done, {})
+
+    def news(_request):
+        both.wait()  # both actions are under way: the feed says one game waits again
+        your_turn = {"type": "your_turn", "game": other["id"], "at": "2026-01-01T00:00:00Z"}
+        return (200, {"events": [{**your_turn, "position": 42, "data": {}}], "position": 42}, {})
+
+    def quiet(_request):
+        asked_again.set()
+        return (200, {"events": [], "position": 42}, {})
+
+    turns = [
+        {"game": g["id"], "ruleset": "skipbo", "deadline": None, "version": 9}
+        for g in (other, before)
+    ]
+    server = Server(
+        {
+            ("GET", "/api/me/turns/"): [(200, turns, {})],
+            ("GET", f"/api/games/{other['id']}/"): [(200, other, {}), (200, done["game"], {})],
+            ("GET", f"/api/games/{before['id']}/"): [(200, before, {})],
+            ("POST", f"/api/games/{other['id']}/actions/"): [held],
+            ("POST", f"/api/games/{before['id']}/actions/"): [held],
+            ("GET", "/api/me/events/"): [(200, {"events": [], "position": 41}, {}), news, quiet],
+        }
+    )
+    reads = []
+    p = player(server, [])
+    p.play(
+        lambda g: fill(g.state["legal_actions"][0]),
+        on_event=reads.append,
+        until=lambda: len(reads) and asked_again.is_set(),
+        parallel=2,
+    )
+    assert len(server.posts()) == 2
+    assert [r.url.path for r in server.seen].count(f"/api/games/{other['id']}/") == 2
+    assert not server.script[("GET", f"/api/games/{other['id']}/")]
+
+
+def test_a_failure_in_a_game_played_on_a_thread_is_raised_by_play(moves):
+    before, _ = moves
+    body = {"code": "not_a_player", "detail": "You have no seat in this game."}
+    turns = [{"game": before["id"], "ruleset": "skipbo", "deadline": None, "version": 9}]
+    game = f"/api/games/{before['id']}/"
+    server = Server(
+        {
+            ("GET", "/api/me/turns/"): [(200, turns, {})] * 100,
+            ("GET", game): [(200, before, {})] * 100,
+            ("POST", game + "actions/"): [(403, body, {})],
+            ("GET", "/api/me/events/"): [(200, {"events": [], "position": 41}, {})]
+            + [lambda _r: (time.sleep(0.05), (200, {"events": [], "position": 41}, {}))[1]] * 100,
+        }
+    )
+    with pytest.raises(ApiError) as refused:
+        player(server, []).play(lambda g: fill(g.state["legal_actions"][0]), parallel=4)
+    assert refused.value.code == "not_a_player"

@@ -1,10 +1,11 @@
 """A bot that plays every game on its account's turn list with a legal move.
 
-    python bot.py --url http://127.0.0.1:8000 --token TOKEN [--games N]
+    python bot.py --url http://127.0.0.1:8000 --token TOKEN [--games N] [--parallel K]
 
 It takes one of ``state.legal_actions`` at random (a template's free parameters
 filled with allowed values), in the soonest deadline's game first, and waits on the
-account's feed when no game waits for it. It stops when N of its games have
+account's feed when no game waits for it; K games (default 8) are played at once, so
+a move in one does not wait for the others. It stops when N of its games have
 finished (without --games: never). Any ruleset: it only reads legal_actions.
 """
 
@@ -37,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--token", required=True, help="the account's API token")
     parser.add_argument("--games", type=int, default=0, help="stop after N finished games")
     parser.add_argument("--seed", type=int, default=None, help="repeatable choices")
+    parser.add_argument("--parallel", type=int, default=8, help="games played at once")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     player = Player(args.url, args.token)
@@ -50,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     def done() -> bool:
         return bool(args.games) and len(finished) >= args.games
 
-    player.play(lambda game: choose(game, rng), on_event=seen, until=done)
+    player.play(lambda game: choose(game, rng), on_event=seen, until=done, parallel=args.parallel)
     print(f"{len(finished)} games finished; retried: {player.retried}", flush=True)
     return 0
 

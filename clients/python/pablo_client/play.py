@@ -4,7 +4,8 @@
 to it:
 
 - **where to act**: ``turns()`` (``GET /api/me/turns/``) lists the games that wait
-  for the account, soonest deadline first; ``play()`` acts in them in that order;
+  for the account, soonest deadline first; ``play()`` acts in them in that order,
+  then in each game the feed says waits for it, on ``parallel`` threads;
 - **when to look again**: ``events()`` / ``follow()`` read the account's own feed
   (``GET /api/me/events/?after=p&wait=s``), one long poll for all its games;
 - **acting safely**: ``act()`` sends the decided action with ``expected_version``
@@ -20,9 +21,11 @@ This module is not generated: ``scripts/client.sh`` leaves it alone.
 from __future__ import annotations
 
 import random
+import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
 import httpx
@@ -137,6 +140,8 @@ class Player:
         self.sleep = sleep
         #: answers that were retried, by status (``"transport"`` for lost connections)
         self.retried: dict[str, int] = {}
+        self._counting = threading.Lock()
+        self.client.get_httpx_client()  # made once here: threads share it (httpx allows)
 
     # -- the one way every request goes -------------------------------------------
 
@@ -169,7 +174,8 @@ class Player:
             pause = min(pause * 2, self.max_backoff)
 
     def _count(self, what: str) -> None:
-        self.retried[what] = self.retried.get(what, 0) + 1
+        with self._counting:
+            self.retried[what] = self.retried.get(what, 0) + 1
 
     def _ok(self, answer: Any, *statuses: int) -> Any:
         if int(answer.status_code) not in statuses:
@@ -240,20 +246,23 @@ class Player:
         return None
 
     def play_turns(self, decide: Decide) -> int:
-        """One pass over the turn list, soonest deadline first: in each game, act, and
-        go on acting while the answer shows the turn still this seat's. The number
-        of actions that went in."""
+        """One pass over the turn list, soonest deadline first, one game after the
+        other: ``play_game`` in each. The number of actions that went in."""
+        return sum(self.play_game(turn.game, decide) for turn in self.turns())
+
+    def play_game(self, game: Any, decide: Decide) -> int:
+        """In one game (a ``Game``, or an id to read it): act, and go on acting while
+        the answer shows the seat still on turn (``on_turn``); nothing when it is not.
+        The number of actions that went in."""
+        if not isinstance(game, models.Game):
+            game = self.game(game)
         acted = 0
-        for turn in self.turns():
-            game: Any = turn.game
-            while True:
-                answer = self.act(game, decide)
-                if answer is None:
-                    break
-                acted += 1
-                game = answer.game
-                if not on_turn(game):
-                    break
+        while on_turn(game):
+            answer = self.act(game, lambda seen: decide(seen) if on_turn(seen) else None)
+            if answer is None:
+                break
+            acted += 1
+            game = answer.game
         return acted
 
     def play(
@@ -262,24 +271,84 @@ class Player:
         *,
         on_event: Callable[[models.AccountEvent], None] | None = None,
         until: Callable[[], bool] | None = None,
+        parallel: int = 1,
     ) -> None:
-        """Play every game that waits for this account, soonest deadline first, then
-        wait on the account's feed for the next thing to do; each event read goes to
-        ``on_event``. Forever, or until ``until()`` is true (asked after each read)."""
+        """Play every game that waits for this account, soonest deadline first, and
+        each game the account's feed then says waits for it (``your_turn``); each
+        event read goes to ``on_event``. Forever, or until ``until()`` is true (asked
+        after each read). Games are played on ``parallel`` threads, one game never on
+        two at once, so a move in one game does not wait for the moves of the others
+        (the feed is read meanwhile); a failure in a game is raised here."""
         position = self.events()[1]
+        with _Games(parallel, lambda game: self.play_game(game, decide)) as games:
+            games.start(turn.game for turn in self.turns())
+            while True:
+                events, position = self.events(position)
+                for event in events:
+                    if on_event is not None:
+                        on_event(event)
+                games.raise_failure()
+                if until is not None and until():
+                    return
+                if events:
+                    games.start(e.game for e in events if e.type_ == "your_turn")
+                else:  # a whole wait without news: look at the turn list once more
+                    games.start(turn.game for turn in self.turns())
+
+
+class _Games:
+    """Games played on a pool of threads: ``start(ids)`` plays each (``play``) unless
+    it is being played already, in which case it is played once more when that ends,
+    since the news may have come after its last look."""
+
+    def __init__(self, threads: int, play: Callable[[Any], Any]) -> None:
+        self.pool = ThreadPoolExecutor(max(1, threads), thread_name_prefix="pablo-game")
+        self.play = play
+        self.lock = threading.Lock()
+        self.running: dict[str, bool] = {}  # game -> asked again while running
+        self.failures: list[BaseException] = []
+
+    def __enter__(self) -> _Games:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def start(self, games: Iterable[Any]) -> None:
+        for game in games:
+            key = str(game)
+            with self.lock:
+                if key in self.running:
+                    self.running[key] = True
+                    continue
+                self.running[key] = False
+            self.pool.submit(self._run, key)
+
+    def _run(self, game: str) -> None:
         while True:
-            acted = self.play_turns(decide)
-            events, position = self.events(position, wait=0 if acted else None)
-            for event in events:
-                if on_event is not None:
-                    on_event(event)
-            if until is not None and until():
+            try:
+                self.play(game)
+            except BaseException as failure:  # raised in play(), on the main thread
+                with self.lock:
+                    self.failures.append(failure)
+                    del self.running[game]
                 return
+            with self.lock:
+                if not self.running[game]:
+                    del self.running[game]
+                    return
+                self.running[game] = False
+
+    def raise_failure(self) -> None:
+        with self.lock:
+            if self.failures:
+                raise self.failures[0]
 
 
 def on_turn(game: models.Game) -> bool:
-    """Whether the game's turn is the viewer's seat's (``state.turn.seat``)."""
-    if game.state is None or game.you is None:
+    """Whether the viewer's seat may act now for itself: its turn (``state.turn.seat``)
+    or the setup phase (everyone's), with something in ``legal_actions``."""
+    if game.state is None or game.you is None or not game.state["legal_actions"]:
         return False
-    turn = game.state.additional_properties.get("turn") or {}
-    return turn.get("seat") == game.you and bool(game.state["legal_actions"])
+    state = game.state.additional_properties
+    return (state.get("turn") or {}).get("seat") == game.you or state.get("phase") == "setup"
