@@ -9,12 +9,14 @@ with ``gunicorn.conf.py``, ``uvicorn pablo.asgi:application --workers 2``, a Cel
 worker and beat, Redis), in a database of its own (``bench_pablo_example_bot``:
 created, migrated, dropped), with the production throttles but the actions' (see
 ``main``; ``--actions-limit`` keeps it) and the house bots'
-production delay (``PABLO_BOT_DELAY``). One account makes ``--games`` games, each
-against a house ``basic`` bot (seat 1), all at once; then the example bot runs, as
-a user would run it -- its own process, through the official client
-(``clients/python``), ``--url`` the ASGI process (which serves every path; the
-proxy of docs/operations.md would send the feeds there and the rest to gunicorn)
--- until all its games have finished.
+production delay (``PABLO_BOT_DELAY``). The example bot runs as a user would run
+it -- its own process, through the official client (``clients/python``), ``--url``
+the ASGI process (which serves every path; the proxy of docs/operations.md would
+send the feeds there and the rest to gunicorn) -- on one account, until all its
+games have finished. The account makes ``--games`` games, each against a house
+``basic`` bot (seat 1): one first, as a probe (the house bot's first move in it
+shows that the worker and its followers run; the example bot's, that it follows
+its feed; neither is counted), then the others at once.
 
 Measured from the event store afterwards (times are the events' stored ``at``):
 
@@ -41,6 +43,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("PABLO_BENCH_DB", "bench_pablo_example_bot")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -89,14 +92,13 @@ def main() -> int:
     try:
         user = get_user_model().objects.create_user(username="example", password="!")
         token = Token.objects.create(user=user, key=secrets.token_hex(20)).key
-        ids = []
-        for _ in range(args.games):
-            game = game_services.game_create(
+
+        def create() -> Any:
+            return game_services.game_create(
                 user=user, ruleset=args.ruleset, seats=2, turn_timeout=args.turn_timeout,
                 options={}, bots=[{"seat": 1, "level": "basic"}],
             )  # fmt: skip
-            ids.append(game.id)
-        connection.close()
+
         # The production throttles, but for the actions' (PABLO_THROTTLE_ACTIONS, 120/min
         # per user): 100 games on one account ask for about 2,000 actions a minute, and at
         # 120 the bench measured the limit (a burst of actions a minute), not the bot or the
@@ -104,36 +106,67 @@ def main() -> int:
         servers = Servers(args.port, args.feed_workers, broker, throttled=args.actions_limit)
         url = f"http://127.0.0.1:{servers.feed_port}"
         env = {**os.environ, "PYTHONPATH": str(ROOT / "clients/python")}
+        # The bot runs first, as a program does that games come to: a probe game shows
+        # when it follows its feed (its first move there is not counted), then the other
+        # games are made at once while it runs.
+        probe_game = create()
+        probe, made = probe_game.id, probe_game.version
+        moved = Event.objects.filter(game_id=probe, seq__gt=made).exclude(type="turn_timed_out")
         started = time.monotonic()
-        bot = subprocess.run(
+        while not moved.filter(seat=1).exists():  # the worker and its followers are up
+            if time.monotonic() - started > 120:
+                raise SystemExit("the house bot did not move in the probe game")
+            time.sleep(0.2)
+        print(f"the house bot moved in the probe game {time.monotonic() - started:.1f} s after it")
+        connection.close()
+        started = time.monotonic()
+        bot = subprocess.Popen(
             [sys.executable, str(ROOT / "clients/python/examples/bot.py"), "--url", url,
              "--token", token, "--games", str(args.games), "--seed", "1"],
-            env=env, capture_output=True, text=True, timeout=args.max_minutes * 60,
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
+        while not moved.filter(seat=0).exists():
+            if bot.poll() is not None or time.monotonic() - started > 120:
+                raise SystemExit(f"the bot did not start: {bot.communicate()}")
+            time.sleep(0.2)
+        print(f"the bot moved in the probe game {time.monotonic() - started:.1f} s after its start")
+        ids = [probe] + [create().id for _ in range(args.games - 1)]
+        connection.close()
+        out, err = bot.communicate(timeout=args.max_minutes * 60)
         took = time.monotonic() - started
-        lines = bot.stdout.strip().splitlines()
+        lines = out.strip().splitlines()
         print(f"example bot: exit {bot.returncode} after {took:.0f} s; {lines[-1:]}", flush=True)
         if bot.returncode:
-            print(bot.stderr[-3000:], flush=True)
-        found = re.search(r"retried: (\{.*\})", bot.stdout)
+            print(err[-3000:], flush=True)
+        found = re.search(r"retried: (\{.*\})", out)
         retried = ast.literal_eval(found.group(1)) if found else {}
         # the figures, from the event store
         seat = 0
         delays: list[float] = []
         turns = AccountEvent.objects.filter(user=user, type="your_turn").order_by("position")
+        first_probe_turn = turns.filter(game_id=probe).values_list("position", flat=True).first()
         events: dict[str, list[tuple[float, int | None, str]]] = {}
         for event in Event.objects.filter(game_id__in=ids).order_by("game", "seq"):
             events.setdefault(str(event.game_id), []).append(
                 (event.created_at.timestamp(), event.seat, event.type)
             )
-        for turn in turns:
+        slowest: list[tuple[float, str, list[str]]] = []
+        for turn in turns.exclude(game_id=probe, position=first_probe_turn):
             began = turn.at.timestamp()
+            game_events = events.get(str(turn.game_id), [])
             mine = [
-                at for at, s, kind in events.get(str(turn.game_id), [])
+                at for at, s, kind in game_events
                 if s == seat and at > began and kind != "turn_timed_out"
             ]  # fmt: skip
             if mine:
                 delays.append(mine[0] - began)
+                around = [
+                    f"{at - began:+.2f} {kind}/{s}" for at, s, kind in game_events
+                    if began - 2 <= at <= mine[0]
+                ]  # fmt: skip
+                slowest.append((mine[0] - began, str(turn.game_id), around))
+        for delay, game, around in sorted(slowest, reverse=True)[:5]:
+            print(f"slow move {delay:.2f} s in {game}: {', '.join(around)}", flush=True)
         timed_out = sum(
             1 for evs in events.values() for _at, s, kind in evs
             if kind == "turn_timed_out" and s == seat

@@ -47,6 +47,7 @@ import asyncio
 import contextlib
 import http.client
 import json
+import multiprocessing
 import os
 import random
 import resource
@@ -487,20 +488,90 @@ def choose(actions: list[dict], turns: bool = False) -> dict | None:
     return action
 
 
-class Driver(threading.Thread):
-    """5 actions/s over HTTP, round robin over the driven games."""
+class Driver:
+    """5 actions/s over HTTP, round robin over the driven games, in a process of its own
+    (``start``): the clients' asyncio loop (``Feed``) holds this process's GIL for
+    most of a storm, and an action timed behind it would measure the bench, not the
+    service. What it measures comes back through a queue: ``latencies``, ``done`` and
+    ``errors`` (while ``measuring``), ``failures``."""
 
     def __init__(self, port: int, jobs: list[dict], turns: bool = False) -> None:
-        super().__init__(daemon=True)
         self.port = port
         self.jobs = jobs
         self.turns = turns
-        self.latencies: list[float] = []
-        self.errors = 0
-        self.done = 0
-        self.measuring = False
-        self.halt = threading.Event()
-        self.failures: list[str] = []
+        context = multiprocessing.get_context("fork")  # (before any thread: see main)
+        self._measuring = context.Value("b", 0)
+        self._records = context.SimpleQueue()
+        self.halt = context.Event()
+        self._process = context.Process(target=self.run, daemon=True)
+        self._latencies: list[float] = []
+        self._done = self._errors = 0
+        self._failures: list[str] = []
+
+    def start(self) -> None:
+        self._process.start()
+
+    def join(self, timeout: float) -> None:
+        self._process.join(timeout)
+        if self._process.is_alive():
+            self._process.kill()
+
+    @property
+    def measuring(self) -> bool:
+        return bool(self._measuring.value)
+
+    @measuring.setter
+    def measuring(self, value: bool) -> None:
+        self._measuring.value = int(value)
+
+    def _record(self, kind: str, value: Any = None) -> None:  # (in the driver's process)
+        self._records.put((kind, value))
+
+    def _drain(self) -> None:
+        while not self._records.empty():
+            kind, value = self._records.get()
+            if kind == "latency":
+                self._latencies.append(value)
+                self._done += 1
+            elif kind == "error":
+                self._errors += 1
+            else:
+                self._failures.append(value)
+
+    @property
+    def latencies(self) -> list[float]:
+        self._drain()
+        return self._latencies
+
+    @latencies.setter
+    def latencies(self, value: list[float]) -> None:
+        self._drain()
+        self._latencies = value
+
+    @property
+    def done(self) -> int:
+        self._drain()
+        return self._done
+
+    @done.setter
+    def done(self, value: int) -> None:
+        self._drain()
+        self._done = value
+
+    @property
+    def errors(self) -> int:
+        self._drain()
+        return self._errors
+
+    @errors.setter
+    def errors(self, value: int) -> None:
+        self._drain()
+        self._errors = value
+
+    @property
+    def failures(self) -> list[str]:
+        self._drain()
+        return self._failures
 
     def request(self, conn: http.client.HTTPConnection, method: str, path: str, token: str,
                 body: dict | None = None) -> tuple[int, Any]:  # fmt: skip
@@ -518,7 +589,8 @@ class Driver(threading.Thread):
                 conn, "GET", f"/api/games/{job['id']}/", job["tokens"][seat]
             )
             if status != 200:
-                self.errors += self.measuring
+                if self.measuring:
+                    self._record("error")
                 return
             if data["status"] != "active":
                 job["id"] = job["spares"].pop()
@@ -547,8 +619,7 @@ class Driver(threading.Thread):
                 took = time.monotonic() - sent
                 if status == 201:
                     if self.measuring:
-                        self.latencies.append(took)
-                        self.done += 1
+                        self._record("latency", took)
                     state = data["game"]["state"]
                     active = data["game"]["status"] == "active"
                     job["body"] = choose(state["legal_actions"], self.turns) if active else None
@@ -557,11 +628,12 @@ class Driver(threading.Thread):
                                                                      "source": "deck"}  # fmt: skip
                 else:
                     job["body"] = None
-                    if status >= 500 or status == 429:
-                        self.errors += self.measuring
+                    if (status >= 500 or status == 429) and self.measuring:
+                        self._record("error")
             except Exception as exc:
-                self.errors += self.measuring
-                self.failures.append(repr(exc))
+                if self.measuring:
+                    self._record("error")
+                self._record("failure", repr(exc))
                 conn.close()
                 conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
             delay = tick - time.monotonic()
@@ -694,12 +766,12 @@ def main() -> int:
         jobs = make_driven(players)
         connection.close()
         servers = Servers(args.port, args.feed_workers, broker)
+        driver = Driver(args.port, jobs, turns=args.account)
+        driver.start()  # (forked before the feed's thread exists)
         feed = Feed(servers.feed_port, account=args.account)
         watchers = [(job["id"], players[2 * c + s][1], True)
                     for c, job in enumerate(jobs) for s in (0, 1)]  # fmt: skip
         feed.start(watchers)
-        driver = Driver(args.port, jobs, turns=args.account)
-        driver.start()
         print(
             f"{'K':>6} {'actions/s':>9} {'act p50':>8} {'act p99':>8} {'deliv p50':>9} "
             f"{'deliv p99':>9} {'errors':>6} {'feed CPU':>8} {'feed RSS':>8} {'web CPU':>7} "
