@@ -538,35 +538,25 @@ class Driver:
             else:
                 self._failures.append(value)
 
+    def reset(self) -> None:
+        """Forget what was measured so far (the next phase starts)."""
+        self._drain()
+        self._latencies, self._done, self._errors = [], 0, 0
+
     @property
     def latencies(self) -> list[float]:
         self._drain()
         return self._latencies
-
-    @latencies.setter
-    def latencies(self, value: list[float]) -> None:
-        self._drain()
-        self._latencies = value
 
     @property
     def done(self) -> int:
         self._drain()
         return self._done
 
-    @done.setter
-    def done(self, value: int) -> None:
-        self._drain()
-        self._done = value
-
     @property
     def errors(self) -> int:
         self._drain()
         return self._errors
-
-    @errors.setter
-    def errors(self, value: int) -> None:
-        self._drain()
-        self._errors = value
 
     @property
     def failures(self) -> list[str]:
@@ -665,7 +655,7 @@ def storm(args: Any, servers: Servers, feed: Feed, driver: Driver, idle: list, i
     feed.window = args.storm_window
     driver.measuring = feed.measuring = False
     took = servers.restart_feed()
-    driver.latencies, driver.done, driver.errors = [], 0, 0
+    driver.reset()
     feed.errors, feed.storm_errors = 0, 0
     feed.reconnected, feed.first = [], []
     cpu0 = servers.usage(("feed",))[0]
@@ -788,7 +778,7 @@ def main() -> int:
             # opened over one wait's length: their polls are spread as real clients' are
             feed.start(idle, per_second=max(args.open_rate, k / WAIT))
             time.sleep(args.settle)
-            driver.latencies, driver.done, driver.errors = [], 0, 0
+            driver.reset()
             feed.delays, feed.errors, feed.answers = [], 0, 0
             cpu0 = {n: servers.usage((n,))[0] for n in ("feed", "web")}
             started = time.monotonic()
