@@ -35,7 +35,11 @@ def _row(row: dict[str, Any], losers: list[int]) -> dict[str, Any]:
         "lost": not won and row["you"] in losers,
         "when": datetime.fromisoformat(when.replace("Z", "+00:00")) if when else None,
         "names": [player_name(p["username"]) for p in row["players"]],
-        "rank_words": rank_words(row["rank"], len(row["players"])),
+        "rank_words": rank_words(
+            row["rank"],
+            len(row["players"]),
+            tied=sum(p["rank"] == row["rank"] for p in row["players"]) > 1,
+        ),
         "score_words": _points(row["ruleset"], row["score"]),
     }
 

@@ -114,3 +114,23 @@ def test_the_lobby_lists_come_as_a_fragment_for_the_script():
     assert html.lstrip().startswith('<section class="games" id="lists"')
     assert f'data-join="{game.id}"' in html
     assert "<header" not in html
+
+
+def test_a_shared_place_says_so_in_the_history():
+    """Two players tied for the first place both read "1st of 3, shared"; the third
+    "3rd of 3" (the places skip after a tie)."""
+    from play.history import _row
+
+    players = [
+        {"seat": s, "username": name, "bot": None, "score": score, "rank": rank}
+        for s, (name, score, rank) in enumerate((("ann", 4, 1), ("ben", 4, 1), ("cid", 9, 3)))
+    ]
+    row = {"id": "x", "ruleset": "cabo", "finished_at": None, "seats": 3, "result": "won"}
+    words = [
+        _row(
+            {**row, "you": p["seat"], "rank": p["rank"], "score": p["score"], "players": players},
+            [],
+        )["rank_words"]
+        for p in players
+    ]
+    assert words == ["1st of 3, shared", "1st of 3, shared", "3rd of 3"]
