@@ -343,6 +343,16 @@ class Feed:
         self.storm_errors = 0
         self.reconnected: list[float] = []  # when each client reconnected (after the gate)
         self.first: list[tuple[float, float]] = []  # (reconnected, first answer) per client
+        #: how late the loop ran a 0.1 s timer, each time: the clients' own queueing, which
+        #: a first answer's delay includes (the loop reads 10,000 clients' answers)
+        self.loop_lag: list[float] = []
+        asyncio.run_coroutine_threadsafe(self._tick(), self.loop)
+
+    async def _tick(self) -> None:
+        while True:
+            before = time.monotonic()
+            await asyncio.sleep(0.1)
+            self.loop_lag.append(time.monotonic() - before - 0.1)
 
     def start(self, jobs: list[tuple[str, str, bool]], per_second: float = 1000) -> None:
         """jobs: (game id, token, is a watcher); opened at ``per_second``."""
@@ -657,7 +667,7 @@ def storm(args: Any, servers: Servers, feed: Feed, driver: Driver, idle: list, i
     took = servers.restart_feed()
     driver.reset()
     feed.errors, feed.storm_errors = 0, 0
-    feed.reconnected, feed.first = [], []
+    feed.reconnected, feed.first, feed.loop_lag = [], [], []
     cpu0 = servers.usage(("feed",))[0]
     gate_at = time.monotonic()
     driver.measuring = True
@@ -683,6 +693,8 @@ def storm(args: Any, servers: Servers, feed: Feed, driver: Driver, idle: list, i
         f"{max(delays, default=float('nan')):.1f} s ({late} later than {WAIT + 1} s); "
         f"errors {errors}; actions p50 {pct(lat, 0.5):.0f} ms, p99 {act:.0f} ms "
         f"(idle {idle_p99:.0f} ms), {driver.done / elapsed:.2f}/s; feed CPU {cpu * 100:.0f} %; "
+        f"the clients' loop late p99 {pct(feed.loop_lag, 0.99) * 1000:.0f} ms, max "
+        f"{max(feed.loop_lag, default=0) * 1000:.0f} ms; "
         f"load {os.getloadavg()[0]:.1f}",
         flush=True,
     )
