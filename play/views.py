@@ -551,8 +551,11 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
         "nothing was done. Here is the table as it is now."
     )
     if len(parts) >= 2 and parts[0] == "play":
+        # Only a game this visitor may see: a private one is an unknown id to a stranger
+        # (a redirect there would tell a cross-site form that the id exists).
+        invite = (request.GET.get("invite") or "")[:100]
         try:
-            game = game_selectors.game_get(parts[1])
+            game = game_selectors.game_seen(parts[1], request.user, invite)
         except ApplicationError:
             game = None
         if game is not None:

@@ -3,9 +3,12 @@ test failed before its fix."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from django.test import Client
 
+from tests.api.conftest import ann, bob, create, make_player  # noqa: F401
 from tests.replays.conftest import replay_cache, stored  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -21,3 +24,22 @@ def test_a_signed_out_analyse_form_is_sent_to_log_in_not_a_500(stored):  # noqa:
     assert answer.status_code == 302, answer.status_code
     assert answer["Location"].startswith("/accounts/login/?next=")
     assert f"%2Freplays%2F{game.id}%2F%3Fstep%3D3%26as%3D1" in answer["Location"]
+
+
+@pytest.mark.parametrize("action", ["act", "join", "come-back", "cancel", "rematch"])
+def test_a_form_without_csrf_token_tells_nothing_of_a_private_game(ann, bob, action):  # noqa: F811
+    """A form posted without its CSRF token to a private game's path was redirected to
+    the game's table (302), while an unknown id answered the 403 page: a cross-site
+    form (or any stranger) could tell that a private game's id exists."""
+    game = create(ann, ruleset="pablo", seats=3, private=True)
+    stranger = Client(enforce_csrf_checks=True, raise_request_exception=False)
+    stranger.force_login(bob.user)
+    seen = stranger.post(f"/play/{game['id']}/{action}/", {})
+    unknown = stranger.post(f"/play/{uuid.uuid4()}/{action}/", {})
+    assert (seen.status_code, seen.get("Location")) == (unknown.status_code, None)
+    assert seen.status_code == 403
+    # its player is still brought back to the table, with the sentence
+    player = Client(enforce_csrf_checks=True, raise_request_exception=False)
+    player.force_login(ann.user)
+    back = player.post(f"/play/{game['id']}/{action}/", {})
+    assert (back.status_code, back["Location"]) == (302, f"/play/{game['id']}/")
