@@ -22,8 +22,13 @@ SESSION_KEY = "account_language"
 
 
 def accept_language(request: HttpRequest) -> str:
-    """The first language of the request's ``Accept-Language`` that the site speaks."""
-    for code, _q in parse_accept_lang_header(request.META.get("HTTP_ACCEPT_LANGUAGE", "")):
+    """The first language of the request's ``Accept-Language`` that the site speaks.
+
+    ``q=0`` means "not acceptable" (RFC 9110, 12.4.2): such a language is never chosen
+    (Django's own choice, in ``LocaleMiddleware``, takes it like any other)."""
+    for code, q in parse_accept_lang_header(request.META.get("HTTP_ACCEPT_LANGUAGE", "")):
+        if q <= 0:
+            continue
         if code == "*":
             break
         try:
@@ -43,6 +48,23 @@ def account_language(request: HttpRequest) -> str | None:
     return request.session[SESSION_KEY] or None
 
 
+def page_language(request: HttpRequest) -> str | None:
+    """A page's language: the account's choice, else the switch's cookie (as
+    ``LocaleMiddleware`` read it: None, its choice stands), else ``Accept-Language``."""
+    code = account_language(request)
+    if code:
+        return code
+    cookie = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+    if cookie:
+        try:
+            translation.get_supported_language_variant(cookie)
+        except LookupError:
+            pass
+        else:
+            return None
+    return accept_language(request)
+
+
 def remember(request: HttpRequest, code: str) -> None:
     """``code`` is the session's language from now on (the account's, once stored)."""
     request.session[SESSION_KEY] = code
@@ -56,7 +78,7 @@ class LanguageMiddleware:
         code = (
             accept_language(request)
             if request.path_info.startswith("/api/")
-            else account_language(request)
+            else page_language(request)
         )
         if code:
             translation.activate(code)
