@@ -14,28 +14,17 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
-from django.utils.translation.trans_real import parse_accept_lang_header
 
+from games.languages import from_accept_language
 from games.selectors import accounts as account_selectors
 
 SESSION_KEY = "account_language"
 
 
 def accept_language(request: HttpRequest) -> str:
-    """The first language of the request's ``Accept-Language`` that the site speaks.
-
-    ``q=0`` means "not acceptable" (RFC 9110, 12.4.2): such a language is never chosen
-    (Django's own choice, in ``LocaleMiddleware``, takes it like any other)."""
-    for code, q in parse_accept_lang_header(request.META.get("HTTP_ACCEPT_LANGUAGE", "")):
-        if q <= 0:
-            continue
-        if code == "*":
-            break
-        try:
-            return translation.get_supported_language_variant(code)
-        except LookupError:
-            continue
-    return settings.LANGUAGE_CODE
+    """The first language of the request's ``Accept-Language`` that the site speaks
+    (``q=0``: not acceptable, never chosen)."""
+    return from_accept_language(request.META.get("HTTP_ACCEPT_LANGUAGE", ""))
 
 
 def account_language(request: HttpRequest) -> str | None:
