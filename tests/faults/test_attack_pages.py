@@ -43,3 +43,16 @@ def test_a_form_without_csrf_token_tells_nothing_of_a_private_game(ann, bob, act
     player.force_login(ann.user)
     back = player.post(f"/play/{game['id']}/{action}/", {})
     assert (back.status_code, back["Location"]) == (302, f"/play/{game['id']}/")
+
+
+def test_an_expired_join_form_of_an_invite_holder_goes_back_to_the_table_with_it(ann, bob):  # noqa: F811
+    """A private game's invite holder whose join form had expired was sent to the
+    table without the invite: the unknown game's 404 instead of the table and its Join."""
+    game = create(ann, ruleset="pablo", seats=3, private=True)
+    holder = Client(enforce_csrf_checks=True, raise_request_exception=False)
+    holder.force_login(bob.user)
+    answer = holder.post(f"/play/{game['id']}/join/", {"invite": game["invite"]})
+    assert answer.status_code == 302
+    assert answer["Location"] == f"/play/{game['id']}/?invite={game['invite']}"
+    table = holder.get(answer["Location"])
+    assert table.status_code == 200 and b"nothing was done" in table.content
