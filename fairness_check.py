@@ -37,11 +37,18 @@ import hashlib
 import hmac
 import json
 import sys
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 VERSION = "pablo-fair/v1"
+#: Bounds a replay's header must keep (the rulesets' own are far below): a hostile replay
+#: naming 10**12 seats or 10**10 jokers is refused, not built in memory.
+MAX_SEATS = 64
+MAX_COPIES = 16
+#: The largest replay read from a game URL (a long game's replay is a few megabytes).
+MAX_ANSWER = 64 * 1024 * 1024
 
 # --------------------------------------------------------------------------- the generator
 
@@ -114,9 +121,17 @@ def check(replay: dict[str, Any], commitment: str | None = None) -> list[str]:
     header = next((e["data"] for e in events if e.get("type") == "game_created"), None)
     if header is None:
         return ["the replay has no game_created event"]
-    seats = int(header["seats"])
+    seats = header.get("seats")
+    if not _small_int(seats, 1, MAX_SEATS):
+        return [f"game_created: seats is {_short(seats)}, not a whole number from 1 to {MAX_SEATS}"]
     ruleset = str(header["ruleset"])
     options = dict(header.get("options") or {})
+    for option in ("jokers", "decks"):
+        if option in options and not _small_int(options[option], 0, MAX_COPIES):
+            return [
+                f"game_created: options.{option} is {_short(options[option])}, "
+                f"not a whole number from 0 to {MAX_COPIES}"
+            ]
 
     # 1. the commitment
     shown = str(fair.get("commitment") or "")
@@ -248,6 +263,18 @@ def check(replay: dict[str, Any], commitment: str | None = None) -> list[str]:
     return problems
 
 
+def _small_int(value: Any, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _short(value: Any) -> str:
+    """A value of the replay as a line may quote it (at most 60 characters)."""
+    text = (
+        json.dumps(value) if isinstance(value, str | int | float | bool | None) else "not a number"
+    )
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _first_difference(a: list[Any], b: list[Any]) -> int:
     return next(
         (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
@@ -276,6 +303,26 @@ def _shown_cards(data: Any) -> Iterator[tuple[int, str]]:
 # --------------------------------------------------------------------------- the command
 
 
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urllib.parse.urlsplit(url)
+    port = parts.port or {"http": 80, "https": 443}.get(parts.scheme.lower())
+    return parts.scheme.lower(), (parts.hostname or "").lower(), port
+
+
+class _TokenStaysHome(urllib.request.HTTPRedirectHandler):
+    """Follow a redirect, but send the token only to the site it was given for.
+
+    urllib copies every header of a request into its redirect: another host, another
+    port or ``http://`` after ``https://`` would receive the player's API token.
+    """
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        new = super().redirect_request(req, fp, code, msg, headers, newurl)
+        if new is not None and _origin(new.full_url) != _origin(req.full_url):
+            new.remove_header("Authorization")
+        return new
+
+
 def load(source: str, token: str | None) -> dict[str, Any]:
     if source.startswith(("http://", "https://")):
         url = source.rstrip("/")
@@ -284,8 +331,12 @@ def load(source: str, token: str | None) -> dict[str, Any]:
         request = urllib.request.Request(url + "/", headers={"Accept": "application/json"})
         if token:
             request.add_header("Authorization", f"Token {token}")
-        with urllib.request.urlopen(request, timeout=30) as answer:
-            return json.load(answer)
+        opener = urllib.request.build_opener(_TokenStaysHome)
+        with opener.open(request, timeout=30) as answer:
+            body = answer.read(MAX_ANSWER + 1)
+        if len(body) > MAX_ANSWER:
+            raise ValueError(f"the answer is longer than {MAX_ANSWER // 2**20} MB")
+        return json.loads(body)
     if source == "-":
         return json.load(sys.stdin)
     with open(source, encoding="utf-8") as handle:
@@ -300,16 +351,25 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         replay = load(args.replay, args.token)
-    except (OSError, ValueError) as error:
-        print(f"cannot read the replay: {error}", file=sys.stderr)
+    except (OSError, ValueError, RecursionError, MemoryError) as error:
+        # (RecursionError: JSON nested deeper than the parser goes)
+        print(f"cannot read the replay: {type(error).__name__}: {error}", file=sys.stderr)
         return 2
     if not isinstance(replay, dict):
         print("cannot read the replay: not a JSON object", file=sys.stderr)
         return 2
     try:
         problems = check(replay, args.commitment)
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
-        problems = [f"malformed replay: {type(error).__name__}: {error}"]
+    except (
+        KeyError,
+        TypeError,
+        ValueError,
+        AttributeError,
+        ArithmeticError,  # (an infinite or huge number where a count belongs)
+        RecursionError,  # (an event's data nested near the parser's limit)
+        MemoryError,
+    ) as error:
+        problems = [f"malformed replay: {type(error).__name__}: {str(error)[:200]}"]
     if not problems:
         print("fair")
         return 0

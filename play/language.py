@@ -14,23 +14,17 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
-from django.utils.translation.trans_real import parse_accept_lang_header
 
+from games.languages import from_accept_language
 from games.selectors import accounts as account_selectors
 
 SESSION_KEY = "account_language"
 
 
 def accept_language(request: HttpRequest) -> str:
-    """The first language of the request's ``Accept-Language`` that the site speaks."""
-    for code, _q in parse_accept_lang_header(request.META.get("HTTP_ACCEPT_LANGUAGE", "")):
-        if code == "*":
-            break
-        try:
-            return translation.get_supported_language_variant(code)
-        except LookupError:
-            continue
-    return settings.LANGUAGE_CODE
+    """The first language of the request's ``Accept-Language`` that the site speaks
+    (``q=0``: not acceptable, never chosen)."""
+    return from_accept_language(request.META.get("HTTP_ACCEPT_LANGUAGE", ""))
 
 
 def account_language(request: HttpRequest) -> str | None:
@@ -41,6 +35,23 @@ def account_language(request: HttpRequest) -> str | None:
     if SESSION_KEY not in request.session:
         request.session[SESSION_KEY] = account_selectors.account_language(user=user) or ""
     return request.session[SESSION_KEY] or None
+
+
+def page_language(request: HttpRequest) -> str | None:
+    """A page's language: the account's choice, else the switch's cookie (as
+    ``LocaleMiddleware`` read it: None, its choice stands), else ``Accept-Language``."""
+    code = account_language(request)
+    if code:
+        return code
+    cookie = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+    if cookie:
+        try:
+            translation.get_supported_language_variant(cookie)
+        except LookupError:
+            pass
+        else:
+            return None
+    return accept_language(request)
 
 
 def remember(request: HttpRequest, code: str) -> None:
@@ -56,7 +67,7 @@ class LanguageMiddleware:
         code = (
             accept_language(request)
             if request.path_info.startswith("/api/")
-            else account_language(request)
+            else page_language(request)
         )
         if code:
             translation.activate(code)

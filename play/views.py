@@ -551,12 +551,23 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
         "nothing was done. Here is the table as it is now."
     )
     if len(parts) >= 2 and parts[0] == "play":
+        # Only a game this visitor may see: a private one is an unknown id to a stranger
+        # (a redirect there would tell a cross-site form that the id exists); whoever
+        # came by its invite link goes back to the table with it.
+        invite = (request.GET.get("invite") or request.POST.get("invite") or "")[:100]
         try:
-            game = game_selectors.game_get(parts[1])
+            game = game_selectors.game_seen(parts[1], request.user, invite)
         except ApplicationError:
             game = None
         if game is not None:
             messages.error(request, detail)
-            return HttpResponseRedirect(_table_url(game.id))
+            back = _table_url(game.id)
+            if (
+                invite
+                and game.private
+                and game_selectors.seat_of(game=game, user=request.user) is None
+            ):
+                back += f"?invite={quote(invite)}"
+            return HttpResponseRedirect(back)
     response = render(request, "play/refused.html", {"detail": detail}, status=403)
     return response

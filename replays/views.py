@@ -255,7 +255,7 @@ def game_analyse(request: HttpRequest, game_id) -> HttpResponse:
     if _int(kept.get("step")) is not None and _int(kept.get("as", "0")) is not None:
         back += f"?{urlencode(kept)}"  # the same step, "Seen by" and invite
     if not request.user.is_authenticated:
-        return HttpResponseRedirect(f"{reverse('login')}?{urlencode({'next': back})}")
+        return HttpResponseRedirect(f"{reverse('play:login')}?{urlencode({'next': back})}")
     wait = check_analysis(request)
     if wait is not None:
         return too_many_response(wait)

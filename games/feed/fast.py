@@ -16,7 +16,9 @@ gives the usual answers: 400, 401, 404, 429, the events):
   path answered a pending poll of the same shape (scheme, host, ``Accept``,
   proxy headers) in this process, and its headers were remembered
   (``remember_headers``): the fast answer carries exactly those (Vary, Allow,
-  the security headers...), with its own Content-Length. The first request of
+  the security headers...), with its own Content-Length and its own
+  Content-Language (``Accept-Language`` is not part of the shape: the language
+  is ``games.languages``', as the middleware names it). The first request of
   a shape new to the process goes through Django to teach them
   (``teach_headers``); the others park here meanwhile; one whose wait runs out
   with them still unknown is answered by Django at once (``expired``);
@@ -73,6 +75,7 @@ from rest_framework.renderers import JSONRenderer
 from games import tokens
 from games.feed import limits, resp
 from games.feed.hub import Hub
+from games.languages import from_accept_language
 
 log = logging.getLogger(__name__)
 
@@ -144,6 +147,9 @@ class Shape:
     #: parked here, its wait ran out with the headers still unknown: Django answers it
     #: at once instead (``expired``)
     ran_out: bool = False
+    #: the answer's ``Content-Language``: the request's own (``Accept-Language`` is not
+    #: part of the shape), as Django's middleware would name it
+    language: bytes = b"en"
 
 
 def shape(scope: dict[str, Any], kind: str = "game") -> Shape | None:
@@ -182,13 +188,17 @@ def shape(scope: dict[str, Any], kind: str = "game") -> Shape | None:
         scope.get("path", "").endswith("/"),
         *(values.get(name) for name in SHAPE_HEADERS),
     )
-    return Shape(match.group(1).decode("ascii"), after, wait, key)
+    language = from_accept_language(values.get(b"accept-language", b"").decode("latin-1"))
+    return Shape(match.group(1).decode("ascii"), after, wait, key, language=language.encode())
 
 
 # ---------------------------------------------------------------------------- headers
 
-#: shape key -> the Django answer's headers (None in place of Content-Length)
+#: shape key -> the Django answer's headers (``LENGTH`` in place of Content-Length,
+#: ``LANGUAGE`` in place of Content-Language: each request's own)
 _headers: dict[tuple[Any, ...], list[tuple[bytes, bytes | None]]] = {}
+LENGTH: None = None
+LANGUAGE = b"\0language"
 
 
 def remember_headers(request: Shape | None, response: Any) -> None:
@@ -202,7 +212,9 @@ def remember_headers(request: Shape | None, response: Any) -> None:
     found: list[tuple[bytes, bytes | None]] = []
     for name, value in response.items():
         if name.lower() == "content-length":
-            found.append((name.encode("ascii"), None))
+            found.append((name.encode("ascii"), LENGTH))
+        elif name.lower() == "content-language":
+            found.append((name.encode("ascii"), LANGUAGE))
         else:
             found.append((name.encode("ascii"), value.encode("latin1")))
     if len(_headers) >= MAX_SHAPES:
@@ -296,7 +308,8 @@ def render(version: int, field: str = "version") -> bytes:
 
 def answer_headers(request: Shape, body: bytes) -> list[tuple[bytes, bytes]]:
     length = str(len(body)).encode("ascii")
-    return [(name, length if value is None else value) for name, value in _headers[request.key]]
+    mine = {LENGTH: length, LANGUAGE: request.language}
+    return [(name, mine.get(value, value)) for name, value in _headers[request.key]]
 
 
 # ---------------------------------------------------------------------------- readers
