@@ -17,9 +17,9 @@ from games.errors import ApplicationError
 from games.names import player_name
 from games.ratings import selectors as ratings
 from games.selectors import games as game_selectors
+from tabletop.durations import time_left
 from tabletop.layouts import local_name
 
-from .durations import time_left
 from .forms import UNITS, CreateForm
 
 LIST_LIMIT = 30

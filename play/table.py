@@ -6,7 +6,7 @@ the page can never show more than ``GET /api/games/{id}/`` shows the same user.
 
 The jobs are apart: ``choices`` expands the legal actions into complete bodies,
 ``selection`` follows the clicks towards one of them, ``boards`` lays out the
-cards of each board (``tabletop.layouts``), ``durations`` says times in words;
+cards of each board (``tabletop.layouts``), ``tabletop.durations`` says times in words;
 this module puts them together into the template's context (``build``).
 """
 
@@ -19,11 +19,11 @@ from django.utils.translation import gettext as _
 from games import rules
 from games.names import player_name
 from tabletop.describe import STAGE_WORDS, and_list, describe
+from tabletop.durations import time_left
 from tabletop.layouts import BOARDS, layout
 
 from .boards import BUILDERS
 from .choices import expand
-from .durations import time_left
 from .selection import Selection, complete, hint
 
 JSON = dict[str, Any]

@@ -43,10 +43,10 @@ from games.selectors import games as game_selectors
 from games.services import accounts as account_services
 from games.services import friends as friend_services
 from games.services import games as game_services
+from tabletop.durations import human_seconds
 
 from . import history, language, lobby, reveal, table
 from .action_form import ActionForm
-from .durations import human_seconds
 from .recent import acted_since_round_end, recent_events
 
 #: Events described under the table ("the last events in plain words").

@@ -20,11 +20,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import review, rules
 from games.api import shares
-from games.api.throttling import check_analysis, too_many_response
+from games.api.throttling import check_analysis
 from games.names import player_name, username_of
 from games.selectors import replays as replay_selectors
 from games.services import analysis as analysis_services
 from tabletop.advice import MARK_WORDS, advice
+from tabletop.durations import human_seconds
 from tabletop.layouts import layout, local_name
 
 from . import analysis_chart, chart
@@ -258,13 +259,23 @@ def game_analyse(request: HttpRequest, game_id) -> HttpResponse:
         return HttpResponseRedirect(f"{reverse('play:login')}?{urlencode({'next': back})}")
     wait = check_analysis(request)
     if wait is not None:
-        return too_many_response(wait)
+        return _busy(request, wait, back)
     try:
         with transaction.atomic():
             row = analysis_services.analysis_request(
                 game=game, user=request.user, requested_from=shares.address_key(request)
             )
             shares.check_analysis(request, row)
-    except shares.Over:
-        return too_many_response(shares.RETRY_AFTER)
+    except shares.Over as over:
+        return _busy(request, shares.RETRY_AFTER, back, str(over.detail))
     return HttpResponseRedirect(back)
+
+
+def _busy(request: HttpRequest, wait: int, back: str, detail: str = "") -> HttpResponse:
+    """The 429 page of a refused "Analyse this game" (with ``Retry-After``): why, how
+    long to wait, and the way back to the replay."""
+    context = {"wait": human_seconds(wait), "back": back, "detail": detail, "nav": "replays"}
+    response = render(request, "replays/busy.html", context, status=429)
+    response["Retry-After"] = str(wait)
+    response["Cache-Control"] = "no-store"
+    return response

@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 
 from tests.api.conftest import ann, bob, create, make_player  # noqa: F401
+from tests.fixtures import user
 from tests.replays.conftest import replay_cache, stored  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -56,3 +57,21 @@ def test_an_expired_join_form_of_an_invite_holder_goes_back_to_the_table_with_it
     assert answer["Location"] == f"/play/{game['id']}/?invite={game['invite']}"
     table = holder.get(answer["Location"])
     assert table.status_code == 200 and b"nothing was done" in table.content
+
+
+def test_a_refused_analyse_form_gets_a_page_with_its_wait_and_the_way_back(stored, settings):  # noqa: F811
+    """Over ``PABLO_THROTTLE_ANALYSES`` the viewer's form answered a line of plain text;
+    it is a page of the site now (429, ``Retry-After``), in the reader's language."""
+    settings.PABLO_THROTTLE_ANALYSES = "0/hour"
+    game, _t = stored("pablo", 3)
+    reader = Client(raise_request_exception=False)
+    reader.force_login(user("dee"))
+    for language, words in (("en", "Too many analyses"), ("fr", "Trop d\u2019analyses")):
+        answer = reader.post(
+            f"/replays/{game.id}/analyse/", {"step": "3"}, HTTP_ACCEPT_LANGUAGE=language
+        )
+        assert answer.status_code == 429 and int(answer["Retry-After"]) > 0
+        assert answer["Content-Type"].startswith("text/html")
+        html = answer.content.decode()
+        assert words in html and f'href="/replays/{game.id}/?step=3"' in html
+        assert "<nav" in html  # the site's header

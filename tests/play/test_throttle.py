@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core.cache import caches
 from django.test import Client
 
-from play.durations import human_seconds
+from tabletop.durations import human_seconds
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
