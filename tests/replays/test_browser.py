@@ -142,6 +142,12 @@ def test_screenshots_desktop_and_phone(live_server, chromium, stored, artifacts,
         page.goto(f"{live_server.url}/replays/")
         page.screenshot(path=str(artifacts / f"viewer-list-{name}.png"), full_page=True)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
+        # the filters (ruleset, player, Filter) are targets a thumb can hit
+        filters = page.eval_on_selector_all(
+            ".filters select, .filters input, .filters button",
+            "els => els.map(e => e.getBoundingClientRect().height)",
+        )
+        assert len(filters) == 3 and min(filters) >= 44, filters
         for label, query in (("call", f"?step={called + 1}"), ("end", f"?step={replay.last}")):
             page.goto(f"{live_server.url}/replays/{game.id}/{query}")
             page.wait_for_selector("#replay")
