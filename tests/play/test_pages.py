@@ -264,3 +264,22 @@ def test_a_picked_cards_name_says_all_that_its_face_says():
     for ref, link, image in links:
         assert image in link, (ref, link, image)
     assert ("f0.0", "Pick your slot 0: Cabo 7 (peek)", "your slot 0: Cabo 7 (peek)") in links
+
+
+def test_a_skipbo_hand_cards_pick_says_the_cards_name():
+    """The same for a Skip-Bo hand: the link that picks a 12 says "Skip-Bo 12", as
+    the card's image does (it said "Pick 12 from your hand")."""
+    ann, ben = user("ann"), user("ben")
+    game = game_services.game_create(
+        user=ann, ruleset="skipbo", seats=2, options={"start_seat": 0, "stock_size": 5}
+    )
+    game_services.game_join(game_id=game.id, user=ben)
+    page = client_for(ann).get(f"/play/{game.id}/").content.decode()
+    links = re.findall(
+        r'<a class="pick[^"]*" href="\?sel=(h:\w+)"[^>]*aria-label="([^"]*)"[^>]*>'
+        r'<span class="card[^"]*" role="img" aria-label="([^"]*)"',
+        page,
+    )
+    assert len(links) >= 5, links
+    for ref, link, image in links:
+        assert image in link, (ref, link, image)
