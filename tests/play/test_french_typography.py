@@ -80,3 +80,16 @@ def test_the_tables_hint_joins_its_parts_with_frenchs_semicolon():
     with translation.override("fr"):
         said = hint(legal, Selection(refs=[], choices=[]), "french")
     assert "\u202f; " in said, said
+
+
+@pytest.mark.django_db
+def test_the_french_account_page(cabo_after_round_one):  # noqa: F811
+    """The account page's notification switches are named "kind : channel" in French
+    (a screen reader says them; they were put together as "À toi de jouer: E-mail")."""
+    _game, users = cabo_after_round_one
+    page = client_for(users[0]).get("/accounts/token/", HTTP_ACCEPT_LANGUAGE="fr")
+    body = page.content.decode()
+    body = re.sub(r"<(script|style|code)\b.*?</\1>|<svg\b.*?</svg>", " ", body, flags=re.S)
+    text = html.unescape(re.sub(r"<[^>]+>", "", body))
+    assert f"À toi de jouer{NARROW}: E-mail" in text
+    assert not bare(text), bare(text)
