@@ -58,6 +58,20 @@ def test_every_french_message_puts_a_narrow_space_before_colons(domain):
     assert not wrong, "\n".join(f"{t!r}: {f}" for t, f in wrong.items())
 
 
+@pytest.mark.parametrize("domain", ["django", "djangojs"])
+def test_french_quotes_hold_their_words_with_no_break_spaces(domain):
+    """« Me prévenir sur cet appareil » with ordinary spaces can end a line on a
+    lone « or begin one with a lone »."""
+    with (FRENCH / f"{domain}.mo").open("rb") as f:
+        catalogue = gettext.GNUTranslations(f)._catalog
+    wrong = [
+        text
+        for key, text in catalogue.items()
+        if key and isinstance(text, str) and re.search(r"«\s| »|\s»", text.replace(NARROW, ""))
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
 @pytest.mark.django_db
 def test_the_french_table_after_a_round(cabo_after_round_one):  # noqa: F811
     """The sentences the code puts together (a look and its cards, the standings)
