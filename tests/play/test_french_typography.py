@@ -107,3 +107,16 @@ def test_the_french_account_page(cabo_after_round_one):  # noqa: F811
     text = html.unescape(re.sub(r"<[^>]+>", "", body))
     assert f"À toi de jouer{NARROW}: E-mail" in text
     assert not bare(text), bare(text)
+
+
+def test_the_viewers_chart_legend_and_marks_in_french():
+    """The score chart's legend ("ann : 44") and a marked point's title, put together
+    by the code, not a catalogue message."""
+    from django.utils import translation
+
+    from replays.analysis_chart import mark_title
+    from replays.chart import legend
+
+    with translation.override("fr"):
+        assert f"ann{NARROW}: 44" in legend([("ann", "#000", 44)])
+        assert mark_title("ann", "blunder").startswith(f"ann{NARROW}: ")
