@@ -83,8 +83,8 @@ def spoken(code: str | None, kind: str) -> str:
 def face_name(code: str, kind: str) -> str:
     """A face-up card's name as its picture says it: Cabo's ``7`` -> "Cabo 7 (peek)".
 
-    The same words label the card's image and the link that picks it, so that the
-    link's name includes all that its content says (WCAG 2.5.3, label in name).
+    The same words label the card's image and the link that picks it (the link's
+    name holds all that its image's name says).
     """
     name = card_name(code, kind)
     f = faces(kind)
