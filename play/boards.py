@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from tabletop.cards import card_html, card_short, spoken
+from tabletop.cards import card_html, spoken
 
 from .choices import slot_name
 from .selection import Pick, Selection, live
@@ -82,7 +82,8 @@ def piles(ctx: JSON, state: JSON, selection: Selection, kind: str) -> None:
     seen: set[str] = set()
     for code in state.get("hand") or [] if you is not None else []:
         ref = f"h:{code}"
-        pick = selection.pick(ref, _("%(card)s from your hand") % {"card": card_short(code, kind)})
+        # the card's name as its image says it ("Skip-Bo 12"), not "12": label in name
+        pick = selection.pick(ref, _("%(card)s from your hand") % {"card": spoken(code, kind)})
         if ref in seen and pick.selected:
             pick = Pick(ref, True, False, pick.sel, pick.label)
         seen.add(ref)

@@ -62,7 +62,10 @@ class NotificationSettingsForm(forms.Form):
             for channel in notification_prefs.CHANNELS_OF[kind]:
                 self.fields[_field(kind, channel)] = forms.BooleanField(
                     required=False,
-                    label=f"{KIND_LABELS[kind]}: {CHANNEL_LABELS[channel]}",
+                    # Translators: a switch's name: the kind of notification, then the
+                    # channel ("Your turn: E-mail")
+                    label=gettext("%(kind)s: %(channel)s")
+                    % {"kind": KIND_LABELS[kind], "channel": CHANNEL_LABELS[channel]},
                 )
 
     def clean_timezone(self) -> str:

@@ -73,7 +73,7 @@ def svg(decisions: Sequence[dict[str, Any]], names: Sequence[str], *, chance: bo
             if mark:
                 parts.append(
                     f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="5" fill="{colour}">'
-                    f"<title>{escape(name)}: {escape(MARK_WORDS.get(mark, mark))}</title></circle>"
+                    f"<title>{escape(mark_title(name, mark))}</title></circle>"
                 )
     parts.append("</svg>")
     return mark_safe("".join(parts))
@@ -83,3 +83,8 @@ def legend(decisions: Sequence[dict[str, Any]], names: Sequence[str]) -> SafeStr
     """Whose line is whose: the players who decided, in seat order."""
     seats = sorted({d["seat"] for d in decisions})
     return chart.legend([(names[s], PALETTE[s % len(PALETTE)], None) for s in seats])
+
+
+def mark_title(name: str, mark: str) -> str:
+    """A marked point's title: "ann: blunder" (French: "ann : gaffe")."""
+    return _("%(name)s: %(sentence)s") % {"name": name, "sentence": MARK_WORDS.get(mark, mark)}

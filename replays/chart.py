@@ -182,7 +182,11 @@ def legend(entries: list[tuple[str, str, object]]) -> SafeString:
     swatch of the line's colour and the name, with a value when there is one."""
     items = []
     for name, colour, value in entries:
-        said = escape(name) if value is None else f"{escape(name)}: {escape(str(value))}"
+        said = (
+            escape(name)
+            if value is None
+            else escape(_("%(who)s: %(score)s") % {"who": name, "score": value})
+        )
         items.append(
             f'<li><svg class="swatch" viewBox="0 0 18 6" aria-hidden="true"><rect width="18" '
             f'height="6" rx="3" fill="{colour}"/></svg>{said}</li>'

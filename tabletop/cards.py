@@ -77,7 +77,22 @@ def spoken(code: str | None, kind: str) -> str:
         return _("empty slot")
     if code == "?":
         return _("face-down card")
-    return card_name(code, kind)
+    return face_name(code, kind)
+
+
+def face_name(code: str, kind: str) -> str:
+    """A face-up card's name as its picture says it: Cabo's ``7`` -> "Cabo 7 (peek)".
+
+    The same words label the card's image and the link that picks it (the link's
+    name holds all that its image's name says).
+    """
+    name = card_name(code, kind)
+    f = faces(kind)
+    if f.suited or (f.wild and code == f.wild):
+        return name
+    word = face_words(kind).get(code, "")
+    shown = POWER_NAME.get(word, word)
+    return name + (f" ({shown})" if shown else "")
 
 
 def card_short(code: str, kind: str) -> str:
@@ -164,7 +179,7 @@ def _numbered(code: str, kind: str, name: str, size_cls: str) -> SafeString:
         f.css,
         tier,
         size_cls,
-        name + (f" ({shown})" if shown else ""),
+        face_name(code, kind),
         name,
         code,
         code,

@@ -630,3 +630,51 @@ def test_a_four_player_pablo_table_fits_two_phone_screens(live_server, chromium,
         page.screenshot(path=str(artifacts / "table-pablo-4-desktop.png"), full_page=True)
     finally:
         player.close()
+
+
+def test_a_long_field_of_another_player_wraps_on_a_phone(live_server, chromium, artifacts):
+    """Wrong throws give a player penalty cards: a field of 8 or more. At 390 px the
+    other players' fields (two seats side by side) wrap onto a second row instead of
+    running off the board (sideways scroll, slot numbers unreadable over the page)."""
+    users = [account_services.user_register(username=n, password=PASSWORD)[0] for n in NAMES[:3]]
+    game = game_services.game_create(
+        user=users[0], ruleset="pablo", seats=3, options={"start_seat": 0}
+    )
+    for u in users[1:]:
+        game_services.game_join(game_id=game.id, user=u)
+    for u in users:
+        game_services.game_act(
+            game_id=game.id, user=u, command={"type": "look", "positions": [0, 1]}
+        )
+    ben = users[1]
+    for _ in range(12):  # ben throws his own cards until his field has 9 slots
+        data = game_selectors.game_data(game=game_selectors.game_get(game.id), user=ben)
+        if len(data["state"]["fields"]["1"]) >= 9:
+            break
+        throw = next(
+            a for a in data["state"]["legal_actions"] if a["type"] == "throw" and a.get("seat") == 1
+        )
+        body = {k: v for k, v in throw.items() if k not in ("choices", "give_position")}
+        body |= {n: vs[0] for n, vs in (throw.get("choices") or {}).items() if n != "give_position"}
+        game_services.game_act(game_id=game.id, user=ben, command=body)
+    data = game_selectors.game_data(game=game_selectors.game_get(game.id), user=ben)
+    assert len(data["state"]["fields"]["1"]) >= 9
+    player = Player(chromium, live_server.url, "ann", PHONE)
+    try:
+        player.login()
+        page = player.page
+        page.goto(f"{live_server.url}/play/{game.id}/")
+        game.refresh_from_db()
+        page.screenshot(path=str(artifacts / "table-pablo-long-field-phone.png"), full_page=True)
+        check_page(player, game, users[0])  # no sideways scroll
+        outside = page.evaluate(
+            """Array.from(document.querySelectorAll('#table .board .seat')).flatMap(seat => {
+                const box = seat.getBoundingClientRect();
+                return Array.from(seat.querySelectorAll('.slot'))
+                    .filter(s => s.getBoundingClientRect().right > box.right + 0.5)
+                    .map(s => seat.querySelector('h3').innerText + ' ' + s.innerText);
+            })"""
+        )
+        assert not outside, f"slots outside their seat: {outside}"
+    finally:
+        player.close()

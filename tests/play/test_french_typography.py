@@ -58,6 +58,20 @@ def test_every_french_message_puts_a_narrow_space_before_colons(domain):
     assert not wrong, "\n".join(f"{t!r}: {f}" for t, f in wrong.items())
 
 
+@pytest.mark.parametrize("domain", ["django", "djangojs"])
+def test_french_quotes_hold_their_words_with_no_break_spaces(domain):
+    """« Me prévenir sur cet appareil » with ordinary spaces can end a line on a
+    lone « or begin one with a lone »."""
+    with (FRENCH / f"{domain}.mo").open("rb") as f:
+        catalogue = gettext.GNUTranslations(f)._catalog
+    wrong = [
+        text
+        for key, text in catalogue.items()
+        if key and isinstance(text, str) and re.search(r"«\s| »|\s»", text.replace(NARROW, ""))
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
 @pytest.mark.django_db
 def test_the_french_table_after_a_round(cabo_after_round_one):  # noqa: F811
     """The sentences the code puts together (a look and its cards, the standings)
@@ -80,3 +94,29 @@ def test_the_tables_hint_joins_its_parts_with_frenchs_semicolon():
     with translation.override("fr"):
         said = hint(legal, Selection(refs=[], choices=[]), "french")
     assert "\u202f; " in said, said
+
+
+@pytest.mark.django_db
+def test_the_french_account_page(cabo_after_round_one):  # noqa: F811
+    """The account page's notification switches are named "kind : channel" in French
+    (a screen reader says them; they were put together as "À toi de jouer: E-mail")."""
+    _game, users = cabo_after_round_one
+    page = client_for(users[0]).get("/accounts/token/", HTTP_ACCEPT_LANGUAGE="fr")
+    body = page.content.decode()
+    body = re.sub(r"<(script|style|code)\b.*?</\1>|<svg\b.*?</svg>", " ", body, flags=re.S)
+    text = html.unescape(re.sub(r"<[^>]+>", "", body))
+    assert f"À toi de jouer{NARROW}: E-mail" in text
+    assert not bare(text), bare(text)
+
+
+def test_the_viewers_chart_legend_and_marks_in_french():
+    """The score chart's legend ("ann : 44") and a marked point's title, put together
+    by the code, not a catalogue message."""
+    from django.utils import translation
+
+    from replays.analysis_chart import mark_title
+    from replays.chart import legend
+
+    with translation.override("fr"):
+        assert f"ann{NARROW}: 44" in legend([("ann", "#000", 44)])
+        assert mark_title("ann", "blunder").startswith(f"ann{NARROW}: ")

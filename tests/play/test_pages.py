@@ -237,3 +237,50 @@ def test_the_account_page_shows_the_token_once_it_was_asked_for(client, django_u
     assert len(key) == 40
     assert f'id="token">{key}<' in client.get("/accounts/token/").content.decode()
     assert account_services.user_token(request=None, username="ann-token", password="pw") == key
+
+
+def test_a_picked_cards_name_says_all_that_its_face_says():
+    """A Cabo 7 reads "Cabo 7 (peek)" on its image, and the link that picks it says
+    the same, not "Pick your slot 0: Cabo 7" without the power printed on the card.
+    (axe's label-content-name-mismatch still finds the card's visible words in
+    another order, "7 peek": see the ui report.)"""
+    ann, ben = user("ann"), user("ben")
+    deck = ["7", "11", "1", "2", "3", "4", "5", "6", "0", "13", "9"]
+    game = game_services.game_create(
+        user=ann, ruleset="cabo", seats=2, options={"start_seat": 0}, decks=[deck]
+    )
+    game_services.game_join(game_id=game.id, user=ben)
+    for u in (ann, ben):
+        game_services.game_act(
+            game_id=game.id, user=u, command={"type": "look", "positions": [0, 1]}
+        )
+    game_services.game_act(game_id=game.id, user=ann, command={"type": "draw", "source": "deck"})
+    page = client_for(ann).get(f"/play/{game.id}/").content.decode()
+    links = re.findall(
+        r'<a class="pick[^"]*" href="\?sel=(f0\.\d)"[^>]*aria-label="([^"]*)"[^>]*>'
+        r'<span class="card[^"]*" role="img" aria-label="([^"]*)"',
+        page,
+    )
+    assert len(links) == 4, links
+    for ref, link, image in links:
+        assert image in link, (ref, link, image)
+    assert ("f0.0", "Pick your slot 0: Cabo 7 (peek)", "your slot 0: Cabo 7 (peek)") in links
+
+
+def test_a_skipbo_hand_cards_pick_says_the_cards_name():
+    """The same for a Skip-Bo hand: the link that picks a 12 says "Skip-Bo 12", as
+    the card's image does (it said "Pick 12 from your hand", the image "Skip-Bo 12")."""
+    ann, ben = user("ann"), user("ben")
+    game = game_services.game_create(
+        user=ann, ruleset="skipbo", seats=2, options={"start_seat": 0, "stock_size": 5}
+    )
+    game_services.game_join(game_id=game.id, user=ben)
+    page = client_for(ann).get(f"/play/{game.id}/").content.decode()
+    links = re.findall(
+        r'<a class="pick[^"]*" href="\?sel=(h:\w+)"[^>]*aria-label="([^"]*)"[^>]*>'
+        r'<span class="card[^"]*" role="img" aria-label="([^"]*)"',
+        page,
+    )
+    assert len(links) >= 5, links
+    for ref, link, image in links:
+        assert image in link, (ref, link, image)

@@ -8,6 +8,8 @@ the page's HTML. Screenshots go to test-artifacts/.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from django.conf import settings
 
@@ -15,6 +17,8 @@ from games.selectors.games import game_events
 from replays.steps import build_replay, table_views
 from tabletop.cards import card_name, card_short
 from tests.replays.test_views import _hidden
+
+AXE = Path(__file__).resolve().parent.parent / "assets" / "axe.min.js"
 
 # A live-server test ends by flushing the tables; SQLite runs that flush as DELETEs, which
 # the append-only event table's trigger refuses (PostgreSQL truncates).
@@ -135,13 +139,19 @@ def test_screenshots_desktop_and_phone(live_server, chromium, stored, artifacts,
     game, _ = stored("pablo", 3, seed=3, names=["ann", "ben", "cara"])
     replay = build_replay(str(game.id), game.version, game_events(game))
     called = next(n for n, label in replay.jumps if label.endswith("called"))
-    context = chromium.new_context(viewport={"width": width, "height": 900})
+    context = chromium.new_context(viewport={"width": width, "height": 900}, bypass_csp=True)
     page = context.new_page()
     try:
         name = "desktop" if width > 600 else "phone"
         page.goto(f"{live_server.url}/replays/")
         page.screenshot(path=str(artifacts / f"viewer-list-{name}.png"), full_page=True)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
+        # the filters (ruleset, player, Filter) are targets a thumb can hit
+        filters = page.eval_on_selector_all(
+            ".filters select, .filters input, .filters button",
+            "els => els.map(e => e.getBoundingClientRect().height)",
+        )
+        assert len(filters) == 3 and min(filters) >= 44, filters
         for label, query in (("call", f"?step={called + 1}"), ("end", f"?step={replay.last}")):
             page.goto(f"{live_server.url}/replays/{game.id}/{query}")
             page.wait_for_selector("#replay")
@@ -156,6 +166,24 @@ def test_screenshots_desktop_and_phone(live_server, chromium, stored, artifacts,
             ".stepper a.btn", "els => els.map(e => e.getBoundingClientRect().height)"
         )
         assert heights and min(heights) >= 44
+        # the slider's Go, "Rounds and calls", "As a table": 44 px too (they were 36 and 23)
+        controls = page.eval_on_selector_all(
+            ".slider button, .jumps > summary, .scores details > summary",
+            "els => els.map(e => [e.innerText, e.getBoundingClientRect().height])",
+        )
+        assert len(controls) == 3 and all(h >= 44 for _, h in controls), controls
+        # label in name (WCAG 2.5.3): the step buttons and the language switch say
+        # their visible words ("prev" was named "Previous step", "EN" "English")
+        for lang in ("en", "fr", "de"):
+            page.set_extra_http_headers({"Accept-Language": lang})
+            page.reload()
+            page.add_script_tag(path=str(AXE))
+            found = page.evaluate(
+                """() => axe.run(['.stepper', 'form.languages'],
+                    {runOnly: ['label-content-name-mismatch']})
+                    .then(r => r.violations.flatMap(v => v.nodes.map(n => n.html)))"""
+            )
+            assert not found, (lang, found)
         # the totals "As a table" of a long game scroll in their own box, never the page
         # (at 390 px an 18-round Cabo game's table cut the page off at the right)
         page.evaluate("document.querySelectorAll('.scores details').forEach(d => d.open = true)")
