@@ -156,7 +156,8 @@ def _numbered(code: str, kind: str, name: str, size_cls: str) -> SafeString:
     if f.wild and code == f.wild:
         return format_html(
             '<span class="card face {} {}{}" role="img" aria-label="{}" title="{}" '
-            'data-code="{}"><span class="rank">{}</span><span class="suit">{}</span></span>',
+            'data-code="{}"><span class="rank" data-face="{}"></span>'
+            '<span class="suit" data-face="{}"></span></span>',
             f.css,
             f.wild_css,
             size_cls,
@@ -173,9 +174,15 @@ def _numbered(code: str, kind: str, name: str, size_cls: str) -> SafeString:
     tier = next((css for bound, css in f.tiers if value <= bound), f.tiers[-1][1])
     word = face_words(kind).get(code, "")
     shown = POWER_NAME.get(word, word)
+    # The mark under the number ("swap", "Cabo") is drawn by CSS from data-face, not
+    # text: a pick's name ("Pick your slot 1: Cabo 12 (swap)") must contain the words a
+    # sighted user sees on it in their order (WCAG 2.5.3, axe label-content-name-
+    # mismatch), and "12" + "swap" in two spans read "12swap"; the number alone is in
+    # every name. The card's own name (role="img") is its aria-label all the same.
     return format_html(
         '<span class="card face {} {}{}" role="img" aria-label="{}" title="{}" '
-        'data-code="{}"><span class="rank">{}</span><span class="suit">{}</span></span>',
+        'data-code="{}"><span class="rank">{}</span><span class="suit" data-face="{}"></span>'
+        "</span>",
         f.css,
         tier,
         size_cls,
