@@ -335,3 +335,15 @@ def test_the_card_tags_draw_the_viewers_cards():
     assert said == words_html("ann drew 7♣ <b>") and "&lt;b&gt;" in said
     assert 'aria-label="clubs"' in said and "♣" not in said
     assert 'role="img" aria-label="won"' in trophy
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("en", "start one in the lobby"), ("fr", "lance-en une dans le salon"), ("de", "starte eine")],
+)
+def test_an_empty_list_sends_a_player_to_the_lobby_not_to_a_command(client, lang, words):
+    """With no finished game the list spoke of ``python manage.py demo``, a developer's
+    command, to players; it points to the lobby now, in the reader's language."""
+    page = client.get("/replays/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert "manage.py" not in page
+    assert f'<a href="/">{words}' in page
