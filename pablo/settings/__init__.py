@@ -129,6 +129,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "play.language.LanguageMiddleware",  # the account's language; the API: Accept-Language
+    "play.timezones.TimezoneMiddleware",  # the account's timezone for the pages' times
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]

@@ -347,3 +347,24 @@ def test_an_empty_list_sends_a_player_to_the_lobby_not_to_a_command(client, lang
     page = client.get("/replays/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
     assert "manage.py" not in page
     assert f'<a href="/">{words}' in page
+
+
+def test_times_are_in_the_readers_timezone_and_say_which(client, stored):
+    """A signed-in reader whose account names a timezone sees the list's and the
+    viewer's times in it; anyone else in UTC; either way the zone is named."""
+    from datetime import UTC, datetime
+
+    from django.contrib.auth import get_user_model
+
+    from games.services import notifications as notification_services
+
+    game, _ = stored("cabo", 2, seed=1)
+    Game.objects.filter(pk=game.pk).update(finished_at=datetime(2026, 1, 15, 23, 30, tzinfo=UTC))
+    reader = get_user_model().objects.create_user("tz_reader", password="x" * 12)
+    notification_services.notification_settings_update(user=reader, timezone="Asia/Tokyo")
+    signed_out = client.get("/replays/").content.decode()
+    assert 'datetime="2026-01-15T23:30:00+00:00">Jan. 15, 2026, 11:30 p.m. UTC<' in signed_out
+    client.force_login(reader)
+    for path in ("/replays/", f"/replays/{game.id}/"):
+        page = client.get(path).content.decode()
+        assert "Jan. 16, 2026, 8:30 a.m. JST<" in page, path
