@@ -82,6 +82,16 @@ def test_a_private_game_by_invite_link_and_its_rematch(live_server, chromium, ar
         link = p.input_value("#invite-link")
         assert re.fullmatch(rf"{re.escape(live_server.url)}/play/{game_id}/\?invite=[\w-]+", link)
         p.screenshot(path=str(artifacts / "table-private-invite-desktop.png"), full_page=True)
+        # "Copy the link" (shown with JavaScript): the link in the clipboard, said politely
+        ann.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+        p.click("#table button[data-copy]")
+        p.wait_for_function("document.getElementById('invite-copied').textContent !== ''")
+        assert p.evaluate("navigator.clipboard.readText()") == link
+        assert "copied" in p.inner_text("#invite-copied")
+        p.set_viewport_size(PHONE)
+        shot = artifacts / "table-private-invite-copied-phone.png"
+        p.locator(".invite").screenshot(path=str(shot))
+        p.set_viewport_size(DESKTOP)
 
         # dan, without the link: not in his lobby, no Join on the table, a forged join is
         # the answer of an unknown game

@@ -98,6 +98,7 @@
         var clean = "/play/" + gameId + "/" + (query.length ? "?" + query.join("&") : "");
         if (location.pathname + location.search !== clean) history.replaceState(null, "", clean);
         tick();
+        showCopy();
       });
     newest = drawing;
     return drawing;
@@ -298,9 +299,29 @@
     }).catch(function () {});
   }
 
+  // a private game's invite link: "Copy the link" (shown only with JavaScript)
+  function showCopy() {
+    document.querySelectorAll("#table button[data-copy]").forEach(function (b) { b.hidden = false; });
+  }
+  function copy(button) {
+    var field = document.getElementById(button.dataset.copy);
+    var status = document.getElementById("invite-copied");
+    if (!field) return;
+    var done = function () { if (status) status.textContent = gettext("The invite link is copied: paste it to your friends."); };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(field.value).then(done, function () { field.select(); });
+    } else {  // plain http: the field selected, for Ctrl-C
+      field.focus();
+      field.select();
+      if (status) status.textContent = gettext("The link is selected: copy it with Ctrl+C (or the menu).");
+    }
+  }
+
   document.addEventListener("click", function (ev) {
     var t = ev.target;
     if (!(t instanceof Element)) return;
+    var copier = t.closest("#table button[data-copy]");
+    if (copier) { ev.preventDefault(); copy(copier); return; }
     var closer = t.closest("#table button[data-close-reveal]");
     if (closer) { ev.preventDefault(); closeReveal(closer); return; }
     var button = t.closest("#table button[data-action]");
@@ -379,5 +400,6 @@
   }
   setInterval(tick, 1000);
   tick();
+  showCopy();
   poll();
 })();
