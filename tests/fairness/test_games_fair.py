@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import http.server
 import json
 import random
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +28,7 @@ from games.models import FairDraw, Game
 from games.services import bots as bot_services
 from games.services import games as game_services
 from tests.api.test_full_games import complete, play_to_the_end
+from tests.httpstub import replay_handler, serve
 from tests.rules.table import START
 
 pytestmark = pytest.mark.django_db
@@ -376,21 +375,7 @@ def test_the_checker_fetches_a_game_url_with_a_token(replay, tmp_path):
     asked: list[tuple[str, str | None]] = []
     body = json.dumps(replay).encode()
 
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            asked.append((self.path, self.headers.get("Authorization")))
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    server = serve(replay_handler(body, asked))
     try:
         url = f"http://127.0.0.1:{server.server_address[1]}/api/games/abc/"
         done = subprocess.run(

@@ -11,11 +11,12 @@ import json
 import resource
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.httpstub import replay_handler, serve
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKER = ROOT / "fairness_check.py"
@@ -85,12 +86,6 @@ def test_a_hostile_replay_gets_sentences_not_a_traceback(name):
         assert said.startswith("cannot read the replay")
 
 
-def serve(handler: type[http.server.BaseHTTPRequestHandler]) -> http.server.HTTPServer:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
-
-
 def test_a_redirect_to_another_site_does_not_get_the_token():
     """urllib copies every header into a redirect: a game server (or whoever answers for
     it) that redirected the checker to another host or port received the player's API
@@ -98,18 +93,7 @@ def test_a_redirect_to_another_site_does_not_get_the_token():
     asked: list[tuple[str, str | None]] = []
     body = json.dumps(BASE).encode()
 
-    class Elsewhere(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            asked.append((self.path, self.headers.get("Authorization")))
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
+    Elsewhere = replay_handler(body, asked)
     elsewhere = serve(Elsewhere)
     target = f"http://127.0.0.1:{elsewhere.server_address[1]}/stolen/"
 

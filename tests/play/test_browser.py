@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -589,12 +590,13 @@ def test_an_absent_player_comes_back(live_server, chromium):
         player.close()
 
 
-def test_a_four_player_pablo_table_fits_two_phone_screens(live_server, chromium, artifacts):
-    """Issue 19: at 390 px a 4-player table (the seats, the piles, the actions, the log
-    and the scores) fits in two screen heights, and no button sits under every card."""
-    users = [account_services.user_register(username=n, password=PASSWORD)[0] for n in NAMES]
+def pablo_after_the_looks(seats: int, *, start_seat: int) -> tuple[list[Any], Any]:
+    """A Pablo game of the first ``seats`` of NAMES (registered here), every player
+    having looked at slots 0 and 1: (users, game)."""
+    register = account_services.user_register
+    users = [register(username=n, password=PASSWORD)[0] for n in NAMES[:seats]]
     game = game_services.game_create(
-        user=users[0], ruleset="pablo", seats=4, options={"start_seat": 1}
+        user=users[0], ruleset="pablo", seats=seats, options={"start_seat": start_seat}
     )
     for u in users[1:]:
         game_services.game_join(game_id=game.id, user=u)
@@ -602,6 +604,13 @@ def test_a_four_player_pablo_table_fits_two_phone_screens(live_server, chromium,
         game_services.game_act(
             game_id=game.id, user=u, command={"type": "look", "positions": [0, 1]}
         )
+    return users, game
+
+
+def test_a_four_player_pablo_table_fits_two_phone_screens(live_server, chromium, artifacts):
+    """Issue 19: at 390 px a 4-player table (the seats, the piles, the actions, the log
+    and the scores) fits in two screen heights, and no button sits under every card."""
+    users, game = pablo_after_the_looks(4, start_seat=1)
     for u in users[1:3]:  # a few turns, so that the log has lines
         game_services.game_act(game_id=game.id, user=u, command={"type": "draw", "source": "deck"})
         game_services.game_act(game_id=game.id, user=u, command={"type": "discard"})
@@ -636,16 +645,7 @@ def test_a_long_field_of_another_player_wraps_on_a_phone(live_server, chromium, 
     """Wrong throws give a player penalty cards: a field of 8 or more. At 390 px the
     other players' fields (two seats side by side) wrap onto a second row instead of
     running off the board (sideways scroll, slot numbers unreadable over the page)."""
-    users = [account_services.user_register(username=n, password=PASSWORD)[0] for n in NAMES[:3]]
-    game = game_services.game_create(
-        user=users[0], ruleset="pablo", seats=3, options={"start_seat": 0}
-    )
-    for u in users[1:]:
-        game_services.game_join(game_id=game.id, user=u)
-    for u in users:
-        game_services.game_act(
-            game_id=game.id, user=u, command={"type": "look", "positions": [0, 1]}
-        )
+    users, game = pablo_after_the_looks(3, start_seat=0)
     ben = users[1]
     for _ in range(12):  # ben throws his own cards until his field has 9 slots
         data = game_selectors.game_data(game=game_selectors.game_get(game.id), user=ben)
