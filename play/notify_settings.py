@@ -23,8 +23,6 @@ from games.notifications import quiet as notification_quiet
 from games.selectors import notifications as notification_selectors
 from games.services import notifications as notification_services
 
-from . import timezones
-
 KIND_LABELS = {
     "your_turn": gettext_lazy("Your turn"),
     "reminder": gettext_lazy("Your time is running out"),
@@ -129,7 +127,6 @@ def notification_settings_view(request: HttpRequest) -> HttpResponse:
         prefs = notification_selectors.notification_settings(user=request.user)
         if not prefs.timezone and notification_quiet.known_zone(tz):
             notification_services.notification_settings_update(user=request.user, timezone=tz)
-            timezones.remember(request, tz)
         return HttpResponse(status=204)
     form = NotificationSettingsForm(request.POST)
     if not form.is_valid():
@@ -155,6 +152,5 @@ def notification_settings_view(request: HttpRequest) -> HttpResponse:
         clear_quiet_hours=hours is None,
         kinds=kinds,
     )
-    timezones.remember(request, data["timezone"])
     messages.success(request, gettext("Your notification settings are saved."))
     return HttpResponseRedirect(back)

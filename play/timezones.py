@@ -2,11 +2,13 @@
 
 A signed-in reader sees the dates and times of the site's pages (the replays, a
 device's last notification) in the timezone their account names -- the one the
-notifications' quiet hours use, which the browser fills in once when it is blank
--- read once per session, like the account's language, and refreshed when the
-account page saves it. Without one (signed out, or none set) times stay in UTC,
-and the pages say so: an absolute time is always followed by its zone's name. The
-API never changes: its times are ISO 8601 UTC.
+notifications' quiet hours use, which the browser fills in once when it is blank.
+It is cached per account (``games.selectors.notifications.account_timezone``) and
+the cached copy is dropped whenever the setting changes, from the account page or
+``PATCH /api/me/notifications/``, on any device. Without one (signed out, or none
+set, or a stored name that is no zone) times stay in UTC, and the pages say so: an
+absolute time is always followed by its zone's name. The API never changes: its
+times are ISO 8601 UTC.
 """
 
 from __future__ import annotations
@@ -19,23 +21,14 @@ from django.utils import timezone
 from games.notifications import quiet
 from games.selectors import notifications as notification_selectors
 
-SESSION_KEY = "account_timezone"
-
 
 def account_zone_name(request: HttpRequest) -> str:
-    """The signed-in account's timezone name (read once per session), or ``""``."""
+    """The signed-in account's timezone name, or ``""``."""
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return ""
-    if SESSION_KEY not in request.session:
-        found = notification_selectors.notification_settings(user=user).timezone or ""
-        request.session[SESSION_KEY] = found if quiet.known_zone(found) else ""
-    return request.session[SESSION_KEY]
-
-
-def remember(request: HttpRequest, name: str) -> None:
-    """``name`` is the session's timezone from now on (the account page saved it)."""
-    request.session[SESSION_KEY] = name if quiet.known_zone(name) else ""
+    found = notification_selectors.account_timezone(user=user)
+    return found if quiet.known_zone(found) else ""
 
 
 class TimezoneMiddleware:

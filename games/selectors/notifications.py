@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.cache import cache
+
 from games.models import NotificationSettings
 
 JSON = dict[str, Any]
@@ -13,3 +15,32 @@ def notification_settings(*, user: Any) -> NotificationSettings:
     """The user's notification settings (the defaults, unsaved, when they have no row)."""
     found = NotificationSettings.objects.filter(user=user).first()
     return found if found is not None else NotificationSettings(user=user)
+
+
+#: How long an account's timezone stays in the cache (it is dropped whenever it
+#: changes: ``games.services.notifications.notification_settings_update``).
+TIMEZONE_TTL = 24 * 3600
+
+
+def timezone_cache_key(user: Any) -> str:
+    """The cache key of ``user``'s timezone: the id and the moment the account was made,
+    so that an id used again (a test database rolled back) never finds another's."""
+    joined = user.date_joined.timestamp() if user.date_joined else 0
+    return f"pablo:account-timezone:{user.pk}:{joined}"
+
+
+def account_timezone(*, user: Any) -> str:
+    """The user's timezone setting as stored (``""``: none), cached per account: the
+    pages read it on every request, and any change (the account page or
+    ``PATCH /api/me/notifications/``, on any device) drops the cached copy."""
+    key = timezone_cache_key(user)
+    found = cache.get(key)
+    if found is None:
+        found = (
+            NotificationSettings.objects.filter(user=user)
+            .values_list("timezone", flat=True)
+            .first()
+            or ""
+        )
+        cache.set(key, found, TIMEZONE_TTL)
+    return str(found)

@@ -7,12 +7,14 @@ import secrets
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 
 from games import errors
 from games.models import NotificationSettings, PushDelivery, PushSubscription
 from games.notifications import fanout, push, webhooks
 from games.notifications import prefs as notification_prefs
+from games.selectors import notifications as notification_selectors
 
 JSON = dict[str, Any]
 
@@ -74,6 +76,10 @@ def notification_settings_update(
         fields.append("kinds")
     if fields:
         prefs.save(update_fields=[*fields, "updated_at"])
+    if timezone is not None:  # the pages' times follow at once (and once committed)
+        key = notification_selectors.timezone_cache_key(user)
+        cache.delete(key)
+        transaction.on_commit(lambda: cache.delete(key))
     return prefs
 
 

@@ -368,3 +368,29 @@ def test_times_are_in_the_readers_timezone_and_say_which(client, stored):
     for path in ("/replays/", f"/replays/{game.id}/"):
         page = client.get(path).content.decode()
         assert "Jan. 16, 2026, 8:30 a.m. JST<" in page, path
+
+
+def test_a_timezone_changed_elsewhere_reaches_a_signed_in_browser_at_once(client, stored):
+    """The pages' timezone was read once per session and refreshed only by the account
+    page of that browser: set through ``PATCH /api/me/notifications/`` (a program, or
+    another device), an open session kept showing the old zone until it ended."""
+    from datetime import UTC, datetime
+
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    game, _ = stored("cabo", 2, seed=1)
+    Game.objects.filter(pk=game.pk).update(finished_at=datetime(2026, 1, 15, 23, 30, tzinfo=UTC))
+    reader = get_user_model().objects.create_user("tz_mover", password="x" * 12)
+    client.force_login(reader)
+    assert "Jan. 15, 2026, 11:30 p.m. UTC<" in client.get("/replays/").content.decode()
+    program = APIClient()
+    program.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=reader).key}")
+    for zone, shown in (
+        ("Asia/Tokyo", "Jan. 16, 2026, 8:30 a.m. JST<"),
+        ("America/New_York", "Jan. 15, 2026, 6:30 p.m. EST<"),
+    ):
+        answer = program.patch("/api/me/notifications/", {"timezone": zone}, format="json")
+        assert answer.status_code == 200 and answer.json()["timezone"] == zone
+        assert shown in client.get(f"/replays/{game.id}/").content.decode(), zone
