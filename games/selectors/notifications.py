@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.core.cache import cache
@@ -9,6 +10,8 @@ from django.core.cache import cache
 from games.models import NotificationSettings
 
 JSON = dict[str, Any]
+
+log = logging.getLogger(__name__)
 
 
 def notification_settings(*, user: Any) -> NotificationSettings:
@@ -34,7 +37,11 @@ def account_timezone(*, user: Any) -> str:
     pages read it on every request, and any change (the account page or
     ``PATCH /api/me/notifications/``, on any device) drops the cached copy."""
     key = timezone_cache_key(user)
-    found = cache.get(key)
+    try:
+        found = cache.get(key)
+    except Exception:  # no cache: the database answers
+        log.debug("account timezone not read from the cache", exc_info=True)
+        found = None
     if found is None:
         found = (
             NotificationSettings.objects.filter(user=user)
@@ -42,5 +49,17 @@ def account_timezone(*, user: Any) -> str:
             .first()
             or ""
         )
-        cache.set(key, found, TIMEZONE_TTL)
+        timezone_forget(key, found)
     return str(found)
+
+
+def timezone_forget(key: str, value: str | None = None) -> None:
+    """Drop (``value`` None) or set the cached timezone under ``key``; a cache that is
+    away is no error (the pages then read the database)."""
+    try:
+        if value is None:
+            cache.delete(key)
+        else:
+            cache.set(key, value, TIMEZONE_TTL)
+    except Exception:
+        log.debug("account timezone not cached", exc_info=True)

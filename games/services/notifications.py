@@ -7,7 +7,6 @@ import secrets
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 
 from games import errors
@@ -78,8 +77,8 @@ def notification_settings_update(
         prefs.save(update_fields=[*fields, "updated_at"])
     if timezone is not None:  # the pages' times follow at once (and once committed)
         key = notification_selectors.timezone_cache_key(user)
-        cache.delete(key)
-        transaction.on_commit(lambda: cache.delete(key))
+        notification_selectors.timezone_forget(key)
+        transaction.on_commit(lambda: notification_selectors.timezone_forget(key))
     return prefs
 
 

@@ -394,3 +394,23 @@ def test_a_timezone_changed_elsewhere_reaches_a_signed_in_browser_at_once(client
         answer = program.patch("/api/me/notifications/", {"timezone": zone}, format="json")
         assert answer.status_code == 200 and answer.json()["timezone"] == zone
         assert shown in client.get(f"/replays/{game.id}/").content.decode(), zone
+
+
+def test_the_pages_and_the_settings_work_without_a_cache(client, stored, monkeypatch):
+    """The pages' timezone is cached; a cache that is away (Redis down) must neither
+    fail a page nor a change of the settings: the database answers."""
+    from django.contrib.auth import get_user_model
+    from django.core.cache import caches
+
+    from games.services import notifications as notification_services
+
+    def away(*args, **kwargs):
+        raise ConnectionError("the cache is away")
+
+    game, _ = stored("cabo", 2, seed=1)
+    reader = get_user_model().objects.create_user("tz_nocache", password="x" * 12)
+    client.force_login(reader)
+    for name in ("get", "set", "delete"):
+        monkeypatch.setattr(type(caches["default"]), name, away)
+    notification_services.notification_settings_update(user=reader, timezone="Asia/Tokyo")
+    assert " JST<" in client.get(f"/replays/{game.id}/").content.decode()
