@@ -252,8 +252,12 @@ def game_analyse(request: HttpRequest, game_id) -> HttpResponse:
     """The viewer's "Analyse this game" form: start it, then back to the page."""
     game = _viewable(request, game_id)
     back = reverse("replays:replay", args=[game_id])
-    kept = {k: request.POST[k] for k in ("step", "as", "invite") if request.POST.get(k)}
-    if _int(kept.get("step")) is not None and _int(kept.get("as", "0")) is not None:
+    kept = {k: request.POST[k] for k in ("step", "as") if request.POST.get(k)}
+    if _int(kept.get("step")) is None or _int(kept.get("as", "0")) is None:
+        kept = {}
+    if _invite(request):  # without it a private game's way back is a 404
+        kept["invite"] = _invite(request)
+    if kept:
         back += f"?{urlencode(kept)}"  # the same step, "Seen by" and invite
     if not request.user.is_authenticated:
         return HttpResponseRedirect(f"{reverse('play:login')}?{urlencode({'next': back})}")

@@ -75,3 +75,27 @@ def test_a_refused_analyse_form_gets_a_page_with_its_wait_and_the_way_back(store
         html = answer.content.decode()
         assert words in html and f'href="/replays/{game.id}/?step=3"' in html
         assert "<nav" in html  # the site's header
+
+
+@pytest.mark.parametrize("step", [None, "", "x", "1e3"])
+def test_an_analyse_form_without_a_good_step_keeps_the_invite_of_a_private_game(
+    stored,  # noqa: F811
+    settings,
+    step,
+):
+    """The invite was kept on the way back only beside a whole-number step: a form
+    without one sent an invite holder (redirect, or the 429 page's link) to a 404."""
+    from games.models import Game
+
+    settings.PABLO_THROTTLE_ANALYSES = "0/hour"
+    game, _t = stored("pablo", 3)
+    Game.objects.filter(pk=game.pk).update(private=True, invite="s3cret")
+    reader = Client(raise_request_exception=False)
+    reader.force_login(user("dee"))
+    form = {"invite": "s3cret"} | ({} if step is None else {"step": step})
+    answer = reader.post(f"/replays/{game.id}/analyse/", form)
+    assert answer.status_code == 429
+    assert f'href="/replays/{game.id}/?invite=s3cret"' in answer.content.decode()
+    assert reader.get(f"/replays/{game.id}/?invite=s3cret").status_code == 200
+    signed_out = Client().post(f"/replays/{game.id}/analyse/", form)
+    assert "invite%3Ds3cret" in signed_out["Location"]
