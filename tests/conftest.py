@@ -50,13 +50,18 @@ def _reachable(url: str, default_port: int) -> bool:
 @pytest.fixture(autouse=True)
 def _fresh_state_cache():
     """The per-process fold cache (games.store) starts empty for every test:
-    a state cached by one test's game must never serve another's database."""
-    from games import store, tokens
+    a state cached by one test's game must never serve another's database. So does
+    the followers' hint: a test whose ``games.follow`` was enqueued to no worker left
+    its "a follow task waits" mark in the shared cache for 2 s, and the next test's
+    appends then woke no follower (an eager test's "your turn" mail never came:
+    order-dependent failures of the mail tests)."""
+    from games import followers, store, tokens
     from games.selectors.accounts import bot_accounts_forget
 
     store.clear_cache()
     tokens.forget_all()
     bot_accounts_forget()
+    followers.woken()
     yield
     store.clear_cache()
     tokens.forget_all()
