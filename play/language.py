@@ -2,9 +2,10 @@
 
 ``LocaleMiddleware`` (before this one) picks the cookie the header's switch
 sets, else ``Accept-Language``. After it, for a signed-in account that chose a
-language, that choice wins on every page (kept in the session, so the account
-is read once per session); the API follows ``Accept-Language`` alone, whatever
-cookie a browser sends, so a program gets what it asks for.
+language, that choice wins on every page, on every device from its next page
+(``games.selectors.account_cache``: cached per account, dropped when it changes);
+the API follows ``Accept-Language`` alone, whatever cookie a browser sends, so a
+program gets what it asks for.
 """
 
 from __future__ import annotations
@@ -18,8 +19,6 @@ from django.utils import translation
 from games.languages import from_accept_language
 from games.selectors import accounts as account_selectors
 
-SESSION_KEY = "account_language"
-
 
 def accept_language(request: HttpRequest) -> str:
     """The first language of the request's ``Accept-Language`` that the site speaks
@@ -28,13 +27,11 @@ def accept_language(request: HttpRequest) -> str:
 
 
 def account_language(request: HttpRequest) -> str | None:
-    """The signed-in account's language (read once per session), or None."""
+    """The signed-in account's language, or None."""
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return None
-    if SESSION_KEY not in request.session:
-        request.session[SESSION_KEY] = account_selectors.account_language(user=user) or ""
-    return request.session[SESSION_KEY] or None
+    return account_selectors.account_language(user=user)
 
 
 def page_language(request: HttpRequest) -> str | None:
@@ -52,11 +49,6 @@ def page_language(request: HttpRequest) -> str | None:
         else:
             return None
     return accept_language(request)
-
-
-def remember(request: HttpRequest, code: str) -> None:
-    """``code`` is the session's language from now on (the account's, once stored)."""
-    request.session[SESSION_KEY] = code
 
 
 class LanguageMiddleware:

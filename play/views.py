@@ -45,7 +45,7 @@ from games.services import friends as friend_services
 from games.services import games as game_services
 from tabletop.durations import human_seconds
 
-from . import history, language, lobby, reveal, table
+from . import history, lobby, reveal, table
 from .action_form import ActionForm
 from .recent import acted_since_round_end, recent_events
 
@@ -161,7 +161,6 @@ def language_view(request: HttpRequest) -> HttpResponse:
         return response
     if request.user.is_authenticated:
         account_services.account_language_set(user=request.user, code=code)
-        language.remember(request, code)
     response.set_cookie(
         settings.LANGUAGE_COOKIE_NAME,
         code,

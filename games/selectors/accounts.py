@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext
 
 from games.models import AccountLanguage, AccountName, BotAccount
+from games.selectors import account_cache
 from games.usernames import clean_username, name_digest, username_key, username_problem
 
 JSON = dict[str, Any]
@@ -96,5 +97,11 @@ def bot_accounts_forget(name: str | None = None) -> None:
 
 
 def account_language(*, user: Any) -> str | None:
-    """The language ``user`` chose with the header's switch, or None."""
-    return AccountLanguage.objects.filter(user=user).values_list("code", flat=True).first()
+    """The language ``user`` chose with the header's switch, or None; cached per
+    account (``account_cache``): the pages read it on every request."""
+
+    def read() -> str:
+        found = AccountLanguage.objects.filter(user=user).values_list("code", flat=True)
+        return found.first() or ""
+
+    return account_cache.cached(user=user, name="language", read=read) or None

@@ -14,6 +14,7 @@ from games import errors
 from games.errors import ApplicationError
 from games.models import AccountLanguage, AccountName, BotAccount, Seat
 from games.notifications import fanout
+from games.selectors import account_cache
 from games.selectors import accounts as account_selectors
 from games.services.notifications import email_confirmations_forget
 from games.usernames import clean_username, name_digest, username_problem
@@ -153,3 +154,4 @@ def account_language_set(*, user: Any, code: str) -> None:
             "language: %(code)s is not offered.", "invalid_language", code=repr(code)
         )
     AccountLanguage.objects.update_or_create(user=user, defaults={"code": code})
+    account_cache.changed(user=user, name="language")  # every device's next page

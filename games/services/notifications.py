@@ -13,7 +13,7 @@ from games import errors
 from games.models import NotificationSettings, PushDelivery, PushSubscription
 from games.notifications import fanout, push, webhooks
 from games.notifications import prefs as notification_prefs
-from games.selectors import notifications as notification_selectors
+from games.selectors import account_cache
 
 JSON = dict[str, Any]
 
@@ -75,10 +75,8 @@ def notification_settings_update(
         fields.append("kinds")
     if fields:
         prefs.save(update_fields=[*fields, "updated_at"])
-    if timezone is not None:  # the pages' times follow at once (and once committed)
-        key = notification_selectors.timezone_cache_key(user)
-        notification_selectors.timezone_forget(key)
-        transaction.on_commit(lambda: notification_selectors.timezone_forget(key))
+    if timezone is not None:  # the pages' times follow at once, on every device
+        account_cache.changed(user=user, name="timezone")
     return prefs
 
 

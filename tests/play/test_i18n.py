@@ -260,6 +260,19 @@ def test_the_switch_sets_the_cookie_and_the_accounts_language():
     assert r.status_code == 302 and account_selectors.account_language(user=ann) == "de"
 
 
+def test_a_switch_on_one_device_is_the_next_page_on_another():
+    """The account's language is not kept per session: a device that already showed a
+    page in English shows the next one in the language chosen on another device."""
+    ann = user("ann")
+    phone, laptop = client_for(ann, "en"), client_for(ann, "en")
+    assert '<html lang="en">' in phone.get("/").content.decode()
+    assert '<html lang="en">' in laptop.get("/").content.decode()
+    laptop.post("/accounts/language/", {"language": "fr"})
+    assert '<html lang="fr">' in phone.get("/").content.decode()
+    phone.post("/accounts/language/", {"language": "de"})
+    assert '<html lang="de">' in laptop.get("/history/").content.decode()
+
+
 def test_sign_up_keeps_the_language_it_was_made_in():
     c = Client(HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9")
     page = c.get("/accounts/signup/").content.decode()
