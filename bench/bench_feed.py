@@ -156,8 +156,8 @@ def make_driven(players: list[tuple[Any, str]]) -> list[dict]:
 
 
 class Servers:
-    def __init__(self, port: int, feed_workers: int, broker: str, throttled: bool = False
-                 ) -> None:  # fmt: skip
+    def __init__(self, port: int, feed_workers: int, broker: str, throttled: bool = False,
+                 feed_nice: int = 0) -> None:  # fmt: skip
         self.port = port
         self.feed_port = port + 1
         self.env = {
@@ -186,6 +186,8 @@ class Servers:
                 "--http", "httptools", "--loop", "uvloop",
                 "--backlog", "4096", "--timeout-keep-alive", "60",
                 "--timeout-graceful-shutdown", "35"]  # fmt: skip
+        if feed_nice:  # the waits yield the CPU to the actions (docs/operations.md)
+            feed = ["nice", "-n", str(feed_nice), *feed]
         self.feed_args = feed
         self.procs: dict[str, subprocess.Popen] = {}
         self.log = open(Path(self.env["PABLO_VAR_DIR"] + ".log"), "wb")  # noqa: SIM115
@@ -260,6 +262,24 @@ class Servers:
                     cpu += times.user + times.system
                     rss += proc.memory_info().rss
         return cpu, rss
+
+    @staticmethod
+    def outside() -> dict[str, float]:
+        """CPU seconds so far of what the storm shares the machine with: Redis, PostgreSQL
+        and this process (the clients' loop)."""
+        found = {"redis": 0.0, "postgres": 0.0, "clients": 0.0}
+        if psutil is None:
+            return found
+        for proc in psutil.process_iter(["name"]):
+            name = proc.info["name"] or ""
+            key = "redis" if name.startswith("redis") else "postgres" if name == "postgres" else ""
+            if proc.pid == os.getpid():
+                key = "clients"
+            if key:
+                with contextlib.suppress(psutil.Error):
+                    times = proc.cpu_times()
+                    found[key] += times.user + times.system
+        return found
 
     def stop(self) -> None:
         for proc in self.procs.values():
@@ -668,7 +688,8 @@ def storm(args: Any, servers: Servers, feed: Feed, driver: Driver, idle: list, i
     driver.reset()
     feed.errors, feed.storm_errors = 0, 0
     feed.reconnected, feed.first, feed.loop_lag = [], [], []
-    cpu0 = servers.usage(("feed",))[0]
+    cpu0, web0 = servers.usage(("feed",))[0], servers.usage(("web",))[0]
+    outside0 = servers.outside()
     gate_at = time.monotonic()
     driver.measuring = True
     feed.loop.call_soon_threadsafe(feed.gate.set)
@@ -678,6 +699,9 @@ def storm(args: Any, servers: Servers, feed: Feed, driver: Driver, idle: list, i
     elapsed = time.monotonic() - gate_at
     driver.measuring = False
     cpu = (servers.usage(("feed",))[0] - cpu0) / elapsed
+    web = (servers.usage(("web",))[0] - web0) / elapsed
+    shares = ", ".join(f"{name} {(at - outside0[name]) / elapsed * 100:.0f} %"
+                       for name, at in servers.outside().items())  # fmt: skip
     answered = len(feed.first)
     opened = max(feed.reconnected) - gate_at if feed.reconnected else float("nan")
     last = max((a for _r, a in feed.first), default=gate_at) - gate_at
@@ -692,7 +716,8 @@ def storm(args: Any, servers: Servers, feed: Feed, driver: Driver, idle: list, i
         f"p50 {pct(delays, 0.5):.1f} s, p99 {pct(delays, 0.99):.1f} s, max "
         f"{max(delays, default=float('nan')):.1f} s ({late} later than {WAIT + 1} s); "
         f"errors {errors}; actions p50 {pct(lat, 0.5):.0f} ms, p99 {act:.0f} ms "
-        f"(idle {idle_p99:.0f} ms), {driver.done / elapsed:.2f}/s; feed CPU {cpu * 100:.0f} %; "
+        f"(idle {idle_p99:.0f} ms), {driver.done / elapsed:.2f}/s; feed CPU {cpu * 100:.0f} %, "
+        f"web {web * 100:.0f} %, {shares}; "
         f"the clients' loop late p99 {pct(feed.loop_lag, 0.99) * 1000:.0f} ms, max "
         f"{max(feed.loop_lag, default=0) * 1000:.0f} ms; "
         f"load {os.getloadavg()[0]:.1f}",
@@ -725,6 +750,8 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=40.0)
     parser.add_argument("--feed-workers", type=int, default=2)
     parser.add_argument("--port", type=int, default=18700)
+    parser.add_argument("--feed-nice", type=int, default=0,
+                        help="the feed processes' niceness (nice -n)")  # fmt: skip
     parser.add_argument("--open-rate", type=float, default=50, help="least new clients/s")
     parser.add_argument("--max-minutes", type=float, default=30.0, help="stops by itself")
     parser.add_argument("--settle", type=float, default=5.0,
@@ -767,7 +794,7 @@ def main() -> int:
         idle_games = make_games(max(1, biggest // GAMES_PER_K), [u for u, _ in idle_users[:50]])
         jobs = make_driven(players)
         connection.close()
-        servers = Servers(args.port, args.feed_workers, broker)
+        servers = Servers(args.port, args.feed_workers, broker, feed_nice=args.feed_nice)
         driver = Driver(args.port, jobs, turns=args.account)
         driver.start()  # (forked before the feed's thread exists)
         feed = Feed(servers.feed_port, account=args.account)
