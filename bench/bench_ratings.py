@@ -99,7 +99,8 @@ def kendall_tau(xs: list[float], ys: list[float]) -> float:
                 conc += 1
             else:
                 disc += 1
-    return (conc - disc) / math.sqrt((conc + disc + tx) * (conc + disc + ty))
+    both = (conc + disc + tx) * (conc + disc + ty)
+    return (conc - disc) / math.sqrt(both) if both else float("nan")  # (no games: all tied)
 
 
 class Pure:
