@@ -33,6 +33,8 @@ from drf_spectacular.generators import SchemaGenerator
 METHODS = ("get", "post", "put", "patch", "delete")
 #: How deep nested objects are unfolded; deeper ones are named, not listed.
 MAX_DEPTH = 6
+#: An answer's shape used this often is listed once at the top ("Common shapes").
+COMMON = 10
 
 
 def docs_page(request: HttpRequest) -> HttpResponse:
@@ -76,6 +78,15 @@ class Reference:
         self.components = schema.get("components", {}).get("schemas", {})
         self.schemes = schema.get("components", {}).get("securitySchemes", {})
         self.headers: dict[str, str] = {}
+        # A shape most answers share (the error body): listed once, named elsewhere.
+        uses: dict[str, int] = {}
+        for methods in schema["paths"].values():
+            for op in methods.values():
+                for answer in op.get("responses", {}).values() if isinstance(op, dict) else []:
+                    for content in answer.get("content", {}).values():
+                        name = self.ref_name(content.get("schema", {}))
+                        uses[name] = uses.get(name, 0) + 1
+        self.common = {n for n, count in uses.items() if n and count >= COMMON}
 
     def build(self) -> dict[str, Any]:
         tags: dict[str, list[dict[str, Any]]] = {}
@@ -105,6 +116,10 @@ class Reference:
                 for name, text in sorted(self.headers.items())
             ],
             "operations": sum(len(ops) for ops in tags.values()),
+            "common": [
+                {"name": name, "shapes": self.shapes({"$ref": f"#/components/schemas/{name}"})}
+                for name in sorted(self.common)
+            ],
         }
 
     def operation(self, path: str, method: str, op: dict[str, Any]) -> dict[str, Any]:
@@ -159,7 +174,13 @@ class Reference:
         """A request body's or an answer's content: its media type and its shapes."""
         media, content = next(iter(holder["content"].items()))
         schema = content.get("schema", {})
-        return {"media": media, "type": self.type_of(schema), "shapes": self.shapes(schema)}
+        common = self.ref_name(schema) if self.ref_name(schema) in self.common else ""
+        return {
+            "media": media,
+            "type": self.type_of(schema),
+            "common": common,
+            "shapes": [] if common else self.shapes(schema),
+        }
 
     def shapes(self, schema: dict[str, Any]) -> list[dict[str, Any]]:
         """The fields of a body: one shape, or one per alternative of a ``oneOf``."""

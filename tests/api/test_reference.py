@@ -75,8 +75,14 @@ def test_every_operation_of_the_schema_is_on_the_page():
             assert f"<code>{field}</code>" in section, (method, path, field)
         for status, answer in op["responses"].items():
             assert f"<code>{status}</code>" in section, (method, path, status)
+            where = section
+            for content in answer.get("content", {}).values():
+                common = content["schema"].get("$ref", "").rsplit("/", 1)[-1]
+                if f'href="#shape-{common}"' in section:  # listed once, under "Common shapes"
+                    start = page.index(f'id="shape-{common}"')
+                    where = page[start : page.index("</section>", start)]
             for field in body_fields(spec, answer):
-                assert f"<code>{field}</code>" in section, (method, path, status, field)
+                assert f"<code>{field}</code>" in where, (method, path, status, field)
         # authentication: needed exactly where the schema names a scheme
         assert ('href="#auth"><code>tokenAuth</code>' in section) == bool(op.get("security"))
 
@@ -107,6 +113,12 @@ def test_a_schema_that_contains_itself_is_listed_once():
     ]
     assert rows[0]["required"] and not rows[1]["required"]
     assert op["auth"] == ""  # no security: no credentials needed
+
+
+def test_the_error_body_is_listed_once():
+    page = Client().get("/api/docs/").content.decode()
+    assert page.count('id="shape-Error"') == 1
+    assert page.count('href="#shape-Error"') >= 30
 
 
 def test_the_schema_texts_are_escaped_and_their_markdown_kept():
