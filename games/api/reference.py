@@ -57,7 +57,8 @@ def reference() -> dict[str, Any]:
     # English whatever the request's language: the schema's own texts are English,
     # and the few lazy ones (DRF's) must not come out in another language beside them.
     with translation.override("en"):
-        schema = _plain(SchemaGenerator().get_schema(request=None, public=True))
+        generator = SchemaGenerator()  # type: ignore[no-untyped-call]
+        schema = _plain(generator.get_schema(request=None, public=True))  # type: ignore[no-untyped-call]
     return Reference(schema).build()
 
 
@@ -73,6 +74,8 @@ def _plain(value: Any) -> Any:
 
 
 class Reference:
+    """One schema (a dict, as /api/schema/?format=json gives it) as the page's data."""
+
     def __init__(self, schema: dict[str, Any]) -> None:
         self.schema = schema
         self.components = schema.get("components", {}).get("schemas", {})
@@ -115,7 +118,6 @@ class Reference:
                 {"name": name, "description": markdown(text)}
                 for name, text in sorted(self.headers.items())
             ],
-            "operations": sum(len(ops) for ops in tags.values()),
             "common": [
                 {"name": name, "shapes": self.shapes({"$ref": f"#/components/schemas/{name}"})}
                 for name in sorted(self.common)
@@ -136,7 +138,6 @@ class Reference:
             # ``{}`` among the alternatives: the call works without credentials too
             "auth": "optional" if schemes and {} in security else ("needed" if schemes else ""),
             "schemes": [s for s in dict.fromkeys(schemes) if s in self.schemes],
-            "deprecated": bool(op.get("deprecated")),
             "parameters": [self.parameter(p) for p in op.get("parameters", [])],
             "body": self.content(body) if body else None,
             "body_required": bool(body and body.get("required")),
@@ -206,7 +207,9 @@ class Reference:
         rows = self.rows(schema, "", ())
         return [{"title": "", "when": None, "rows": rows, "description": ""}] if rows else []
 
-    def rows(self, schema: dict[str, Any], prefix: str, seen: tuple[str, ...]) -> list[dict]:
+    def rows(
+        self, schema: dict[str, Any], prefix: str, seen: tuple[str, ...]
+    ) -> list[dict[str, Any]]:
         """The fields under ``schema`` (an object, an array of them, a map), flattened."""
         name = self.ref_name(schema)
         if name in seen and prefix:
@@ -273,7 +276,9 @@ class Reference:
         return parts[0] if parts and len(parts) == 1 else schema
 
     def describe(self, schema: dict[str, Any]) -> str:
-        text = schema.get("description") or self.resolve(self.single(schema)).get("description", "")
+        text = str(
+            schema.get("description") or self.resolve(self.single(schema)).get("description", "")
+        )
         values = self.resolve(self.single(schema)).get("enum")
         if values and not all(f"`{v}`" in text for v in values if v not in ("", None)):
             listed = ", ".join(f"`{v}`" for v in values if v not in ("", None))
@@ -312,7 +317,7 @@ class Reference:
 
     @staticmethod
     def constraints(schema: dict[str, Any]) -> dict[str, Any]:
-        found = {}
+        found: dict[str, Any] = {}
         for key in ("minimum", "maximum", "minLength", "maxLength", "pattern"):
             if key in schema:
                 value = schema[key]
