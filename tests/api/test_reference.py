@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import html
+import re
 from html.parser import HTMLParser
 from typing import Any
 from unittest import mock
@@ -198,3 +199,10 @@ def test_the_pages_own_words_are_in_french_and_german():
         assert answer.headers["Content-Language"] == lang
         left = (own_words(answer.content) & english) - catalogue_words(lang) - SHARED - {"YAML"}
         assert left == set(), (lang, sorted(left))
+
+
+def test_every_link_of_the_page_has_its_target_and_ids_are_unique():
+    page = Client().get("/api/docs/").content.decode()
+    ids = re.findall(r' id="([^"]+)"', page)
+    assert len(ids) == len(set(ids))
+    assert set(re.findall(r'href="#([^"]+)"', page)) <= set(ids)
