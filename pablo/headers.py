@@ -1,15 +1,14 @@
 """Content-Security-Policy and Permissions-Policy on every answer (issue 18).
 
 No page of the service needs inline script: the table's and the viewer's
-scripts are static files, the API docs use drf-spectacular's split view (its
-script is a URL of its own). So ``script-src 'self'`` -- an injected
-``<script>`` or ``onerror=`` runs nowhere -- and, as defence in depth, no
-plugins, no ``<base>``, forms only to this site, no framing.
+scripts are static files, the API reference (``/api/docs/``) is plain HTML. So
+``script-src 'self'`` -- an injected ``<script>`` or ``onerror=`` runs nowhere --
+and, as defence in depth, no plugins, no ``<base>``, forms only to this site, no
+framing.
 
 ``PABLO_CONTENT_SECURITY_POLICY`` replaces the policy (empty: none is sent);
-``PABLO_PERMISSIONS_POLICY`` likewise. Django's admin and the Swagger page
-carry inline ``style`` (not script): on ``/admin/`` and ``/api/docs/``
-``style-src`` also allows ``'unsafe-inline'``.
+``PABLO_PERMISSIONS_POLICY`` likewise. Django's admin carries inline ``style``
+(not script): on ``/admin/`` ``style-src`` also allows ``'unsafe-inline'``.
 
 The API's answers (``/api/...``) are sent ``Cache-Control: no-store`` unless a view
 says otherwise: a game's ``state`` and its events hold the caller's own cards, as the
@@ -33,7 +32,7 @@ PERMISSIONS_POLICY = (
     "gyroscope=(), magnetometer=(), microphone=(), midi=(), payment=(), "
     "publickey-credentials-get=(), screen-wake-lock=(), usb=(), xr-spatial-tracking=()"
 )
-INLINE_STYLE_PATHS = ("/admin/", "/api/docs/")
+INLINE_STYLE_PATHS = ("/admin/",)
 NEVER_STORED_PATHS = ("/api/",)
 
 

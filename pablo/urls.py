@@ -4,8 +4,9 @@ the web table (lobby, accounts, tables) at / (play.urls)."""
 from django.contrib import admin
 from django.urls import include, path, re_path
 from django.views.i18n import JavaScriptCatalog
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularAPIView
 
+from games.api import reference
 from games.api.notifications import (
     NotificationSettingsApi,
     PushDeviceApi,
@@ -27,7 +28,7 @@ urlpatterns = [
     path("admin/login/", throttle_web_auth(admin.site.login)),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),
+    path("api/docs/", reference.docs_page, name="docs"),  # the schema as a page of the site
     path("api/", include("games.api.urls")),
     path("api/me/notifications/", NotificationSettingsApi.as_view(), name="me-notifications"),
     path("api/me/webhook/", WebhookApi.as_view(), name="me-webhook"),

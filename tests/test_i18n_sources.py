@@ -191,6 +191,8 @@ SAME = {"Pablo", "Cabo", "Tamalou", "Skip", "Bo", "API", "JSON", "English", "Fra
 NOT_TEXT = {
     "templates/play/base.html": {"play"},  # {% block body_class %}play{% endblock %}
     "templates/play/token.html": {"api", "docs"},  # the link's text is its path
+    "templates/api/reference.html": {"reference"},  # {% block body_class %}
+    "templates/api/_reference.html": {"YAML"},  # the schema's format, as a link's text
 }
 
 

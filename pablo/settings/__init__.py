@@ -108,7 +108,6 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
-    "drf_spectacular_sidecar",  # Swagger UI served by us: /api/docs/ works offline
     "games",
     "games.ratings",  # its own app label and migrations (docs/ratings.md)
     "tabletop",
@@ -235,9 +234,6 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
-    "SWAGGER_UI_DIST": "SIDECAR",
-    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "REDOC_DIST": "SIDECAR",
 }
 
 # Celery. The embedded default is the file-system transport, so that web,
