@@ -71,7 +71,7 @@ def _errors(*statuses: int) -> dict[int, OpenApiResponse]:
         403: "Not a player of this game.",
         404: "No game with this id.",
         409: "Not allowed now; nothing stored.",
-        429: "Too many at once (PABLO_FEED_WAITS concurrent waits per user); see Retry-After.",
+        429: "Over a limit (a throttle, or PABLO_FEED_WAITS for waits); see Retry-After.",
     }
     return {s: OpenApiResponse(ErrorSerializer, description=text[s]) for s in statuses}
 

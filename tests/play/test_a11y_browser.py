@@ -150,6 +150,7 @@ def test_no_serious_violation_on_any_page(live_server, chromium, artifacts, sett
     shots |= {"/api/docs/": "api-docs"}
     found = {}
     wide = {}  # no sideways scroll at 390 px, the longest German words included
+    narrow = {}  # the header as wide as the window
     for lang, viewport in (("en", DESKTOP), ("en", PHONE), ("fr", PHONE), ("de", PHONE)):
         for login, paths in ((None, signed_out), ("ann", signed_in)):
             context, page = browse(chromium, live_server.url, viewport, lang, login)
@@ -166,6 +167,11 @@ def test_no_serious_violation_on_any_page(live_server, chromium, artifacts, sett
                     width = page.evaluate("document.documentElement.scrollWidth")
                     if width > viewport["width"]:
                         wide[(lang, viewport["width"], path)] = width
+                    # the site's header spans the window on every page (a page's own
+                    # class once narrowed the whole <body>, header and all)
+                    header = page.evaluate("document.querySelector('header').offsetWidth")
+                    if header != viewport["width"]:
+                        narrow[(lang, viewport["width"], path)] = header
                     shot = shots.get(path)
                     if shot and lang != "en":
                         page.screenshot(  # the API reference's first screen: it is long
@@ -176,6 +182,7 @@ def test_no_serious_violation_on_any_page(live_server, chromium, artifacts, sett
                 context.close()
     assert not found, summary(found)
     assert not wide, wide
+    assert not narrow, narrow
 
 
 def summary(found: dict) -> str:
