@@ -445,6 +445,9 @@ def parse_action(body: Any, idempotency_key: str | None = None) -> Action:
         raise ApplicationError(
             "Idempotency-Key: must be 1 to %(most)s characters.", most=MAX_IDEMPOTENCY_KEY
         )
+    if idempotency_key is not None and "\x00" in idempotency_key:
+        # (PostgreSQL's text cannot hold NUL: stored after the action, it was a 500)
+        raise ApplicationError("Idempotency-Key: must not hold a null character.")
     return Action(
         command=action.command(),
         expected_version=action.validated_data.get("expected_version"),
