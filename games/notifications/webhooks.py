@@ -179,16 +179,33 @@ def embedded_ipv4(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | Non
     return None
 
 
+#: IETF protocol assignments (RFC 6890): not forwarded beyond the site. Python 3.11's
+#: ``is_global`` calls the dummy address 192.0.0.8 and the others global.
+_IETF_PROTOCOL = ipaddress.ip_network("192.0.0.0/24")
+
+
+def _global(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """``is_global`` without what Python 3.11 counts as global but no one routes to the
+    public internet: multicast (224.0.0.0/4, ff00::/8: a local group), the deprecated
+    IPv6 site-local fec0::/10 (RFC 3879; still routed inside some networks) and
+    192.0.0.0/24."""
+    if not address.is_global or address.is_multicast:
+        return False
+    if isinstance(address, ipaddress.IPv6Address):
+        return not address.is_site_local
+    return address not in _IETF_PROTOCOL
+
+
 def is_public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     """Whether a webhook may be sent to ``address``: global, and so is any IPv4 inside it."""
-    if not address.is_global:
+    if not _global(address):
         return False
     if isinstance(address, ipaddress.IPv6Address):
         if address in _NAT64_LOCAL:
             return False
         inner = embedded_ipv4(address)
         if inner is not None:
-            return inner.is_global
+            return _global(inner)
     return True
 
 
