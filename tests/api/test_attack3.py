@@ -56,3 +56,68 @@ def test_every_documented_field_of_a_new_game_is_still_taken(ann):
     response = ann.post("/api/games/", body, format="json")
     assert response.status_code == 201, response.content
     assert response.json()["private"] is True
+
+
+# --------------------------------------------------------------------------- IPv6 clients
+
+
+@pytest.fixture
+def _throttle_cache():
+    from django.core.cache import caches
+
+    caches["throttle"].clear()
+    yield
+    caches["throttle"].clear()
+
+
+def _token(client, username, password, address):
+    body = {"username": username, "password": password}
+    return client.post("/api/auth/token/", body, format="json", REMOTE_ADDR=address)
+
+
+def test_an_ipv6_client_cannot_pass_the_login_failures_by_changing_address(
+    settings, _throttle_cache
+):
+    """Every limit per client address keyed the whole IPv6 address: a host is given a
+    /64 (2^64 addresses), so a password could be guessed without end, one address per
+    ten tries -- and sign-ups, auth calls, bot games and analyses per address were as
+    open. An IPv6 client is its /64 now."""
+    from rest_framework.test import APIClient
+
+    from tests.factories import UserFactory
+
+    settings.PABLO_THROTTLE_LOGIN_FAILURES = "3/hour"
+    settings.PABLO_THROTTLE_AUTH = None
+    UserFactory(username="ann6", password="right-one")
+    client = APIClient()
+    answers = [_token(client, "ann6", f"guess-{i}", f"2001:db8:1:2::{i + 1:x}") for i in range(6)]
+    assert [a.status_code for a in answers] == [400, 400, 400, 429, 429, 429]
+    # the same /64 written another way (a mapped or a full spelling) is the same client
+    assert _token(client, "ann6", "right-one", "2001:0db8:0001:0002:ffff::1").status_code == 429
+    # another /64 is another client; an IPv4 client is its own address
+    assert _token(client, "ann6", "right-one", "2001:db8:1:3::1").status_code == 200
+    assert _token(client, "ann6", "right-one", "192.0.2.7").status_code == 200
+
+
+def test_the_client_address_of_an_ipv6_client_is_its_64(settings):
+    from django.test import RequestFactory
+
+    from games.api import throttling
+
+    settings.PABLO_TRUSTED_PROXIES = 0
+    for remote, expected in [
+        ("2001:db8:1:2:aaaa:bbbb:cccc:dddd", "2001:db8:1:2::/64"),
+        ("2001:DB8:1:2::1", "2001:db8:1:2::/64"),
+        ("::ffff:192.0.2.7", "192.0.2.7"),  # an IPv4 client through a dual-stack socket
+        ("192.0.2.7", "192.0.2.7"),
+        ("fe80::1%eth0", "fe80::/64"),
+        ("not an address", "not an address"),  # (kept as given: a key all the same)
+        ("", ""),
+    ]:
+        request = RequestFactory().get("/", REMOTE_ADDR=remote)
+        assert throttling.client_address(request) == expected, remote
+    settings.PABLO_TRUSTED_PROXIES = 1
+    request = RequestFactory().get(
+        "/", REMOTE_ADDR="10.0.0.9", HTTP_X_FORWARDED_FOR="2001:db8:9:9::5"
+    )
+    assert throttling.client_address(request) == "2001:db8:9:9::/64"
