@@ -250,6 +250,15 @@ def _connect_pinned(
     raise error
 
 
+def _past(connection: Any) -> None:
+    """A connection made once its deadline has passed (the watchdog fired while it was
+    being made, with no socket to cut yet) is closed and given up at once."""
+    if connection.deadline is not None and time.monotonic() >= connection.deadline:
+        with contextlib.suppress(OSError):
+            connection.raw.close()
+        raise TimeoutError("connected past the deadline")
+
+
 class _PinnedHTTPConnection(http.client.HTTPConnection):
     """An HTTP connection to ``host`` (its ``Host`` header) made to pinned addresses."""
 
@@ -269,6 +278,7 @@ class _PinnedHTTPConnection(http.client.HTTPConnection):
 
     def connect(self) -> None:
         self.sock = self.raw = _connect_pinned(self.pinned, self.timeout, self.deadline)
+        _past(self)
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
@@ -298,6 +308,7 @@ class _PinnedHTTPSConnection(http.client.HTTPSConnection):
 
     def connect(self) -> None:
         sock = self.raw = _connect_pinned(self.pinned, self.timeout, self.deadline)
+        _past(self)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         try:
             self.sock = self.tls.wrap_socket(sock, server_hostname=self.host)

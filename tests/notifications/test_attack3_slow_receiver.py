@@ -117,3 +117,22 @@ def test_a_host_of_many_silent_addresses_is_given_up_at_the_timeout(settings, mo
         webhooks.post_webhook("http://hook.example/p", "s", BODY)
     assert time.monotonic() - started < 2.0
     assert 1 <= len(tried) < 40
+
+
+def test_a_connection_made_past_the_deadline_is_given_up(settings, monkeypatch, dripper_factory):
+    """The watchdog fired while the connection was being made (no socket to cut yet):
+    the connection that came after it must not go on, one byte at a time."""
+    settings.PABLO_WEBHOOK_ALLOW_PRIVATE = True
+    settings.PABLO_WEBHOOK_TIMEOUT = 0.5
+    slow = dripper_factory(b"HTTP/1.1 200 OK\r\n", b"X-Slow: " + b"a" * 90 + b"\r\n\r\n")
+    real = socket.create_connection
+
+    def late(address: Any, timeout: float = 0, *args: Any, **kwargs: Any) -> socket.socket:
+        time.sleep(0.7)  # past the 0.5 s the whole delivery has
+        return real(address, 5, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "create_connection", late)
+    started = time.monotonic()
+    with pytest.raises(webhooks.WebhookFailed):
+        webhooks.post_webhook(f"http://127.0.0.1:{slow.port}/hook", "s", BODY)
+    assert time.monotonic() - started < 2.5
