@@ -69,6 +69,10 @@ class BoardPagination(PageNumberPagination):
     page_size = 50
 
 
+class BoardQuerySerializer(serializers.Serializer):
+    page = serializers.IntegerField(required=False, min_value=1)
+
+
 #: Recent games on a player's page.
 RECENT = 10
 
@@ -76,14 +80,18 @@ RECENT = 10
 class LeaderboardApi(JsonApiView):
     @extend_schema(
         operation_id="ratings_leaderboard",
-        responses={200: BoardPageSerializer, **_errors(401, 404)},
+        parameters=[BoardQuerySerializer],
+        responses={200: BoardPageSerializer, **_errors(400, 401, 404)},
         summary="A ruleset's leaderboard, highest rating first.",
         description="People with at least PABLO_LEADERBOARD_MIN_GAMES rated games in the "
-        "ruleset, one within 30 days; 50 a page. 404 for an unknown ruleset.",
+        "ruleset, one within 30 days; 50 a page. 404 for an unknown ruleset, 404 "
+        "`not_found` for a page beyond the last; a `page` that is not a whole number "
+        "from 1 is a 400.",
     )
     def get(self, request: Request, ruleset: str) -> Response:
         if not ratings.known_ruleset(ruleset):
             raise NotFound("No ruleset %(ruleset)s.", ruleset=repr(ruleset))
+        BoardQuerySerializer(data=request.query_params).is_valid(raise_exception=True)
         paginator = BoardPagination()
         page = paginator.paginate_queryset(ratings.leaderboard(ruleset), request, view=self) or []
         first = 1 + (paginator.page.number - 1) * paginator.page_size if page else 1

@@ -189,6 +189,21 @@ class GameCreateInputSerializer(serializers.Serializer):
         help_text="Whether the game counts for ratings; a game with `decks` never does.",
     )
 
+    def to_internal_value(self, data: Any) -> Any:
+        # A misspelt field is a 400, not a switch silently left at its default: {"privat":
+        # true} made a public game, listed to everyone (the notification settings' rule).
+        if isinstance(data, dict):
+            unknown = sorted(str(k) for k in set(data) - set(self.fields))
+            if unknown:
+                known = ", ".join(self.fields)
+                raise serializers.ValidationError(
+                    {
+                        k: [_("unknown key; the known ones are %(known)s.") % {"known": known}]
+                        for k in unknown
+                    }
+                )
+        return super().to_internal_value(data)
+
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         levels = ruleset_levels(attrs["ruleset"])
         if attrs.get("bots") is not None:
@@ -445,6 +460,9 @@ def parse_action(body: Any, idempotency_key: str | None = None) -> Action:
         raise ApplicationError(
             "Idempotency-Key: must be 1 to %(most)s characters.", most=MAX_IDEMPOTENCY_KEY
         )
+    if idempotency_key is not None and "\x00" in idempotency_key:
+        # (PostgreSQL's text cannot hold NUL: stored after the action, it was a 500)
+        raise ApplicationError("Idempotency-Key: must not hold a null character.")
     return Action(
         command=action.command(),
         expected_version=action.validated_data.get("expected_version"),

@@ -69,6 +69,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import ipaddress
 import logging
 import math
 import threading
@@ -117,8 +118,24 @@ def client_address(request: Any) -> str:
     if proxies > 0 and forwarded:
         hops = [h.strip() for h in forwarded.split(",") if h.strip()]
         if hops:
-            return hops[-min(proxies, len(hops))]
-    return remote
+            return client_key(hops[-min(proxies, len(hops))])
+    return client_key(remote)
+
+
+def client_key(address: str) -> str:
+    """The client an address stands for: an IPv6 address's /64 (one host or one home is
+    given a whole /64: keyed by the full address, a client passed every limit per
+    address by changing its own), an IPv4-mapped address's IPv4 address, else the
+    address as given."""
+    try:
+        found = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(found, ipaddress.IPv6Address):
+        if found.ipv4_mapped is not None:
+            return str(found.ipv4_mapped)
+        return str(ipaddress.IPv6Network((found, 64), strict=False))
+    return str(found)
 
 
 def parse_rate(rate: str) -> tuple[int, int]:
@@ -594,6 +611,7 @@ __all__ = [
     "ThrottledModelBackend",
     "check_web_auth",
     "client_address",
+    "client_key",
     "game_created",
     "signing_up",
     "throttle_web_auth",

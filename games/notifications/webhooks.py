@@ -13,6 +13,7 @@ games or users: ``games.notifications`` decides what to send to whom.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import hmac
 import http.client
@@ -22,6 +23,8 @@ import logging
 import secrets
 import socket
 import ssl
+import threading
+import time
 import urllib.parse
 from typing import Any
 
@@ -179,16 +182,33 @@ def embedded_ipv4(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | Non
     return None
 
 
+#: IETF protocol assignments (RFC 6890): not forwarded beyond the site. Python 3.11's
+#: ``is_global`` calls the dummy address 192.0.0.8 and the others global.
+_IETF_PROTOCOL = ipaddress.ip_network("192.0.0.0/24")
+
+
+def _global(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """``is_global`` without what Python 3.11 counts as global but no one routes to the
+    public internet: multicast (224.0.0.0/4, ff00::/8: a local group), the deprecated
+    IPv6 site-local fec0::/10 (RFC 3879; still routed inside some networks) and
+    192.0.0.0/24."""
+    if not address.is_global or address.is_multicast:
+        return False
+    if isinstance(address, ipaddress.IPv6Address):
+        return not address.is_site_local
+    return address not in _IETF_PROTOCOL
+
+
 def is_public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     """Whether a webhook may be sent to ``address``: global, and so is any IPv4 inside it."""
-    if not address.is_global:
+    if not _global(address):
         return False
     if isinstance(address, ipaddress.IPv6Address):
         if address in _NAT64_LOCAL:
             return False
         inner = embedded_ipv4(address)
         if inner is not None:
-            return inner.is_global
+            return _global(inner)
     return True
 
 
@@ -206,33 +226,59 @@ def check_destination(url: str) -> None:
     resolve_destination(url)
 
 
-def _connect_pinned(addresses: list[tuple[int, Any]], timeout: float) -> socket.socket:
-    """A TCP connection to the first of the (already checked) addresses that answers.
+def _connect_pinned(
+    addresses: list[tuple[int, Any]], timeout: float, deadline: float | None = None
+) -> socket.socket:
+    """A TCP connection to the first of the (already checked) addresses that answers,
+    all of them within ``timeout`` seconds -- and by ``deadline`` (``time.monotonic``)
+    when given: a host of many silent addresses is given up then, not after a timeout
+    for each.
 
     The addresses are IP literals, so ``socket.create_connection`` does no
     lookup of its own.
     """
     error: OSError | None = None
     for _family, sockaddr in addresses:
+        left = timeout if deadline is None else min(timeout, deadline - time.monotonic())
+        if left <= 0:
+            raise TimeoutError("no time left to connect") from error
         try:
-            return socket.create_connection((sockaddr[0], sockaddr[1]), timeout)
+            return socket.create_connection((sockaddr[0], sockaddr[1]), left)
         except OSError as exc:
             error = exc
     assert error is not None
     raise error
 
 
+def _past(connection: Any) -> None:
+    """A connection made once its deadline has passed (the watchdog fired while it was
+    being made, with no socket to cut yet) is closed and given up at once."""
+    if connection.deadline is not None and time.monotonic() >= connection.deadline:
+        with contextlib.suppress(OSError):
+            connection.raw.close()
+        raise TimeoutError("connected past the deadline")
+
+
 class _PinnedHTTPConnection(http.client.HTTPConnection):
     """An HTTP connection to ``host`` (its ``Host`` header) made to pinned addresses."""
 
     def __init__(
-        self, host: str, port: int, addresses: list[tuple[int, Any]], timeout: float
+        self,
+        host: str,
+        port: int,
+        addresses: list[tuple[int, Any]],
+        timeout: float,
+        deadline: float | None = None,
     ) -> None:
         super().__init__(host, port, timeout=timeout)
         self.pinned = addresses
+        self.deadline = deadline
+        #: the TCP socket, as soon as it is connected (``_Watchdog`` cuts it)
+        self.raw: socket.socket | None = None
 
     def connect(self) -> None:
-        self.sock = _connect_pinned(self.pinned, self.timeout)
+        self.sock = self.raw = _connect_pinned(self.pinned, self.timeout, self.deadline)
+        _past(self)
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
@@ -245,14 +291,24 @@ class _PinnedHTTPSConnection(http.client.HTTPSConnection):
     """HTTPS to pinned addresses; the certificate is checked against ``host`` (and SNI)."""
 
     def __init__(
-        self, host: str, port: int, addresses: list[tuple[int, Any]], timeout: float
+        self,
+        host: str,
+        port: int,
+        addresses: list[tuple[int, Any]],
+        timeout: float,
+        deadline: float | None = None,
     ) -> None:
         self.tls = _tls_context()
         super().__init__(host, port, timeout=timeout, context=self.tls)
         self.pinned = addresses
+        self.deadline = deadline
+        #: the TCP socket under TLS, as soon as it is connected (``_Watchdog`` cuts it: a
+        #: handshake dripped byte by byte included)
+        self.raw: socket.socket | None = None
 
     def connect(self) -> None:
-        sock = _connect_pinned(self.pinned, self.timeout)
+        sock = self.raw = _connect_pinned(self.pinned, self.timeout, self.deadline)
+        _past(self)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         try:
             self.sock = self.tls.wrap_socket(sock, server_hostname=self.host)
@@ -300,6 +356,28 @@ def _webhook_headers(url: str, secret: str, body: str) -> dict[str, str]:
     return headers
 
 
+class _Watchdog:
+    """Cuts ``connection``'s socket ``seconds`` from now unless cancelled first: a read or
+    write blocked on it then fails at once (a TCP shutdown, from a timer thread)."""
+
+    def __init__(self, connection: Any, seconds: float) -> None:
+        self.connection = connection
+        self.fired = False
+        self.timer = threading.Timer(seconds, self.cut)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def cut(self) -> None:
+        self.fired = True
+        sock = getattr(self.connection, "raw", None)
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+    def cancel(self) -> None:
+        self.timer.cancel()
+
+
 def post_pinned(
     url: str, data: bytes, headers: dict[str, str], *, allow_private: bool | None = None
 ) -> int:
@@ -309,17 +387,27 @@ def post_pinned(
     host, port, addresses = resolve_destination(url, allow_private=allow_private)
     parts = urllib.parse.urlsplit(url)
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    # The whole exchange -- connecting, sending, the status and headers, the bit of
+    # answer read -- ends by ``PABLO_WEBHOOK_TIMEOUT``: each socket operation's own
+    # timeout alone let a receiver that drips a byte at a time hold the worker for hours.
     timeout = float(_setting("PABLO_WEBHOOK_TIMEOUT", 5.0))
+    deadline = time.monotonic() + timeout
     kind = _PinnedHTTPSConnection if parts.scheme == "https" else _PinnedHTTPConnection
-    connection = kind(host, port, addresses, timeout)
+    connection = kind(host, port, addresses, timeout, deadline)
+    watchdog = _Watchdog(connection, timeout)
     try:
         connection.request("POST", target, body=data, headers=headers)
         answer = connection.getresponse()
+        if watchdog.fired:  # (headers cut short read as their end: not an answer)
+            raise TimeoutError("cut off")
         status = answer.status
-        answer.read(65536)  # a little of the answer, so the receiver is not cut off
+        with contextlib.suppress(http.client.HTTPException, OSError, ValueError):
+            answer.read(65536)  # a little of the answer, so the receiver is not cut off
     except (http.client.HTTPException, OSError, ValueError) as exc:
-        raise WebhookFailed(f"{loggable(url)}: {exc}") from exc
+        why = "no answer within the timeout" if watchdog.fired else exc
+        raise WebhookFailed(f"{loggable(url)}: {why}") from exc
     finally:
+        watchdog.cancel()
         connection.close()
     if status >= 500 or status == 429:
         raise WebhookFailed(f"{loggable(url)} answered {status}")

@@ -46,7 +46,8 @@ def replay_game(game_id: Any, user: Any = None, invite: Any = None) -> Game | No
     With a ``user`` (a page's visitor, signed in or not), also None for a private
     game they may not see (``friends.may_see``: not a player, no ``invite`` of it).
     """
-    game = Game.objects.filter(id=game_id, status__in=VIEWABLE).first()
+    viewable = Game.objects.filter(id=game_id, status__in=VIEWABLE)
+    game = friends.with_seated(viewable, user).first()  # (one query: ``with_seated``)
     if game is None or (user is not None and not friends.may_see(game, user, invite)):
         return None
     return game

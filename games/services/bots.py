@@ -242,7 +242,10 @@ def _bot_append(game_id: Any, seat: int, body: JSON, *, stand_in: bool, at: int)
         # is and the store does not apply the events again.
         events = rules.act_in_place(stream.state, seat, body, stream.context(), stand_in=stand_in)
     except rules.RulesError as exc:
-        log.warning("bot of game %s seat %s refused: %s (%s)", game_id, seat, exc.detail, body)
+        # (the action's type and the refusal's code only: the body and the rules' sentence
+        # may name a card of the bot's hand, and logs are read by more than the players)
+        kind = body.get("type") if isinstance(body, dict) else None
+        log.warning("bot of game %s seat %s refused: %s (%s)", game_id, seat, exc.code, kind)
         return 0
     store.append(stream, events, after=stream.state)
     return len(events)

@@ -8,18 +8,27 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.board_page import BoardPage
 from ...models.error import Error
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     ruleset: str,
+    *,
+    page: int | Unset = UNSET,
 ) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["page"] = page
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/api/ratings/{ruleset}/".format(
             ruleset=quote(str(ruleset), safe=""),
         ),
+        "params": params,
     }
 
     return _kwargs
@@ -32,6 +41,11 @@ def _parse_response(
         response_200 = BoardPage.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
 
     if response.status_code == 401:
         response_401 = Error.from_dict(response.json())
@@ -64,14 +78,17 @@ def sync_detailed(
     ruleset: str,
     *,
     client: AuthenticatedClient,
+    page: int | Unset = UNSET,
 ) -> Response[BoardPage | Error]:
     """A ruleset's leaderboard, highest rating first.
 
      People with at least PABLO_LEADERBOARD_MIN_GAMES rated games in the ruleset, one within 30 days; 50
-    a page. 404 for an unknown ruleset.
+    a page. 404 for an unknown ruleset, 404 `not_found` for a page beyond the last; a `page` that is not
+    a whole number from 1 is a 400.
 
     Args:
         ruleset (str):
+        page (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -83,6 +100,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         ruleset=ruleset,
+        page=page,
     )
 
     response = client.get_httpx_client().request(
@@ -96,14 +114,17 @@ def sync(
     ruleset: str,
     *,
     client: AuthenticatedClient,
+    page: int | Unset = UNSET,
 ) -> BoardPage | Error | None:
     """A ruleset's leaderboard, highest rating first.
 
      People with at least PABLO_LEADERBOARD_MIN_GAMES rated games in the ruleset, one within 30 days; 50
-    a page. 404 for an unknown ruleset.
+    a page. 404 for an unknown ruleset, 404 `not_found` for a page beyond the last; a `page` that is not
+    a whole number from 1 is a 400.
 
     Args:
         ruleset (str):
+        page (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -116,6 +137,7 @@ def sync(
     return sync_detailed(
         ruleset=ruleset,
         client=client,
+        page=page,
     ).parsed
 
 
@@ -123,14 +145,17 @@ async def asyncio_detailed(
     ruleset: str,
     *,
     client: AuthenticatedClient,
+    page: int | Unset = UNSET,
 ) -> Response[BoardPage | Error]:
     """A ruleset's leaderboard, highest rating first.
 
      People with at least PABLO_LEADERBOARD_MIN_GAMES rated games in the ruleset, one within 30 days; 50
-    a page. 404 for an unknown ruleset.
+    a page. 404 for an unknown ruleset, 404 `not_found` for a page beyond the last; a `page` that is not
+    a whole number from 1 is a 400.
 
     Args:
         ruleset (str):
+        page (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -142,6 +167,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         ruleset=ruleset,
+        page=page,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -153,14 +179,17 @@ async def asyncio(
     ruleset: str,
     *,
     client: AuthenticatedClient,
+    page: int | Unset = UNSET,
 ) -> BoardPage | Error | None:
     """A ruleset's leaderboard, highest rating first.
 
      People with at least PABLO_LEADERBOARD_MIN_GAMES rated games in the ruleset, one within 30 days; 50
-    a page. 404 for an unknown ruleset.
+    a page. 404 for an unknown ruleset, 404 `not_found` for a page beyond the last; a `page` that is not
+    a whole number from 1 is a 400.
 
     Args:
         ruleset (str):
+        page (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -174,5 +203,6 @@ async def asyncio(
         await asyncio_detailed(
             ruleset=ruleset,
             client=client,
+            page=page,
         )
     ).parsed
