@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils.timezone import now
 
 from games import errors
 from games.models import NotificationSettings, PushDelivery, PushSubscription
@@ -103,7 +104,8 @@ def push_subscribe(*, user: Any, endpoint: str, p256dh: str, auth: str) -> tuple
     Unique by endpoint: a browser that subscribes again updates its row (even one
     another account made on that browser: the endpoint is the device's, and it then
     counts as the new account's, and the pushes still waiting for the former account
-    are skipped, never sent to the device now someone else's). At most
+    are skipped, never sent to the device now someone else's, and its ``created`` is
+    now: no date of the former account's shows). At most
     ``push.MAX_DEVICES`` per user (``Conflict`` too_many_devices).
 
     The user's row is locked first, then the endpoint's: requests sent at once for one
@@ -123,14 +125,14 @@ def push_subscribe(*, user: Any, endpoint: str, p256dh: str, auth: str) -> tuple
             return row, True
         except IntegrityError:
             found = PushSubscription.objects.select_for_update().get(endpoint=endpoint)
-    if found.user_id != user.pk:
+    if found.user_id != user.pk:  # now this account's device: nothing of the former's shows
         _check_room(user)
         PushDelivery.objects.filter(subscription=found, status=PushDelivery.Status.PENDING).update(
             status=PushDelivery.Status.SKIPPED
         )
-        found.last_success = None
+        found.last_success, found.created = None, now()
     found.user, found.p256dh, found.auth = user, p256dh, auth
-    found.save(update_fields=["user", "p256dh", "auth", "last_success"])
+    found.save(update_fields=["user", "p256dh", "auth", "last_success", "created"])
     return found, False
 
 

@@ -74,7 +74,12 @@ def test_a_device_signed_into_another_account_gets_none_of_the_formers_pushes(va
     )
     again = service.device().body()
     again["endpoint"] = device.endpoint  # the same browser, bob's keys now
-    assert client_for(bob).post("/api/me/push/", again, format="json").status_code == 200
+    before = PushSubscription.objects.get().created
+    moved = client_for(bob).post("/api/me/push/", again, format="json")
+    assert moved.status_code == 200
+    # nothing of ann's device shows to bob: not the day she subscribed it
+    assert moved.json()["created"] != before.isoformat().replace("+00:00", "Z")
+    assert PushSubscription.objects.get().created > before
     assert push.deliver(row.pk) is None
     assert service.requests == []
     row.refresh_from_db()
