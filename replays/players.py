@@ -6,8 +6,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
@@ -57,6 +58,8 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         data = player_data(username, request.user)
     except NotFound as exc:
         raise Http404(exc.detail) from exc
+    if data["username"] != username:  # another spelling of the name: its page's address
+        return HttpResponseRedirect(reverse("player", args=[data["username"]]))
     names = _names()
     history = ratings.history(ratings.player(username))
     per_ruleset = []

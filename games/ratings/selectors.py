@@ -14,7 +14,8 @@ from django.utils import timezone
 from games import rules
 from games.bots import bot_level
 from games.errors import NotFound
-from games.models import Event
+from games.models import AccountName, Event
+from games.usernames import clean_username, name_digest
 
 from . import model
 from .models import Rating, RatingChange
@@ -35,11 +36,17 @@ def is_bot_account(user: Any) -> bool:
 
 
 def player(username: str) -> Any:
-    """The account named ``username``; 404 ``not_found`` when there is none."""
+    """The account named ``username``, spelt as it is or any way that names the same
+    account (``ANN``, `` ann``, in fullwidth letters: the names' own uniqueness rule,
+    ``games.usernames``); 404 ``not_found`` when there is none."""
     # (no name holds a NUL, and PostgreSQL refuses one in a query: nobody, not a 500)
-    found = (
-        None if "\x00" in username else get_user_model().objects.filter(username=username).first()
-    )
+    if "\x00" in username:
+        raise NotFound("No player %(name)s.", name=repr(username))
+    users = get_user_model().objects
+    found = users.filter(username=username).first()
+    if found is None:
+        same = AccountName.objects.filter(digest=name_digest(clean_username(username)))
+        found = users.filter(name_key__in=same).first()
     if found is None:
         raise NotFound("No player %(name)s.", name=repr(username))
     return found

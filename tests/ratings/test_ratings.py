@@ -6,6 +6,7 @@ import random
 
 from django.core.management import call_command
 from django.db import transaction
+from django.test import Client
 
 from games import rules, store
 from games.bots.play import chooser
@@ -121,6 +122,21 @@ def test_the_leaderboard_and_player_api(people, anon, settings):
     assert set(me["ratings"]) == {"skipbo"} and me["ratings"]["skipbo"]["games"] == 4
     assert len(me["recent"]) == 4
     assert ann.get("/api/players/nobody/").status_code == 404
+
+
+def test_a_player_is_found_by_any_spelling_of_their_name(people):
+    """Names are unique under trimming, NFKC and case folding: ``/api/players/ANN/`` is
+    ann (it was a 404), and the page of another spelling sends to the name's own page."""
+    ann, bob, _cid = people
+    play([ann.user, bob.user], seed=1)
+    follow()
+    for spelling in ("ANN", "Ann", "\uff21\uff4e\uff4e"):  # (fullwidth)
+        found = bob.get(f"/api/players/{spelling}/")
+        assert found.status_code == 200 and found.json()["username"] == "ann", spelling
+    assert bob.get("/api/players/anne/").status_code == 404
+    page = Client().get("/players/ANN/")
+    assert page.status_code == 302 and page["Location"] == "/players/ann/"
+    assert Client().get("/players/ann/").status_code == 200
 
 
 def test_private_games_are_listed_to_their_players_only(people):
