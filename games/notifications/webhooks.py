@@ -13,6 +13,7 @@ games or users: ``games.notifications`` decides what to send to whom.
 from __future__ import annotations
 
 import base64
+import concurrent.futures
 import contextlib
 import hashlib
 import hmac
@@ -20,6 +21,7 @@ import http.client
 import ipaddress
 import json
 import logging
+import os
 import secrets
 import socket
 import ssl
@@ -119,6 +121,32 @@ def split_destination(
     return parts.scheme, host, port
 
 
+#: Lookups run on a few threads of their own per process, each bounded in time: a name
+#: served by a slow DNS server (the resolver's own timeouts reach 10-30 s) then holds a
+#: web worker or a notifications worker for at most ``PABLO_WEBHOOK_TIMEOUT``, and many
+#: such names hold these threads, never the workers.
+LOOKUP_THREADS = 4
+_lookups: tuple[int, concurrent.futures.ThreadPoolExecutor] | None = None
+_lookups_lock = threading.Lock()
+
+
+def lookup(host: str, port: int) -> list[Any]:
+    """``socket.getaddrinfo`` for a TCP connection, answered within
+    ``PABLO_WEBHOOK_TIMEOUT`` seconds or ``TimeoutError`` (an ``OSError``)."""
+    global _lookups
+    with _lookups_lock:
+        if _lookups is None or _lookups[0] != os.getpid():  # (a forked worker: its own)
+            _lookups = (os.getpid(), concurrent.futures.ThreadPoolExecutor(LOOKUP_THREADS))
+        pool = _lookups[1]
+    timeout = float(_setting("PABLO_WEBHOOK_TIMEOUT", 5.0))
+    future = pool.submit(socket.getaddrinfo, host, port, type=socket.SOCK_STREAM)
+    try:
+        return future.result(timeout=timeout)
+    except concurrent.futures.TimeoutError:
+        future.cancel()  # (still queued: never run; running: left to end on its own)
+        raise TimeoutError(f"no address within {timeout:g} s") from None
+
+
 def resolve_destination(
     url: str, *, allow_private: bool | None = None
 ) -> tuple[str, int, list[tuple[int, Any]]]:
@@ -142,7 +170,7 @@ def resolve_destination(
         # RFC 6761: loopback whatever a resolver answers (``localhost.`` included)
         raise WebhookRefused(f"{loggable(url)}: a loopback name")
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        infos = lookup(host, port)
     except (OSError, UnicodeError) as exc:
         raise WebhookFailed(f"{loggable(url)}: {exc}") from exc
     addresses: list[tuple[int, Any]] = []

@@ -7,6 +7,8 @@ numeric and the names are refused before any lookup."""
 from __future__ import annotations
 
 import socket
+import threading
+import time
 
 import pytest
 from rest_framework.test import APIClient
@@ -161,3 +163,35 @@ def test_a_webhook_on_a_public_address_or_a_name_not_resolving_yet_is_kept(setti
     monkeypatch.setattr(socket, "getaddrinfo", no_answer)
     answer = c.put("/api/me/webhook/", {"url": "https://hooks.example/h"}, format="json")
     assert answer.status_code == 200, answer.content  # a delivery resolves it again
+
+
+@pytest.mark.django_db
+def test_a_name_whose_dns_answers_slowly_holds_no_request_beyond_the_timeout(settings, monkeypatch):
+    """A stranger's hostname served by a slow DNS server: the lookup ran inside the
+    request, unbounded (a resolver's own timeouts are 10-30 s), so many such requests
+    held every web worker. Now each is answered within ``PABLO_WEBHOOK_TIMEOUT``."""
+    settings.PABLO_WEBHOOK_ALLOW_PRIVATE = False
+    settings.PABLO_PUSH_ALLOW_PRIVATE = False
+    settings.PABLO_WEBHOOK_TIMEOUT = 0.5
+    release = threading.Event()
+
+    def slow(*args, **kwargs):
+        release.wait(5)  # (the test lets every lookup go at its end)
+        raise socket.gaierror("timed out")
+
+    monkeypatch.setattr(socket, "getaddrinfo", slow)
+    c = APIClient()
+    c.force_authenticate(user("ann"))
+    try:
+        started = time.monotonic()
+        hook = c.put("/api/me/webhook/", {"url": "https://slow.example/h"}, format="json")
+        device = c.post("/api/me/push/", {
+            "endpoint": "https://slow.example/push/1",
+            "keys": _keys(),
+        }, format="json")  # fmt: skip
+        took = time.monotonic() - started
+    finally:
+        release.set()
+    assert hook.status_code == 200  # kept: each delivery resolves it again
+    assert device.status_code == 400 and "resolve" in device.json()["detail"]
+    assert took < 2.5, took
