@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games import rules
 from games.bots import expert
-from games.bots.driver import bots_move, has_off_turn_actions
+from games.bots.driver import Unfinished, bots_move, has_off_turn_actions
 from games.bots.play import chooser, play_game
 from games.ratings import model
 
@@ -286,11 +286,16 @@ def report(args: Any, world: Any, accounts: list, choosers: dict) -> None:
     high = min(5, rules.get_ruleset(args.ruleset).max_players_any, len(accounts))
     held_out = int(args.games * 0.8)
     loss = base = 0.0
+    unfinished: list[str] = []
     start = time.perf_counter()
     for n in range(args.games):
         table = [name for name, _ in rng.sample(accounts, rng.randint(2, high))]
         before = world.skill(table)
-        places = world.play(table, [choosers[policy[name]] for name in table], rng)
+        try:
+            places = world.play(table, [choosers[policy[name]] for name in table], rng)
+        except Unfinished as exc:  # unrated, like an aborted game; counted and printed
+            unfinished.append(f"game {n + 1} ({', '.join(table)}): {exc}")
+            continue
         if n >= held_out and len(places) >= 2:
             # The model's chance of each rated player finishing first, before the game.
             rated = [i for i, name in enumerate(table) if name in places]
@@ -328,6 +333,7 @@ def report(args: Any, world: Any, accounts: list, choosers: dict) -> None:
             if strengths[i] > strengths[j]:
                 total += 1
                 right += shown[i] > shown[j]
+    print(f"{len(unfinished)} games never ended (not rated)", *unfinished, sep="\n  ")
     print(f"Kendall tau-b(rating, policy) = {tau:.3f} (at most {best:.3f} with tied policies)")
     print(f"stronger policy's account rated higher in {right} of {total} pairs")
     held = args.games - held_out
