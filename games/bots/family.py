@@ -183,16 +183,21 @@ def _throw(t: Table) -> JSON | None:
 # --------------------------------------------------------------------------- calling
 
 
+def long_round(view: JSON) -> float:
+    """How far the round has gone past a normal one (0: not yet): a long round makes
+    a bot less demanding before it calls -- rounds between careful players must end
+    too. (The pile's serial counts every card discarded in the round.)"""
+    serial = (view.get("discard") or {}).get("serial") or 0
+    return max(0.0, (serial - 20) / 10)
+
+
 def _should_call(t: Table) -> bool:
     if _kamikaze(t.p, t.mine) and not t.callers:
         return True
     limit, margin = CALL[t.p.id]
-    # A long round (the pile's serial counts every card discarded in it) makes the
-    # bot less demanding: rounds between careful players must end too.
-    serial = (t.view.get("discard") or {}).get("serial") or 0
-    patience = max(0.0, (serial - 20) / 10)
-    limit += patience
-    margin -= patience
+    impatience = long_round(t.view)
+    limit += impatience
+    margin -= impatience
     mine = t.est(t.seat)
     unknown = len(t.unknown_own())
     needed = margin + UNKNOWN_MARGIN * unknown

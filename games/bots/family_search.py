@@ -451,6 +451,13 @@ def worth_calling(ruleset: str, view: JSON, seat: int) -> bool:
     return t.est(seat) <= min(others) + CALL_SLACK or family._should_call(t)
 
 
+def lowest(ruleset: str, view: JSON, seat: int) -> bool:
+    """Whether the seat's estimated total is at most every other seat's."""
+    t = family.Table(ruleset, view, seat)
+    others = [t.est(s) for s in t.others()]
+    return bool(others) and t.est(seat) <= min(others)
+
+
 def choose(
     ruleset: str, view: JSON, seat: int, actions: Sequence[JSON | None], iterations: int
 ) -> JSON | None:
@@ -458,6 +465,12 @@ def choose(
     call = {"type": "call"}
     if call in actions:
         rest = [a for a in actions if a != call]
+        if family.long_round(view) >= 1 and lowest(ruleset, view, seat):
+            # The duel below would wait for a gift: its rollouts play on with basic,
+            # whose impatience in a long round makes the other seats call without the
+            # lowest total and pay for it. Two experts then put the call off turn
+            # after turn, and their round never ended; the lowest total calls.
+            return call
         if worth_calling(ruleset, view, seat):
             # To call or not: both to the round's end (the call ends it).
             other = rest[0]
