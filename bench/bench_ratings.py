@@ -270,7 +270,8 @@ def main() -> None:
     try:
         world = (Services if database else Pure)(args.ruleset, names)
         choosers = {p: policy_chooser(p, args.ruleset, args.epsilon) for p in present}
-        report(args, world, accounts, choosers)
+        if args.games:  # (--games 0: the head-to-head alone)
+            report(args, world, accounts, choosers)
     finally:
         if database:
             connection, old = database
