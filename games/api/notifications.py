@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
@@ -33,7 +32,7 @@ from games.services import notifications as notification_services
 from games.tokens import CachedTokenAuthentication
 
 from .schema import ErrorSerializer
-from .serializers import StrictBooleanField, StrictCharField
+from .serializers import StrictBooleanField, StrictCharField, StrictSerializer
 from .throttling import RateLimitHeaders
 
 WEBHOOK_DESCRIPTION = """\
@@ -63,25 +62,6 @@ def _errors(*statuses: int) -> dict[int, OpenApiResponse]:
         409: "Not allowed now.",
     }
     return {s: OpenApiResponse(ErrorSerializer, description=text[s]) for s in statuses}
-
-
-class StrictSerializer(serializers.Serializer):
-    # An object whose keys are all known: a misspelt kind or channel is a 400, not a
-    # switch silently left as it was. (No docstring: the schema would give it to every
-    # subclass as its description.)
-
-    def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, Mapping):
-            unknown = sorted(str(k) for k in set(data) - set(self.fields))
-            if unknown:
-                known = ", ".join(self.fields)
-                raise serializers.ValidationError(
-                    {
-                        k: [_("unknown key; the known ones are %(known)s.") % {"known": known}]
-                        for k in unknown
-                    }
-                )
-        return super().to_internal_value(data)
 
 
 class QuietHoursSerializer(StrictSerializer):

@@ -10,7 +10,7 @@ describe the schema, are in ``games.api.schema``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model, password_validation
@@ -145,7 +145,27 @@ class TokenInputSerializer(serializers.Serializer):
     password = StrictCharField(write_only=True, trim_whitespace=False, max_length=128)
 
 
-class GameCreateInputSerializer(serializers.Serializer):
+class StrictSerializer(serializers.Serializer):
+    # An object whose keys are all known: a misspelt field is a 400, not a switch
+    # silently left as it was ({"privat": true} made a public game, listed to everyone;
+    # a misspelt notification kind or channel). (No docstring: the schema would give
+    # it to every subclass as its description.)
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            unknown = sorted(str(k) for k in set(data) - set(self.fields))
+            if unknown:
+                known = ", ".join(self.fields)
+                raise serializers.ValidationError(
+                    {
+                        k: [_("unknown key; the known ones are %(known)s.") % {"known": known}]
+                        for k in unknown
+                    }
+                )
+        return super().to_internal_value(data)
+
+
+class GameCreateInputSerializer(StrictSerializer):
     ruleset = StrictCharField(help_text="A ruleset's `id` (GET /api/rulesets/).")
     seats = StrictIntegerField(help_text="Number of players, within the ruleset's range.")
     turn_timeout = TurnTimeoutField(default=DEFAULT_TURN_TIMEOUT)
@@ -188,21 +208,6 @@ class GameCreateInputSerializer(serializers.Serializer):
         default=True,
         help_text="Whether the game counts for ratings; a game with `decks` never does.",
     )
-
-    def to_internal_value(self, data: Any) -> Any:
-        # A misspelt field is a 400, not a switch silently left at its default: {"privat":
-        # true} made a public game, listed to everyone (the notification settings' rule).
-        if isinstance(data, dict):
-            unknown = sorted(str(k) for k in set(data) - set(self.fields))
-            if unknown:
-                known = ", ".join(self.fields)
-                raise serializers.ValidationError(
-                    {
-                        k: [_("unknown key; the known ones are %(known)s.") % {"known": known}]
-                        for k in unknown
-                    }
-                )
-        return super().to_internal_value(data)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         levels = ruleset_levels(attrs["ruleset"])

@@ -4,7 +4,8 @@ Found by the ratings' population bench (bench/README.md): in a long round each
 expert's call search rolled out "not calling yet" with ``basic`` for every seat,
 whose impatience makes the seat without the lowest total call and pay 5 points
 for it, so waiting always looked better and neither expert ever called (seed 0
-below: both seats knew every card, 0 + 0 against 1, for more than 1,000 turns).
+below, the bench's own generator: both seats knew every card, 0 + 0 against 1,
+for more than 1,000 turns).
 The seat with the lowest estimated total now calls in a long round."""
 
 from __future__ import annotations
@@ -15,25 +16,7 @@ import pytest
 
 from games.bots.driver import Unfinished
 from games.bots.play import play_game
-
-
-class Shuffled:
-    """Every outcome of chance from one generator (the bench's own, so seed 0 is the
-    game the bench met)."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def deck(self, round_no, cards):
-        return self.shuffle(cards)
-
-    def shuffle(self, items):
-        out = list(items)
-        self.rng.shuffle(out)
-        return out
-
-    def choice(self, items):
-        return self.rng.choice(list(items))
+from tests.chance import SeededChance
 
 
 @pytest.mark.slow
@@ -41,7 +24,7 @@ def test_two_experts_end_every_round():
     rng = random.Random(0)
     try:
         outcome = play_game(
-            "cabo", ["expert", "expert"], chance=Shuffled(rng), rng=rng, max_actions=3000
+            "cabo", ["expert", "expert"], chance=SeededChance(rng), rng=rng, max_actions=3000
         )
     except Unfinished as exc:
         pytest.fail(f"the experts' game never ended: {exc}")

@@ -11,6 +11,7 @@ from games.bots.play import play_game
 from games.ratings import model
 from games.ratings.model import Finished, Player, Skill
 from games.rules.events import places as places_of
+from tests.chance import SeededChance
 
 
 def game(*seats: Player, rated: bool = True) -> Finished:
@@ -82,29 +83,15 @@ def test_the_version_names_every_parameter():
 # --------------------------------------------------------------------------- from events
 
 
-class Chance:
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-
-    def deck(self, round_no, cards):
-        deck = list(cards)
-        self.rng.shuffle(deck)
-        return deck
-
-    def shuffle(self, items):
-        out = list(items)
-        self.rng.shuffle(out)
-        return out
-
-    def choice(self, items):
-        return self.rng.choice(list(items))
-
-
 @pytest.mark.parametrize("ruleset", ["cabo", "skipbo"])
 def test_a_finished_game_is_read_from_its_events(ruleset):
     stream: list[rules.Event] = []
     outcome = play_game(
-        ruleset, ["basic", "random", "basic"], chance=Chance(3), rng=random.Random(3), stream=stream
+        ruleset,
+        ["basic", "random", "basic"],
+        chance=SeededChance(random.Random(3)),
+        rng=random.Random(3),
+        stream=stream,
     )
     end = stream[-1]
     assert end.type == "game_finished"
