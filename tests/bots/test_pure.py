@@ -11,10 +11,12 @@ from games.bots import decide, levels
 from games.bots.driver import Unfinished
 from games.bots.play import bot_view, play_game
 from games.chance import DeckChance
+from tests.depth import scaled
 
 FAMILY = ("pablo", "pablo-50", "tamalou", "cabo")
 RULESETS = (*FAMILY, "skipbo")
-GAMES_PER_RULESET = 2000
+#: ``PABLO_TEST_DEPTH`` scales it (tests/depth.py)
+GAMES_PER_RULESET = scaled(1000)
 #: each sweep in parts of their own, so that parallel workers share it (pytest-xdist)
 PARTS = 4
 #: The expert's budget where a test checks what its decision depends on, not how
@@ -62,7 +64,7 @@ def test_levels():
 @pytest.mark.parametrize("part", range(PARTS))
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_bots_only_choose_legal_actions(ruleset, part):
-    """Two thousand games per ruleset (10,000 in all, in PARTS parts of distinct seeds),
+    """A thousand games per ruleset (5,000 in all, in PARTS parts of distinct seeds),
     every choice against legal_actions."""
     options = {"stock_size": 5} if ruleset == "skipbo" else {}
     mixes = [

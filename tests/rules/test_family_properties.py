@@ -1,7 +1,8 @@
 """Property tests of the Pablo-family engine: random legal games, checked after every event.
 
-Per ruleset, hypothesis draws >= 500 games (seat count, options, a seed for the
-players' choices and the shuffles). Each game is played through ``rules.act``
+Per ruleset, hypothesis draws 250 games (seat count, options, a seed for the
+players' choices and the shuffles; ``PABLO_TEST_DEPTH`` scales the count:
+tests/depth.py). Each game is played through ``rules.act``
 and ``rules.timeout`` only, choosing among the views' ``legal_actions`` (plus
 random throws, some of them stale or wrong, and calls). After EVERY event:
 
@@ -33,11 +34,12 @@ from hypothesis import strategies as st
 from games import rules
 from games.chance import DeckChance
 from games.rules import Context, Event, RulesError
+from tests.depth import scaled
 from tests.rules.table import START
 
 pytestmark = pytest.mark.slow
 
-EXAMPLES = 500
+EXAMPLES = scaled(250)
 MAX_ACTIONS = 600  # then the players stop acting and timeouts end the game
 
 PROPS = settings(

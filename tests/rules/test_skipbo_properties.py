@@ -1,6 +1,7 @@
 """Skip-Bo property test: random legal games, checked after every single event.
 
-Each example plays one game (2-6 players, stock_size 5-10) with a seeded
+Each of 150 examples (``PABLO_TEST_DEPTH`` scales them: tests/depth.py)
+plays one game (2-6 players, stock_size 5-10) with a seeded
 random player that picks from ``legal_actions`` (and now and then lets the
 deadline pass). After every event it checks:
 
@@ -37,6 +38,7 @@ from games import rules
 from games.chance import DeckChance
 from games.rules import Context, Event
 from games.rules.skipbo import SkipboState
+from tests.depth import scaled
 
 ACTION_CAP = 400
 START = datetime(2026, 1, 1, tzinfo=UTC)
@@ -228,7 +230,7 @@ def check_event_views(before: rules.State, event: Event) -> None:
 
 @pytest.mark.slow
 @settings(
-    max_examples=300,
+    max_examples=scaled(150),
     derandomize=True,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
