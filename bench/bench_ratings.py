@@ -47,6 +47,7 @@ from games import rules
 from games.bots import expert
 from games.bots.driver import Unfinished, bots_move, has_off_turn_actions
 from games.bots.play import chooser, play_game
+from games.chance import DeckChance
 from games.ratings import model
 
 #: Weakest first; ``sloppy`` is ``basic`` with a random move at probability epsilon.
@@ -63,24 +64,6 @@ def policy_chooser(policy: str, ruleset: str, epsilon: float) -> Callable[..., A
         return (careless if rng.random() < epsilon else careful)(state, seat, rng)
 
     return pick
-
-
-class Chance:
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def deck(self, round_no, cards):
-        deck = list(cards)
-        self.rng.shuffle(deck)
-        return deck
-
-    def shuffle(self, items):
-        out = list(items)
-        self.rng.shuffle(out)
-        return out
-
-    def choice(self, items):
-        return self.rng.choice(list(items))
 
 
 def kendall_tau(xs: list[float], ys: list[float]) -> float:
@@ -119,7 +102,7 @@ class Pure:
         play_game(
             self.ruleset,
             ["basic"] * len(names),
-            chance=Chance(rng),
+            chance=DeckChance(rng),
             rng=rng,
             stream=stream,
             choosers=choosers,
@@ -200,7 +183,7 @@ def duel(ruleset: str, weak: str, strong: str, games: int, epsilon: float, seed:
         outcome = play_game(
             ruleset,
             pair,
-            chance=Chance(rng),
+            chance=DeckChance(rng),
             rng=rng,
             choosers=[policy_chooser(p, ruleset, epsilon) for p in pair],
         )

@@ -16,7 +16,7 @@ import pytest
 
 from games.bots.driver import Unfinished
 from games.bots.play import play_game
-from tests.chance import SeededChance
+from games.chance import DeckChance
 
 
 @pytest.mark.slow
@@ -24,7 +24,7 @@ def test_two_experts_end_every_round():
     rng = random.Random(0)
     try:
         outcome = play_game(
-            "cabo", ["expert", "expert"], chance=SeededChance(rng), rng=rng, max_actions=3000
+            "cabo", ["expert", "expert"], chance=DeckChance(rng), rng=rng, max_actions=3000
         )
     except Unfinished as exc:
         pytest.fail(f"the experts' game never ended: {exc}")

@@ -8,10 +8,10 @@ import pytest
 
 from games import rules
 from games.bots.play import play_game
+from games.chance import DeckChance
 from games.ratings import model
 from games.ratings.model import Finished, Player, Skill
 from games.rules.events import places as places_of
-from tests.chance import SeededChance
 
 
 def game(*seats: Player, rated: bool = True) -> Finished:
@@ -89,7 +89,7 @@ def test_a_finished_game_is_read_from_its_events(ruleset):
     outcome = play_game(
         ruleset,
         ["basic", "random", "basic"],
-        chance=SeededChance(random.Random(3)),
+        chance=DeckChance(random.Random(3)),
         rng=random.Random(3),
         stream=stream,
     )
