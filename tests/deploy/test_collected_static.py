@@ -1,0 +1,68 @@
+"""``collectstatic`` compresses a static file again only when it changed (pablo/storage.py).
+
+``make run`` collects on every start; WhiteNoise's storage alone made every Brotli and
+gzip copy again each time (about 7 CPU-seconds)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from pablo.storage import StaticFilesStorage
+
+TEXT = "body { color: #123; }\n" * 400
+
+
+@pytest.fixture
+def storage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> StaticFilesStorage:
+    monkeypatch.setattr(settings, "WHITENOISE_SKIP_COMPRESS_EXTENSIONS", [], raising=False)
+    (tmp_path / "site.css").write_text(TEXT)
+    (tmp_path / "play.js").write_text("let x = 1;\n" * 400)
+    return StaticFilesStorage(location=str(tmp_path), base_url="/static/")
+
+
+def collect(storage: StaticFilesStorage) -> set[str]:
+    return {name for _, name, _ in storage.post_process({"site.css": None, "play.js": None})}
+
+
+def compressed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the Brotli compressions from now on."""
+    import brotli
+
+    calls: list[int] = []
+    real = brotli.compress
+    monkeypatch.setattr(brotli, "compress", lambda data, *a, **k: calls.append(1) or real(data))
+    return calls
+
+
+def test_unchanged_files_are_not_compressed_again(storage, tmp_path, monkeypatch):
+    first = collect(storage)
+    assert first == {"site.css.br", "site.css.gz", "play.js.br", "play.js.gz"}
+    calls = compressed(monkeypatch)
+    assert collect(storage) == first
+    assert calls == []
+
+
+def test_a_changed_file_is_compressed_again_from_its_new_text(storage, tmp_path, monkeypatch):
+    import brotli
+
+    collect(storage)
+    calls = compressed(monkeypatch)
+    css = tmp_path / "site.css"
+    css.write_text(TEXT.replace("#123", "#456"))  # as collectstatic copies a newer file
+    stat = css.stat()
+    os.utime(css, (stat.st_atime, stat.st_mtime + 5))
+    assert collect(storage) == {"site.css.br", "site.css.gz", "play.js.br", "play.js.gz"}
+    assert len(calls) == 1
+    assert brotli.decompress((tmp_path / "site.css.br").read_bytes()).decode() == css.read_text()
+
+
+def test_a_missing_copy_is_made_again(storage, tmp_path, monkeypatch):
+    collect(storage)
+    (tmp_path / "play.js.gz").unlink()
+    calls = compressed(monkeypatch)
+    assert "play.js.gz" in collect(storage)
+    assert len(calls) == 1
