@@ -1,9 +1,10 @@
 """Static files collected once: compressed again only where a file changed.
 
 WhiteNoise's ``CompressedStaticFilesStorage`` writes a Brotli and a gzip copy of
-every collected file on every ``collectstatic``, changed or not -- about 7 CPU-seconds
-here for Django's admin, DRF's browsable API and the site's own files, paid on every
-``make run`` start (scripts/run.sh collects before it serves). Its compressor gives each
+every collected file on every ``collectstatic``, changed or not -- about 3 CPU-seconds
+here for Django's admin, DRF's browsable API and the site's own files where the
+``brotli`` package is installed (0.1 without it), paid on every ``make run`` start
+(scripts/run.sh collects before it serves). Its compressor gives each
 copy the mtime of the file it compressed, and ``collectstatic`` copies only a file
 newer than the collected one; so a copy with the collected file's mtime was made from
 exactly that file, and is kept instead of being made again.
