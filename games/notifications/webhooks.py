@@ -121,29 +121,90 @@ def split_destination(
     return parts.scheme, host, port
 
 
-#: Lookups run on a few threads of their own per process, each bounded in time: a name
+#: Lookups run on threads of their own, each bounded in time for its caller: a name
 #: served by a slow DNS server (the resolver's own timeouts reach 10-30 s) then holds a
-#: web worker or a notifications worker for at most ``PABLO_WEBHOOK_TIMEOUT``, and many
-#: such names hold these threads, never the workers.
-LOOKUP_THREADS = 4
-_lookups: tuple[int, concurrent.futures.ThreadPoolExecutor] | None = None
-_lookups_lock = threading.Lock()
+#: web worker or a notifications worker for at most ``PABLO_WEBHOOK_TIMEOUT``. A thread
+#: stuck in the resolver cannot be stopped, so what stuck threads may hold is bounded per
+#: domain, not shared in one queue: one domain (``lookup_zone``: any number of names under
+#: it, as many accounts as set them) runs at most ``ZONE_LOOKUPS`` lookups at once, and
+#: one name looked up again while it is being looked up waits for that lookup. With one
+#: pool of four threads for everyone, four names of a stranger's slow domain held every
+#: other account's lookups (their deliveries, their devices) until they timed out.
+ZONE_LOOKUPS = 2
+#: Lookups running at once in a process, over every domain.
+LOOKUP_THREADS = 32
+_lookups_lock = threading.Condition()
+#: (host, port) -> the lookup running for it; zone -> how many run under it.
+_inflight: dict[tuple[str, int], concurrent.futures.Future[list[Any]]] = {}
+_zones: dict[str, int] = {}
+
+#: Second-level labels under which names are registered (``example.co.uk``): their zone
+#: keeps one label more. An approximation of the Public Suffix List, which is not here.
+_SECOND_LEVEL = frozenset(
+    {"ac", "co", "com", "edu", "gob", "go", "gov", "ltd", "mil", "ne", "net", "or", "org"}
+)
+
+
+def lookup_zone(host: str) -> str:
+    """The domain ``host`` is registered under, as far as its spelling tells: its last two
+    labels (``a.b.example.com``: ``example.com``), three under a country's second level
+    (``example.co.uk``); an IP literal is its own."""
+    with contextlib.suppress(ValueError):
+        return str(ipaddress.ip_address(host))
+    labels = host.rstrip(".").lower().split(".")
+    if len(labels) < 3 or all(label.isdigit() for label in labels):
+        return ".".join(labels)
+    keep = 3 if labels[-2] in _SECOND_LEVEL or len(labels[-2]) <= 2 else 2
+    return ".".join(labels[-keep:])
+
+
+def _lookups_reset() -> None:
+    """A forked child has none of its parent's lookup threads: nothing of theirs runs."""
+    global _lookups_lock
+    _lookups_lock = threading.Condition()
+    _inflight.clear()
+    _zones.clear()
+
+
+os.register_at_fork(after_in_child=_lookups_reset)
+
+
+def _run_lookup(key: tuple[str, int], zone: str, future: concurrent.futures.Future[Any]) -> None:
+    try:
+        future.set_result(socket.getaddrinfo(key[0], key[1], type=socket.SOCK_STREAM))
+    except BaseException as exc:  # (the callers' to raise)
+        future.set_exception(exc)
+    finally:
+        with _lookups_lock:
+            _inflight.pop(key, None)
+            _zones[zone] -= 1
+            if not _zones[zone]:
+                del _zones[zone]
+            _lookups_lock.notify_all()
 
 
 def lookup(host: str, port: int) -> list[Any]:
     """``socket.getaddrinfo`` for a TCP connection, answered within
-    ``PABLO_WEBHOOK_TIMEOUT`` seconds or ``TimeoutError`` (an ``OSError``)."""
-    global _lookups
-    with _lookups_lock:
-        if _lookups is None or _lookups[0] != os.getpid():  # (a forked worker: its own)
-            _lookups = (os.getpid(), concurrent.futures.ThreadPoolExecutor(LOOKUP_THREADS))
-        pool = _lookups[1]
+    ``PABLO_WEBHOOK_TIMEOUT`` seconds or ``TimeoutError`` (an ``OSError``): the time
+    waited for a free place under the name's domain (``ZONE_LOOKUPS``) counts."""
     timeout = float(_setting("PABLO_WEBHOOK_TIMEOUT", 5.0))
-    future = pool.submit(socket.getaddrinfo, host, port, type=socket.SOCK_STREAM)
+    deadline = time.monotonic() + timeout
+    key = (host, port)
+    zone = lookup_zone(host)
+    with _lookups_lock:
+        while (future := _inflight.get(key)) is None:
+            if _zones.get(zone, 0) < ZONE_LOOKUPS and sum(_zones.values()) < LOOKUP_THREADS:
+                future = _inflight[key] = concurrent.futures.Future()
+                _zones[zone] = _zones.get(zone, 0) + 1
+                threading.Thread(target=_run_lookup, args=(key, zone, future), daemon=True).start()
+                break
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no address within {timeout:g} s ({zone}'s lookups busy)")
+            _lookups_lock.wait(left)
     try:
-        return future.result(timeout=timeout)
+        return future.result(timeout=max(0.0, deadline - time.monotonic()))
     except concurrent.futures.TimeoutError:
-        future.cancel()  # (still queued: never run; running: left to end on its own)
         raise TimeoutError(f"no address within {timeout:g} s") from None
 
 
