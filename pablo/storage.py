@@ -7,11 +7,13 @@ here for Django's admin, DRF's browsable API and the site's own files where the
 (scripts/run.sh collects before it serves). Its compressor gives each
 copy the mtime of the file it compressed, and ``collectstatic`` copies only a file
 newer than the collected one; so a copy with the collected file's mtime was made from
-exactly that file, and is kept instead of being made again.
+exactly that file, and is kept instead of being made again. A file compressed again
+leaves no copy of its former text beside it (one it no longer gets would be served).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 from whitenoise.compress import Compressor
@@ -32,7 +34,14 @@ class KeepingCompressor(Compressor):
                 return copies
         except FileNotFoundError:
             pass
-        return super().compress(path)
+        written = super().compress(path)
+        # A copy of the file's former text that is not made again stays no more: no longer
+        # compressed effectively, or Brotli no longer installed, it was served in its place
+        # (WhiteNoise serves the smallest copy the client accepts, whatever its date).
+        for stale in {path + ".br", path + ".gz"} - set(written):
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(stale)
+        return written
 
 
 class StaticFilesStorage(CompressedStaticFilesStorage):

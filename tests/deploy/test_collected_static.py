@@ -12,7 +12,7 @@ import pytest
 from django.conf import settings
 from whitenoise.compress import Compressor, brotli_installed
 
-from pablo.storage import StaticFilesStorage
+from pablo.storage import KeepingCompressor, StaticFilesStorage
 
 BROTLI = int(brotli_installed)
 
@@ -75,3 +75,32 @@ def test_a_missing_copy_is_made_again(storage, tmp_path, monkeypatch):
     calls = compressed(monkeypatch)
     assert "play.js.gz" in collect(storage)
     assert len(calls) == 1
+
+
+def test_a_file_that_no_longer_compresses_keeps_no_copy_of_its_former_text(storage, tmp_path):
+    """WhiteNoise serves the smallest copy a client accepts: a copy left from the file's
+    former text (compressed then, its new text not worth compressing) was served instead."""
+    collect(storage)
+    js = tmp_path / "play.js"
+    js.write_bytes(os.urandom(8000))  # no compression gets it below 95 %
+    stat = js.stat()
+    os.utime(js, (stat.st_atime, stat.st_mtime + 5))
+    assert collect(storage) == copies("site.css")
+    assert not (tmp_path / "play.js.gz").exists()
+    assert not (tmp_path / "play.js.br").exists()
+
+
+def test_a_brotli_copy_no_longer_made_is_not_left_beside_a_new_text(storage, tmp_path, monkeypatch):
+    """Brotli removed from the environment: the file's next gzip copy is new, and its old
+    Brotli copy (still served to every browser accepting br) goes."""
+    collect(storage)
+    css = tmp_path / "site.css"
+    (tmp_path / "site.css.br").write_bytes(b"the former text, compressed")  # an older run's
+    css.write_text(TEXT.replace("#123", "#456"))
+    stat = css.stat()
+    os.utime(css, (stat.st_atime, stat.st_mtime + 5))
+    monkeypatch.setattr(  # as where the brotli package is not installed
+        storage, "create_compressor", lambda **kwargs: KeepingCompressor(use_brotli=False, **kwargs)
+    )
+    assert "site.css.gz" in collect(storage)
+    assert not (tmp_path / "site.css.br").exists()
