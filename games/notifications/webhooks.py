@@ -183,12 +183,14 @@ def _run_lookup(key: tuple[str, int], zone: str, future: concurrent.futures.Futu
             _lookups_lock.notify_all()
 
 
-def lookup(host: str, port: int) -> list[Any]:
-    """``socket.getaddrinfo`` for a TCP connection, answered within
-    ``PABLO_WEBHOOK_TIMEOUT`` seconds or ``TimeoutError`` (an ``OSError``): the time
-    waited for a free place under the name's domain (``ZONE_LOOKUPS``) counts."""
+def lookup(host: str, port: int, deadline: float | None = None) -> list[Any]:
+    """``socket.getaddrinfo`` for a TCP connection, answered by ``deadline``
+    (``time.monotonic``; default ``PABLO_WEBHOOK_TIMEOUT`` seconds from now) or
+    ``TimeoutError`` (an ``OSError``): the time waited for a free place under the name's
+    domain (``ZONE_LOOKUPS``) counts."""
     timeout = float(_setting("PABLO_WEBHOOK_TIMEOUT", 5.0))
-    deadline = time.monotonic() + timeout
+    if deadline is None:
+        deadline = time.monotonic() + timeout
     key = (host, port)
     zone = lookup_zone(host)
     with _lookups_lock:
@@ -209,7 +211,7 @@ def lookup(host: str, port: int) -> list[Any]:
 
 
 def resolve_destination(
-    url: str, *, allow_private: bool | None = None
+    url: str, *, allow_private: bool | None = None, deadline: float | None = None
 ) -> tuple[str, int, list[tuple[int, Any]]]:
     """Resolve the webhook's host once: its host, port and the addresses to connect to.
 
@@ -220,8 +222,8 @@ def resolve_destination(
     [(family, sockaddr), ...])``; raises ``WebhookRefused`` for a destination
     that may not be called (``WebhookMalformed``: not even spelled as one,
     ``split_destination``) and ``WebhookFailed`` (worth retrying) when the name
-    does not resolve. ``allow_private`` None: ``PABLO_WEBHOOK_ALLOW_PRIVATE``
-    (Web Push passes ``PABLO_PUSH_ALLOW_PRIVATE``).
+    does not resolve (by ``deadline``: ``lookup``). ``allow_private`` None:
+    ``PABLO_WEBHOOK_ALLOW_PRIVATE`` (Web Push passes ``PABLO_PUSH_ALLOW_PRIVATE``).
     """
     _scheme, host, port = split_destination(url)
     if allow_private is None:
@@ -231,7 +233,7 @@ def resolve_destination(
         # RFC 6761: loopback whatever a resolver answers (``localhost.`` included)
         raise WebhookRefused(f"{loggable(url)}: a loopback name")
     try:
-        infos = lookup(host, port)
+        infos = lookup(host, port, deadline)
     except (OSError, UnicodeError) as exc:
         raise WebhookFailed(f"{loggable(url)}: {exc}") from exc
     addresses: list[tuple[int, Any]] = []
@@ -473,17 +475,20 @@ def post_pinned(
     """POST ``data`` to ``url`` at its checked addresses (``resolve_destination``); the
     status. Raises ``WebhookRefused`` (not allowed) or ``WebhookFailed`` (worth retrying:
     unreachable, 429, 5xx). Web Push sends through this too (``push``)."""
-    host, port, addresses = resolve_destination(url, allow_private=allow_private)
+    # The whole attempt -- the name's lookup, connecting, sending, the status and
+    # headers, the bit of answer read -- ends by ``PABLO_WEBHOOK_TIMEOUT``: each socket
+    # operation's own timeout alone let a receiver that drips a byte at a time hold the
+    # worker for hours, and a lookup with a timeout of its own doubled the bound.
+    deadline = time.monotonic() + float(_setting("PABLO_WEBHOOK_TIMEOUT", 5.0))
+    host, port, addresses = resolve_destination(url, allow_private=allow_private, deadline=deadline)
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise WebhookFailed(f"{loggable(url)}: no answer within the timeout")
     parts = urllib.parse.urlsplit(url)
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    # The whole exchange -- connecting, sending, the status and headers, the bit of
-    # answer read -- ends by ``PABLO_WEBHOOK_TIMEOUT``: each socket operation's own
-    # timeout alone let a receiver that drips a byte at a time hold the worker for hours.
-    timeout = float(_setting("PABLO_WEBHOOK_TIMEOUT", 5.0))
-    deadline = time.monotonic() + timeout
     kind = _PinnedHTTPSConnection if parts.scheme == "https" else _PinnedHTTPConnection
-    connection = kind(host, port, addresses, timeout, deadline)
-    watchdog = _Watchdog(connection, timeout)
+    connection = kind(host, port, addresses, left, deadline)
+    watchdog = _Watchdog(connection, left)
     try:
         connection.request("POST", target, body=data, headers=headers)
         answer = connection.getresponse()

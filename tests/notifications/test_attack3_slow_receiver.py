@@ -136,3 +136,23 @@ def test_a_connection_made_past_the_deadline_is_given_up(settings, monkeypatch, 
     with pytest.raises(webhooks.WebhookFailed):
         webhooks.post_webhook(f"http://127.0.0.1:{slow.port}/hook", "s", BODY)
     assert time.monotonic() - started < 2.5
+
+
+def test_a_slow_lookup_leaves_only_what_is_left(settings, monkeypatch, dripper_factory):
+    """The name's lookup is part of the attempt: a lookup that took most of the timeout
+    left the exchange a whole timeout of its own (twice ``PABLO_WEBHOOK_TIMEOUT`` in all)."""
+    settings.PABLO_WEBHOOK_ALLOW_PRIVATE = True
+    settings.PABLO_WEBHOOK_TIMEOUT = 1.0
+    slow = dripper_factory(b"HTTP/1.1 200 OK\r\n", b"X-Slow: " + b"a" * 90 + b"\r\n\r\n")
+    real = socket.getaddrinfo
+
+    def slow_dns(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        if host == "dns.example":  # (not the connection's own look at 127.0.0.1)
+            time.sleep(0.8)
+        return real("127.0.0.1", port, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", slow_dns)
+    started = time.monotonic()
+    with pytest.raises(webhooks.WebhookFailed):
+        webhooks.post_webhook(f"http://dns.example:{slow.port}/hook", "s", BODY)
+    assert time.monotonic() - started < 1.4
