@@ -159,7 +159,7 @@ def test_kill_int_to_make_alone_stops_everything(tmp_path):
     log = (tmp_path / "run.log").open("wb")
     proc = subprocess.Popen(
         ["make", "run"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-        start_new_session=True,
+        start_new_session=True, preexec_fn=as_in_a_terminal,  # make catches SIGINT
     )  # fmt: skip
     try:
         wait_port(port, 300)
