@@ -138,6 +138,17 @@ pids+=($!)
 .venv/bin/uvicorn pablo.asgi:application "${uvicorn_args[@]}" >"$VAR/web.log" 2>&1 &
 pids+=($!)
 
+# "running" once it answers: until the web server listens (it sets Django up first, a
+# second or more), unless one of the three stops meanwhile (the wait below says so).
+host=${BIND%:*}
+case $host in 0.0.0.0 | "") host=127.0.0.1 ;; "[::]" | "::") host=::1 ;; esac
+host=${host#[}
+host=${host%]}
+until (exec 3<>"/dev/tcp/$host/${BIND##*:}") 2>/dev/null; do
+    for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null || break 2; done
+    sleep 0.1
+done
+
 echo "Pablo is running at http://$BIND/"
 echo "  play:     http://$BIND/   (sign up, start a game, play at the table)"
 echo "  replays:  http://$BIND/replays/"
