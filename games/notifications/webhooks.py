@@ -170,17 +170,25 @@ os.register_at_fork(after_in_child=_lookups_reset)
 
 
 def _run_lookup(key: tuple[str, int], zone: str, future: concurrent.futures.Future[Any]) -> None:
+    answer: list[Any] | None = None
+    error: BaseException | None = None
     try:
-        future.set_result(socket.getaddrinfo(key[0], key[1], type=socket.SOCK_STREAM))
+        answer = socket.getaddrinfo(key[0], key[1], type=socket.SOCK_STREAM)
     except BaseException as exc:  # (the callers' to raise)
-        future.set_exception(exc)
-    finally:
-        with _lookups_lock:
-            _inflight.pop(key, None)
-            _zones[zone] -= 1
-            if not _zones[zone]:
-                del _zones[zone]
-            _lookups_lock.notify_all()
+        error = exc
+    # Out of the lookups in flight before its answer is given: a lookup asked after its
+    # callers have their answer is a new one, never this one's (an answer given first
+    # and taken out after was found by the next lookup of the name, however late).
+    with _lookups_lock:
+        _inflight.pop(key, None)
+        _zones[zone] -= 1
+        if not _zones[zone]:
+            del _zones[zone]
+        _lookups_lock.notify_all()
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(answer)
 
 
 def lookup(host: str, port: int, deadline: float | None = None) -> list[Any]:

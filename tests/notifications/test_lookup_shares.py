@@ -101,3 +101,26 @@ def test_another_accounts_device_is_checked_while_a_strangers_names_are_slow(slo
 )
 def test_the_zone_of_a_name(host, zone):
     assert webhooks.lookup_zone(host) == zone
+
+
+def test_a_lookup_asked_after_an_answer_is_a_new_one(monkeypatch, settings):
+    """The lookup thread gave its answer, then took the name out of the lookups in
+    flight: a lookup asked in between (the next delivery, the next test) was given the
+    former answer, whatever the name resolves to now."""
+    import concurrent.futures
+
+    settings.PABLO_WEBHOOK_TIMEOUT = 2.0
+    answers = iter(["192.0.2.1", "192.0.2.2"])
+    monkeypatch.setattr(socket, "getaddrinfo", lambda host, port, *a, **k: [
+        (socket.AF_INET, socket.SOCK_STREAM, 6, "", (next(answers), port))
+    ])  # fmt: skip
+    real = concurrent.futures.Future.set_result
+
+    def slowly(future, result):  # the thread paused right after answering
+        real(future, result)
+        time.sleep(0.3)
+
+    monkeypatch.setattr(concurrent.futures.Future, "set_result", slowly)
+    first = webhooks.lookup("again.example", 443)
+    second = webhooks.lookup("again.example", 443)
+    assert [first[0][4][0], second[0][4][0]] == ["192.0.2.1", "192.0.2.2"]
