@@ -36,7 +36,14 @@ case "${DJANGO_DEBUG,,}" in
 esac
 scripts/venv.sh
 [ "$host" = 0.0.0.0 ] && host=127.0.0.1
-if (exec 3<>"/dev/tcp/${host:-127.0.0.1}/${BIND##*:}") 2>/dev/null; then
+# Something answers on $BIND (an address of this machine for a wildcard one).
+listening() {
+    local h=${host:-127.0.0.1}
+    [ "$h" = "[::]" ] && h="[::1]"
+    h=${h#[}
+    (exec 3<>"/dev/tcp/${h%]}/${BIND##*:}") 2>/dev/null
+}
+if listening; then
     echo "Something is listening on $BIND already: stop it, or choose another port," \
         "e.g. PORT=$((${BIND##*:} + 1)) make run" >&2
     exit 1
@@ -140,11 +147,7 @@ pids+=($!)
 
 # "running" once it answers: until the web server listens (it sets Django up first, a
 # second or more), unless one of the three stops meanwhile (the wait below says so).
-host=${BIND%:*}
-case $host in 0.0.0.0 | "") host=127.0.0.1 ;; "[::]" | "::") host=::1 ;; esac
-host=${host#[}
-host=${host%]}
-until (exec 3<>"/dev/tcp/$host/${BIND##*:}") 2>/dev/null; do
+until listening; do
     for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null || break 2; done
     sleep 0.1
 done

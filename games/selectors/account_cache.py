@@ -41,7 +41,8 @@ def cached(*, user: Any, name: str, read: Callable[[], str]) -> str:
     found only while the stamp is still that one: a change (``changed``: a new stamp)
     committed between the read and the caching leaves a value nobody finds, not the
     former one found by every page for the cache's day."""
-    key, stamp_key = cache_key(user, name), _stamp_key(cache_key(user, name))
+    key = cache_key(user, name)
+    stamp_key = _stamp_key(key)
     try:
         got = cache.get_many([key, stamp_key])
     except Exception:  # no cache: the database answers
