@@ -342,11 +342,12 @@ def wait_http(port: int, timeout: float = 60) -> None:
 class Feed:
     """K waiting clients and the watchers, on one asyncio loop in a thread."""
 
-    def __init__(self, port: int, account: bool = False) -> None:
+    def __init__(self, port: int, account: bool = False, nice: int = 0) -> None:
         self.port = port
         self.account = account
         self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.nice = nice
+        self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
         self.tasks: list[asyncio.Task] = []
         self.errors = 0
@@ -367,6 +368,11 @@ class Feed:
         #: a first answer's delay includes (the loop reads 10,000 clients' answers)
         self.loop_lag: list[float] = []
         asyncio.run_coroutine_threadsafe(self._tick(), self.loop)
+
+    def _run(self) -> None:
+        if self.nice:  # this thread only (Linux: a thread's own niceness), not the servers
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self.nice)
+        self.loop.run_forever()
 
     async def _tick(self) -> None:
         while True:
@@ -752,6 +758,9 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=18700)
     parser.add_argument("--feed-nice", type=int, default=0,
                         help="the feed processes' niceness (nice -n)")  # fmt: skip
+    parser.add_argument("--clients-nice", type=int, default=0,
+                        help="the clients' loop's niceness: in service the clients are "
+                        "other machines, here they share the service's cores")  # fmt: skip
     parser.add_argument("--open-rate", type=float, default=50, help="least new clients/s")
     parser.add_argument("--max-minutes", type=float, default=30.0, help="stops by itself")
     parser.add_argument("--settle", type=float, default=5.0,
@@ -797,7 +806,7 @@ def main() -> int:
         servers = Servers(args.port, args.feed_workers, broker, feed_nice=args.feed_nice)
         driver = Driver(args.port, jobs, turns=args.account)
         driver.start()  # (forked before the feed's thread exists)
-        feed = Feed(servers.feed_port, account=args.account)
+        feed = Feed(servers.feed_port, account=args.account, nice=args.clients_nice)
         watchers = [(job["id"], players[2 * c + s][1], True)
                     for c, job in enumerate(jobs) for s in (0, 1)]  # fmt: skip
         feed.start(watchers)
