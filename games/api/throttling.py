@@ -125,17 +125,32 @@ def client_address(request: Any) -> str:
 def client_key(address: str) -> str:
     """The client an address stands for: an IPv6 address's /64 (one host or one home is
     given a whole /64: keyed by the full address, a client passed every limit per
-    address by changing its own), an IPv4-mapped address's IPv4 address, else the
-    address as given."""
+    address by changing its own), an IPv4 address embedded in an IPv6 one (mapped,
+    ``::ffff:a.b.c.d``, or through a NAT64/SIIT translator, ``64:ff9b::a.b.c.d``)
+    as that IPv4 address, else the address as given.
+
+    A port some proxies write after the address (``a.b.c.d:port``,
+    ``[v6]:port``) and brackets are left out: with them each new connection
+    (a new source port) was a new client."""
+    text = address.strip()
+    if text.startswith("["):
+        text = text[1:].split("]", 1)[0]
+    elif text.count(":") == 1:
+        text = text.split(":", 1)[0]
     try:
-        found = ipaddress.ip_address(address.split("%", 1)[0])
+        found = ipaddress.ip_address(text.split("%", 1)[0])
     except ValueError:
         return address
     if isinstance(found, ipaddress.IPv6Address):
         if found.ipv4_mapped is not None:
             return str(found.ipv4_mapped)
+        if found in _NAT64:
+            return str(ipaddress.IPv4Address(int(found) & 0xFFFFFFFF))
         return str(ipaddress.IPv6Network((found, 64), strict=False))
     return str(found)
+
+
+_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")  # RFC 6052's well-known prefix
 
 
 def parse_rate(rate: str) -> tuple[int, int]:
