@@ -493,7 +493,9 @@ class ApiThrottle(BaseThrottle):
         self.refused: _Limit | None = None
 
     def _limits(self, request: Any, view: Any) -> list[_Limit]:
-        path = request.path
+        # the route, without the script prefix (``request.path`` has it: under a prefix,
+        # ``/api/auth/`` calls were not counted at all)
+        path = request.path_info
         if path.startswith("/api/auth/"):
             limits: list[_Limit] = [AuthLimit()]
             if path == "/api/auth/token/" and request.method == "POST":

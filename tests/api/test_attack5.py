@@ -102,3 +102,32 @@ def test_an_ipv4_client_through_nat64_does_not_lock_out_every_other(settings, _t
         "/api/auth/token/", body, format="json", REMOTE_ADDR="64:ff9b::198.51.100.1"
     )
     assert answer.status_code == 200, answer.content
+
+
+# --------------------------------------------------------------------------- a script prefix
+
+
+def test_a_script_prefix_does_not_take_the_auth_calls_out_of_their_limit(settings, _throttle_cache):
+    """The API throttle picked the auth limit by ``request.path``, which carries the
+    script prefix (``SCRIPT_NAME``: a mounted site, or the header gunicorn takes from
+    a trusted peer -- a proxy on the same host or a unix socket): under any prefix,
+    ``/api/auth/...`` calls were not counted at all. The route is ``path_info``."""
+    from rest_framework.test import APIClient
+
+    settings.PABLO_THROTTLE_AUTH = "3/min"
+    settings.PABLO_THROTTLE_LOGIN_FAILURES = None
+    client = APIClient()
+    body = {"username": "nobody", "password": "wrong"}
+    answers = [
+        client.post("/api/auth/token/", body, format="json", SCRIPT_NAME="/pablo") for _ in range(5)
+    ]
+    assert [a.status_code for a in answers] == [400, 400, 400, 429, 429]
+    assert answers[-1].json()["code"] == "throttled"
+
+
+def test_a_script_prefix_does_not_make_an_api_answer_storable(ann):
+    """``Cache-Control: no-store`` on every API answer was chosen by ``request.path``
+    too: under a script prefix a shared cache could keep a player's view of a game."""
+    response = ann.get("/api/me/turns/", SCRIPT_NAME="/pablo")
+    assert response.status_code == 200, response.content
+    assert response["Cache-Control"] == "no-store"
