@@ -119,7 +119,34 @@ def client_address(request: Any) -> str:
         hops = [h.strip() for h in forwarded.split(",") if h.strip()]
         if hops:
             return client_key(hops[-min(proxies, len(hops))])
+    if forwarded and proxies <= 0 and _local(remote):
+        _warn_proxy_undeclared(remote)
     return client_key(remote)
+
+
+def _local(remote: str) -> bool:
+    """A unix socket's peer ("") or this host: a proxy beside the service, most likely."""
+    try:
+        return not remote or ipaddress.ip_address(remote.split("%", 1)[0]).is_loopback
+    except ValueError:
+        return False
+
+
+_last_proxy_warning = 0.0
+
+
+def _warn_proxy_undeclared(remote: str) -> None:
+    """Requests from this host carry X-Forwarded-For while no proxy is declared: every
+    client is then one address, and one client's limits are everyone's."""
+    global _last_proxy_warning
+    now = time.monotonic()
+    if now - _last_proxy_warning > 60:  # once a minute, not once a request
+        _last_proxy_warning = now
+        log.warning(
+            "requests from %r carry X-Forwarded-For but PABLO_TRUSTED_PROXIES is 0: every "
+            "client counts as that one address in the throttles (docs/operations.md)",
+            remote,
+        )
 
 
 def client_key(address: str) -> str:

@@ -131,3 +131,39 @@ def test_a_script_prefix_does_not_make_an_api_answer_storable(ann):
     response = ann.get("/api/me/turns/", SCRIPT_NAME="/pablo")
     assert response.status_code == 200, response.content
     assert response["Cache-Control"] == "no-store"
+
+
+# --------------------------------------------------------------------------- a proxy not declared
+
+
+@pytest.mark.parametrize("remote", ["127.0.0.1", "::1", ""])
+def test_a_proxy_left_undeclared_is_said_in_the_log(settings, caplog, remote):
+    """Behind a proxy (on this host, or a unix socket: REMOTE_ADDR ``""``) with
+    ``PABLO_TRUSTED_PROXIES`` left at 0, every client is the proxy's address: one
+    client's sign-ups and log-in failures stopped everyone's, and nothing said why."""
+    from django.test import RequestFactory
+
+    from games.api import throttling
+
+    settings.PABLO_TRUSTED_PROXIES = 0
+    throttling._last_proxy_warning = 0.0
+    request = RequestFactory().get("/", REMOTE_ADDR=remote, HTTP_X_FORWARDED_FOR="192.0.2.7")
+    with caplog.at_level("WARNING", logger="games.api.throttling"):
+        # (still not read from the header)
+        assert throttling.client_address(request) == throttling.client_key(remote)
+        throttling.client_address(request)
+    said = [r for r in caplog.records if "PABLO_TRUSTED_PROXIES" in r.getMessage()]
+    assert len(said) == 1  # once a minute, not once a request
+
+
+def test_a_client_sending_the_header_itself_is_not_a_proxy(settings, caplog):
+    from django.test import RequestFactory
+
+    from games.api import throttling
+
+    settings.PABLO_TRUSTED_PROXIES = 0
+    throttling._last_proxy_warning = 0.0
+    request = RequestFactory().get("/", REMOTE_ADDR="198.51.100.1", HTTP_X_FORWARDED_FOR="1.2.3.4")
+    with caplog.at_level("WARNING", logger="games.api.throttling"):
+        assert throttling.client_address(request) == "198.51.100.1"
+    assert not [r for r in caplog.records if "PABLO_TRUSTED_PROXIES" in r.getMessage()]
