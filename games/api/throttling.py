@@ -453,10 +453,20 @@ class EmailTargetLimit(_Limit):
 
     def __init__(self, email: str) -> None:
         super().__init__()
-        self.email = email.strip().lower()
+        self.email = mailbox(email)
 
     def ident(self, request: Any) -> str | None:
         return hashlib.sha256(self.email.encode()).hexdigest() if self.email else None
+
+
+def mailbox(email: str) -> str:
+    """The mailbox an address reaches, as a counter's key: trimmed, lower-cased, without
+    a ``+tag`` (sub-addressing, RFC 5233: ``victim+1@`` and ``victim+2@`` reach one
+    mailbox, and each was a counter of its own) -- a key only, never an address mailed."""
+    local, at, domain = email.strip().lower().rpartition("@")
+    if not at:
+        return domain
+    return f"{local.split('+', 1)[0] or local}@{domain.rstrip('.')}"
 
 
 class SignupLimit(AuthLimit):
