@@ -44,12 +44,14 @@ class SecurityHeadersMiddleware:
         response = self.get_response(request)
         policy = getattr(settings, "PABLO_CONTENT_SECURITY_POLICY", CONTENT_SECURITY_POLICY)
         if policy and "Content-Security-Policy" not in response:
-            if request.path.startswith(INLINE_STYLE_PATHS):
+            if request.path_info.startswith(INLINE_STYLE_PATHS):
                 policy = policy.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
             response["Content-Security-Policy"] = policy
         permissions = getattr(settings, "PABLO_PERMISSIONS_POLICY", PERMISSIONS_POLICY)
         if permissions and "Permissions-Policy" not in response:
             response["Permissions-Policy"] = permissions
-        if request.path.startswith(NEVER_STORED_PATHS) and "Cache-Control" not in response:
+        # (the route: ``path_info``; ``path`` carries a script prefix, and under one no API
+        # answer was marked no-store)
+        if request.path_info.startswith(NEVER_STORED_PATHS) and "Cache-Control" not in response:
             response["Cache-Control"] = "no-store"
         return response

@@ -33,7 +33,7 @@ DETAIL = gettext_lazy("The service is briefly unavailable; retry in a few second
 
 def unavailable_response(request: HttpRequest) -> HttpResponse:
     wait = int(getattr(settings, "PABLO_UNAVAILABLE_RETRY_AFTER", 5))
-    if request.path.startswith("/api/"):
+    if request.path_info.startswith("/api/"):
         response: HttpResponse = JsonResponse(
             {"code": "unavailable", "detail": str(DETAIL)}, status=503
         )

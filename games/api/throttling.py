@@ -119,23 +119,65 @@ def client_address(request: Any) -> str:
         hops = [h.strip() for h in forwarded.split(",") if h.strip()]
         if hops:
             return client_key(hops[-min(proxies, len(hops))])
+    if forwarded and proxies <= 0 and _local(remote):
+        _warn_proxy_undeclared(remote)
     return client_key(remote)
+
+
+def _local(remote: str) -> bool:
+    """A unix socket's peer ("") or this host: a proxy beside the service, most likely."""
+    try:
+        return not remote or ipaddress.ip_address(remote.split("%", 1)[0]).is_loopback
+    except ValueError:
+        return False
+
+
+_last_proxy_warning = 0.0
+
+
+def _warn_proxy_undeclared(remote: str) -> None:
+    """Requests from this host carry X-Forwarded-For while no proxy is declared: every
+    client is then one address, and one client's limits are everyone's."""
+    global _last_proxy_warning
+    now = time.monotonic()
+    if now - _last_proxy_warning > 60:  # once a minute, not once a request
+        _last_proxy_warning = now
+        log.warning(
+            "requests from %r carry X-Forwarded-For but PABLO_TRUSTED_PROXIES is 0: every "
+            "client counts as that one address in the throttles (docs/operations.md)",
+            remote,
+        )
 
 
 def client_key(address: str) -> str:
     """The client an address stands for: an IPv6 address's /64 (one host or one home is
     given a whole /64: keyed by the full address, a client passed every limit per
-    address by changing its own), an IPv4-mapped address's IPv4 address, else the
-    address as given."""
+    address by changing its own), an IPv4 address embedded in an IPv6 one (mapped,
+    ``::ffff:a.b.c.d``, or through a NAT64/SIIT translator, ``64:ff9b::a.b.c.d``)
+    as that IPv4 address, else the address as given.
+
+    A port some proxies write after the address (``a.b.c.d:port``,
+    ``[v6]:port``) and brackets are left out: with them each new connection
+    (a new source port) was a new client."""
+    text = address.strip()
+    if text.startswith("["):
+        text = text[1:].split("]", 1)[0]
+    elif text.count(":") == 1:
+        text = text.split(":", 1)[0]
     try:
-        found = ipaddress.ip_address(address.split("%", 1)[0])
+        found = ipaddress.ip_address(text.split("%", 1)[0])
     except ValueError:
         return address
     if isinstance(found, ipaddress.IPv6Address):
         if found.ipv4_mapped is not None:
             return str(found.ipv4_mapped)
+        if found in _NAT64:
+            return str(ipaddress.IPv4Address(int(found) & 0xFFFFFFFF))
         return str(ipaddress.IPv6Network((found, 64), strict=False))
     return str(found)
+
+
+_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")  # RFC 6052's well-known prefix
 
 
 def parse_rate(rate: str) -> tuple[int, int]:
@@ -411,10 +453,20 @@ class EmailTargetLimit(_Limit):
 
     def __init__(self, email: str) -> None:
         super().__init__()
-        self.email = email.strip().lower()
+        self.email = mailbox(email)
 
     def ident(self, request: Any) -> str | None:
         return hashlib.sha256(self.email.encode()).hexdigest() if self.email else None
+
+
+def mailbox(email: str) -> str:
+    """The mailbox an address reaches, as a counter's key: trimmed, lower-cased, without
+    a ``+tag`` (sub-addressing, RFC 5233: ``victim+1@`` and ``victim+2@`` reach one
+    mailbox, and each was a counter of its own) -- a key only, never an address mailed."""
+    local, at, domain = email.strip().lower().rpartition("@")
+    if not at:
+        return domain
+    return f"{local.split('+', 1)[0] or local}@{domain.rstrip('.')}"
 
 
 class SignupLimit(AuthLimit):
@@ -478,7 +530,9 @@ class ApiThrottle(BaseThrottle):
         self.refused: _Limit | None = None
 
     def _limits(self, request: Any, view: Any) -> list[_Limit]:
-        path = request.path
+        # the route, without the script prefix (``request.path`` has it: under a prefix,
+        # ``/api/auth/`` calls were not counted at all)
+        path = request.path_info
         if path.startswith("/api/auth/"):
             limits: list[_Limit] = [AuthLimit()]
             if path == "/api/auth/token/" and request.method == "POST":

@@ -170,3 +170,21 @@ def test_confirmation_mails_are_limited_per_address_too(
     assert len(mail.outbox) == 3
     assert patch(senders[4], email="other@example.org").status_code == 200
     caches["throttle"].clear()
+
+
+def test_a_tag_in_the_address_does_not_make_another_victim(
+    eager, settings, django_capture_on_commit_callbacks
+):
+    """``victim+1@``, ``victim+2@``, ... reach one mailbox (sub-addressing, RFC 5233) but
+    each was a counter of its own: cheap accounts mailed one victim without end."""
+    settings.PABLO_THROTTLE_EMAILS = "3/hour"
+    caches["throttle"].clear()
+    senders = [user(f"t{i}") for i in range(5)]
+    with django_capture_on_commit_callbacks(execute=True):
+        answers = [patch(s, email=f"Victim+{i}@Example.org") for i, s in enumerate(senders)]
+    assert [a.status_code for a in answers] == [200, 200, 200, 429, 429]
+    assert len(mail.outbox) == 3
+    with django_capture_on_commit_callbacks(execute=True):
+        assert patch(senders[4], email="victim@example.org").status_code == 429
+        assert patch(senders[4], email="victimb+1@example.org").status_code == 200
+    caches["throttle"].clear()
