@@ -45,7 +45,7 @@ FOCUSED = r"""sel => {
     const r = a.getBoundingClientRect(), s = getComputedStyle(a);
     const alpha = (s.outlineColor.match(/rgba\(.*,\s*([\d.]+)\)$/) || [0, 1])[1];
     return {found: true, outline: s.outlineStyle, width: parseFloat(s.outlineWidth),
-            colour: s.outlineColor, opaque: parseFloat(alpha) >= 0.5,
+            colour: s.outlineColor, opaque: parseFloat(alpha) >= 0.9,
             inside: r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth};
 }"""
 
