@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from django.core.paginator import Paginator
+from django.utils.formats import number_format
 from django.utils.translation import gettext
 
 from games import rules
@@ -47,7 +48,9 @@ def _row(row: dict[str, Any], losers: list[int]) -> dict[str, Any]:
 def _points(ruleset: str, score: float) -> str:
     """A score in the ruleset's words ("1 point", "3 cards left in stock")."""
     one, many = rules.get_ruleset(ruleset).presentation.score_words
-    return f"{score:g} {gettext(one) if abs(score) == 1 else gettext(many)}"
+    # in the reader's numbers: "85.5" in English, "85,5" in French and German
+    shown = number_format(int(score) if float(score).is_integer() else score)
+    return f"{shown} {gettext(one) if abs(score) == 1 else gettext(many)}"
 
 
 def _rows(games: Any, user: Any) -> list[dict[str, Any]]:

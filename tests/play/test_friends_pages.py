@@ -143,3 +143,18 @@ def test_a_wrong_or_cut_invite_says_so_and_offers_no_join():
         html = page.content.decode()
         assert page.status_code == 404
         assert "the invite is not valid" in html and "Join" not in html, html
+
+
+@pytest.mark.parametrize("private", [False, True])
+def test_a_cancelled_tables_invites_nobody(private):
+    """Issue 28 item 9: a cancelled game still said "Share this page's address: friends
+    who open it can join", showed its invite link and a "free seat"."""
+    ann, ben = user("ann"), user("ben")
+    game = game_services.game_create(user=ann, ruleset="cabo", seats=3, private=private)
+    game_services.game_join(game_id=game.id, user=ben, invite=game.invite if private else None)
+    friend_services.game_cancel(game_id=game.id, user=ann)
+    for who in (ann, ben):
+        html = client_for(who).get(f"/play/{game.id}/").content.decode()
+        assert "cancelled this game before it started" in html
+        for word in ("can join", "free seat", "invite link", "invite=", "Join"):
+            assert word not in html, (who.username, word)

@@ -34,7 +34,7 @@ pytestmark = [
     pytest.mark.timeout(600),
 ]
 
-FOCUSED = """sel => {
+FOCUSED = r"""sel => {
     const a = document.activeElement, t = document.querySelector(sel);
     if (!a || !a.matches(sel)) {
         // which way to Tab: towards the target in the page's order (Tab or Shift+Tab)
@@ -43,7 +43,9 @@ FOCUSED = """sel => {
         return {found: false, back: !!back, at: a ? a.outerHTML.slice(0, 90) : ""};
     }
     const r = a.getBoundingClientRect(), s = getComputedStyle(a);
+    const alpha = (s.outlineColor.match(/rgba\(.*,\s*([\d.]+)\)$/) || [0, 1])[1];
     return {found: true, outline: s.outlineStyle, width: parseFloat(s.outlineWidth),
+            colour: s.outlineColor, opaque: parseFloat(alpha) >= 0.9,
             inside: r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth};
 }"""
 
@@ -57,6 +59,7 @@ def tab_to(page, selector: str, presses: int = 200) -> None:
         seen = page.evaluate(FOCUSED, selector)
         if seen["found"]:
             assert seen["outline"] != "none" and seen["width"] >= 2, (selector, seen)
+            assert seen["opaque"], (selector, seen)  # an outline in a clear colour hides it
             assert seen["inside"], f"{selector} has the focus out of sight"
             return
         visited.append(seen["at"])
@@ -184,6 +187,40 @@ def test_a_skipbo_turn_by_keyboard(live_server, chromium):
         assert (game_selectors.game_data(game=game, user=ann)["state"]["turn"] or {}).get(
             "seat"
         ) == 1
+        assert p.evaluate("window.__mouse") == 0
+    finally:
+        player.close()
+
+
+def test_a_throw_by_keyboard_shows_the_focus_on_its_card(live_server, chromium):
+    """A card that may be thrown (a "quiet" pick, open out of turn too) had its focus
+    outline drawn in a clear colour: Tab reached it and nothing showed where."""
+    plan = PLANS["pablo"]
+    ann, ben = (
+        account_services.user_register(username=n, password=PASSWORD)[0] for n in ("ann", "ben")
+    )
+    game = game_services.game_create(
+        user=ann,
+        ruleset="pablo",
+        seats=2,
+        options={"start_seat": 1, **plan["options"]},
+        decks=plan["decks"],
+    )
+    game_services.game_join(game_id=game.id, user=ben)
+    for u in (ann, ben):
+        game_services.game_act(
+            game_id=game.id, user=u, command={"type": "look", "positions": [0, 1]}
+        )
+    player = Player(chromium, live_server.url, "ann", PHONE)
+    try:
+        login(player)
+        p = player.page
+        p.goto(f"{live_server.url}/play/{game.id}/")
+        no_mouse(p)
+        tab_to(p, "#table a.pick.quiet[data-sel='f0.3']")  # ben's turn: ann may throw
+        p.keyboard.press("Enter")
+        p.wait_for_selector('#table[data-sel="f0.3"]')
+        tab_to(p, '#table button[data-action*=\'"type":"throw"\']')
         assert p.evaluate("window.__mouse") == 0
     finally:
         player.close()

@@ -210,6 +210,34 @@ def test_history_shows_places_and_points_never_lost_without_a_loser(live_server,
         player.close()
 
 
+def test_the_phone_historys_labels_follow_french_typography(live_server, chromium):
+    """On a phone the history's table labels its cells ("Jouées: 2") by CSS, without the
+    narrow no-break space French puts before a colon (every message has it)."""
+    from tests.play.test_site import finished_skipbo
+
+    ann, ben = people("ann", "ben")
+    finished_skipbo(ann, ben)
+    labels = {}
+    for lang in ("fr", "en"):
+        context = chromium.new_context(viewport=PHONE, locale=lang)
+        p = context.new_page()
+        try:
+            p.goto(f"{live_server.url}/accounts/login/")
+            p.fill("#id_username", "ann")
+            p.fill("#id_password", PASSWORD)
+            p.click("form.stack button[type=submit]")
+            p.wait_for_url(f"{live_server.url}/")
+            p.goto(f"{live_server.url}/history/")
+            labels[lang] = p.evaluate(
+                """() => getComputedStyle(document.querySelector(
+                    'table.history-table td[data-label]'), '::before').content"""
+            )
+        finally:
+            context.close()
+    assert "\u202f:" in labels["fr"], labels
+    assert "\u202f" not in labels["en"] and ": " in labels["en"], labels
+
+
 def test_the_phone_header_is_one_line_with_the_rest_behind_a_menu(live_server, chromium, artifacts):
     """The phone header took three lines (about 125 px on every page)."""
     people("ann")

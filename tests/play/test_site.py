@@ -105,6 +105,26 @@ def test_history_lists_finished_games_with_result_rank_and_score():
     assert Client().get("/history/").status_code == 302  # log in first
 
 
+@pytest.mark.parametrize(("lang", "average"), [("en", "1.5"), ("fr", "1,5"), ("de", "1,5")])
+def test_the_historys_averages_are_written_in_the_readers_numbers(lang, average):
+    """The history's average was "1.5 cartes restantes au talon" on a French page (the
+    player page, beside it, said "1,5")."""
+    from django.utils import translation
+
+    from play.history import summary
+
+    rows = [
+        {"ruleset": "skipbo", "rank": rank, "score": score, "won": rank == 1, "lost": False}
+        for rank, score in ((2, 3), (1, 0))
+    ]
+    with translation.override(lang):
+        (skipbo,) = summary(rows)
+    assert skipbo["average"].startswith(f"{average} "), skipbo["average"]
+    with translation.override(lang):
+        (whole,) = summary(rows[:1])
+    assert whole["average"].startswith("3 "), whole["average"]  # no "3.0"
+
+
 def test_the_lobby_lists_come_as_a_fragment_for_the_script():
     ann, ben = user("ann"), user("ben")
     client = Client()

@@ -109,3 +109,18 @@ def test_the_lobby_calls_the_viewer_you_in_their_games(lang):
     page = client_for(ann).get("/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
     rows = [_text(r).strip() for r in re.findall(r"<span class=\"g-pl\">.*?</span>", page)]
     assert sorted(rows) == sorted([f"{YOU[lang]}, ben", f"ben, {YOU[lang]}"]), rows
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_callers_badge_beside_you_is_no_third_person_verb(cabo_after_round_one, lang):  # noqa: F811
+    """The reveal's badge beside the caller read "Du hat angesagt" and "Toi a annoncé"
+    on the caller's own table: a badge, like "won the round", is a word that fits
+    beside any name, "you" included."""
+    game, users = cabo_after_round_one
+    page = client_for(users[0]).get(f"/play/{game.id}/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    reveal = re.search(r'<section class="reveal".*?</section>', page, re.S).group(0)
+    heading = next(h for h in re.findall(r"<h3>.*?</h3>", reveal, re.S) if "badge call" in h)
+    said = _text(heading).strip()
+    assert said.startswith(f"{YOU[lang]} "), said  # ann called: her own heading
+    assert not re.search(r"(?<!\w)(hat|a|has)(?!\w)", said), said
