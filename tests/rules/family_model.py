@@ -1,0 +1,539 @@
+"""A second, independent Pablo family: the rules as RULES.md writes them, nothing of
+``games/rules``.
+
+Written from the rules text alone (not from ``games/rules/family/``);
+``test_family_model.py`` plays random games through the real engine and compares
+the two after every step. It aims to be obviously right rather than fast.
+
+Conventions: a card is its index in the round's dealt deck (two equal codes are
+two cards), as the engine names them, so both sides hand the same cards to the
+shared reshuffle function. The draw pile is a list, top first; the discard pile
+grows at the end. Knowledge: ``known[seat]`` is the set of card ids the seat has
+seen this round (face-up cards are added to every seat's set), the ``assisted``
+memory view.
+
+Rulesets covered: ``cabo`` (and ``tamalou``, see ``RULESETS``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import combinations
+from typing import Any
+
+JSON = dict[str, Any]
+
+
+class Refused(Exception):
+    pass
+
+
+def cabo_value(code: str) -> int:
+    return int(code)
+
+
+def french_rank(code: str) -> str:
+    return code if code == "JK" else code[:-1]
+
+
+def tamalou_value(code: str) -> int:
+    if code == "KD":
+        return 0
+    rank = french_rank(code)
+    if rank == "A":
+        return 1
+    if rank in ("J", "Q", "K"):
+        return 10
+    return int(rank)
+
+
+class FamilyModel:
+    """One game of ``cabo`` or ``tamalou``.
+
+    ``decks(round_no)`` gives each round's dealt deck (codes, deal order);
+    ``shuffle(ids)`` a reshuffle's new draw pile; ``choose(seats)`` a random pick.
+    """
+
+    def __init__(
+        self,
+        ruleset: str,
+        seats: int,
+        decks: Callable[[int], list[str]],
+        shuffle: Callable[[list[int]], list[int]],
+        choose: Callable[[list[int]], int],
+        start_seat: int | None,
+        max_timeouts: int = 3,
+    ) -> None:
+        assert ruleset in ("cabo", "tamalou")
+        self.ruleset = ruleset
+        self.seats = seats
+        self.decks = decks
+        self.shuffle = shuffle
+        self.choose = choose
+        self.max_timeouts = max_timeouts
+        self.totals = [0] * seats
+        self.rounds: list[JSON] = []
+        self.result: JSON | None = None
+        self.status = "active"
+        self.timeouts = [0] * seats
+        self.absent = [False] * seats
+        self.round_no = 0
+        first = self.choose(list(range(seats))) if start_seat is None else start_seat
+        self.deal(first)
+        self.auto_turns()
+
+    # ------------------------------------------------------------------ helpers
+
+    def value(self, card: int) -> int:
+        code = self.code[card]
+        return cabo_value(code) if self.ruleset == "cabo" else tamalou_value(code)
+
+    def rank(self, card: int) -> str:
+        code = self.code[card]
+        return code if self.ruleset == "cabo" else french_rank(code)
+
+    def see_all(self, card: int) -> None:
+        for k in self.known:
+            k.add(card)
+        self.public.add(card)
+
+    def filled(self, seat: int) -> list[int]:
+        return [p for p, c in enumerate(self.fields[seat]) if c is not None]
+
+    def field_total(self, seat: int) -> int:
+        return sum(self.value(c) for c in self.fields[seat] if c is not None)
+
+    # ------------------------------------------------------------------ a round
+
+    def deal(self, first: int) -> None:
+        self.round_no += 1
+        self.code = list(self.decks(self.round_no))
+        ids = list(range(len(self.code)))
+        self.fields: list[list[int | None]] = [
+            list(ids[4 * s : 4 * s + 4]) for s in range(self.seats)
+        ]
+        up = ids[4 * self.seats]
+        self.discard: list[int] = [up]
+        self.serial = 1
+        self.draw: list[int] = ids[4 * self.seats + 1 :]
+        self.known: list[set[int]] = [set() for _ in range(self.seats)]
+        self.public: set[int] = set()
+        self.see_all(up)
+        self.start = first
+        self.called_by: list[int] = []
+        self.held: int | None = None
+        self.held_from: str | None = None
+        self.power: str | None = None
+        self.stage = "draw"
+        if self.ruleset == "tamalou":
+            for s in range(self.seats):
+                self.known[s].update(c for c in self.fields[s][:2] if c is not None)
+            self.phase = "turn"
+            self.turn: int | None = first
+            self.looked: set[int] = set(range(self.seats))
+        else:
+            self.phase = "setup"
+            self.turn = None
+            self.looked = set()
+
+    def take_from_draw(self) -> int | None:
+        """The top of the draw pile, reshuffling first if it is empty; None: no card."""
+        if not self.draw:
+            rest = self.discard[:-1]
+            if not rest:
+                return None
+            self.discard = self.discard[-1:]
+            for k in [*self.known, self.public]:
+                k.difference_update(rest)
+            self.draw = self.shuffle(sorted(rest))
+        return self.draw.pop(0)
+
+    def put_on_discard(self, card: int) -> None:
+        self.discard.append(card)
+        self.serial += 1
+        self.see_all(card)
+
+    def end_turn(self) -> None:
+        assert self.turn is not None
+        self.held = None
+        self.held_from = None
+        self.power = None
+        nxt = (self.turn + 1) % self.seats
+        if self.called_by and nxt == self.called_by[0]:
+            self.end_round(caller=self.called_by[0])
+            return
+        self.turn = nxt
+        self.stage = "draw"
+
+    def end_round(self, caller: int | None) -> None:
+        totals = [self.field_total(s) for s in range(self.seats)]
+        scores = self.score(totals, caller)
+        for s in range(self.seats):
+            self.totals[s] += scores[s]
+            if self.ruleset == "cabo" and self.totals[s] == 100:
+                self.totals[s] = 50
+        self.rounds.append(
+            {
+                "round": self.round_no,
+                "totals": {str(s): totals[s] for s in range(self.seats)},
+                "scores": {str(s): scores[s] for s in range(self.seats)},
+            }
+        )
+        if self.game_over():
+            low = min(self.totals)
+            self.result = {
+                "winners": [s for s in range(self.seats) if self.totals[s] == low],
+                "losers": [],
+            }
+            self.status = "finished"
+            self.phase = "over"
+            self.turn = None
+            return
+        self.deal(self.next_start(scores, totals))
+
+    def game_over(self) -> bool:
+        if self.ruleset == "cabo":
+            return any(t > 100 for t in self.totals)
+        return any(t >= 100 for t in self.totals)
+
+    def kamikaze(self, seat: int) -> bool:
+        vals = sorted(self.value(c) for c in self.fields[seat] if c is not None)
+        return vals == [12, 12, 13, 13]
+
+    def score(self, totals: list[int], caller: int | None) -> list[int]:
+        n = self.seats
+        if self.ruleset == "tamalou":
+            out = list(totals)
+            if caller is not None:
+                others = [totals[s] for s in range(n) if s != caller]
+                if all(totals[caller] < t for t in others):
+                    out[caller] = -5
+                else:
+                    out[caller] = totals[caller] + 10
+            self.winners_0 = []
+            return out
+        for s in range(n):
+            if self.kamikaze(s):
+                self.winners_0 = [s]
+                return [0 if o == s else 50 for o in range(n)]
+        low = min(totals)
+        lowest = [s for s in range(n) if totals[s] == low]
+        out = list(totals)
+        if caller is None:
+            for s in lowest:
+                out[s] = 0
+            self.winners_0 = lowest
+        elif totals[caller] == low:
+            out[caller] = 0
+            self.winners_0 = [caller]
+        else:
+            out[caller] = totals[caller] + 5
+            for s in lowest:
+                out[s] = 0
+            self.winners_0 = lowest
+        return out
+
+    def next_start(self, scores: list[int], totals: list[int]) -> int:
+        if self.ruleset == "tamalou":
+            return (self.start + 1) % self.seats
+        cands = self.winners_0
+        best = min(self.totals[s] for s in cands)
+        cands = [s for s in cands if self.totals[s] == best]
+        if len(cands) == 1:
+            return cands[0]
+        return self.choose(sorted(cands))
+
+    # ------------------------------------------------------------------ what a seat may do
+
+    def legal(self, seat: int) -> list[JSON]:
+        """Complete action bodies ``seat`` may send now (sorted positions only)."""
+        if self.status != "active":
+            return []
+        if self.phase == "setup":
+            if seat in self.looked:
+                return []
+            return [{"type": "look", "positions": [a, b]} for a, b in combinations(range(4), 2)]
+        out: list[JSON] = []
+        if self.ruleset == "tamalou" and self.may_call_after(seat):
+            out.append({"type": "call"})
+        if seat != self.turn:
+            return out
+        mine = self.filled(seat)
+        if self.stage == "draw":
+            out.append({"type": "draw", "source": "deck"})
+            if self.discard:
+                out.append({"type": "draw", "source": "discard"})
+            if self.ruleset == "cabo" and not self.called_by:
+                out.append({"type": "call"})
+        elif self.stage == "hold":
+            if self.ruleset == "cabo" and self.held_from == "discard":
+                out += [{"type": "replace", "positions": [p]} for p in mine]
+            else:
+                out.append({"type": "discard"})
+                if self.ruleset == "cabo":
+                    sizes = range(1, len(mine) + 1)
+                else:
+                    sizes = range(1, min(4, len(mine)) + 1)
+                for k in sizes:
+                    out += [
+                        {"type": "replace", "positions": list(ps)} for ps in combinations(mine, k)
+                    ]
+        elif self.stage == "power":
+            out += self.power_actions(seat)
+        return out
+
+    def may_call_after(self, seat: int) -> bool:
+        """tamalou: right after one's own turn, before the next player draws."""
+        return False
+
+    def targets(self, seat: int) -> list[int]:
+        return [s for s in range(self.seats) if s != seat and self.filled(s)]
+
+    def power_actions(self, seat: int) -> list[JSON]:
+        mine = self.filled(seat)
+        out: list[JSON] = []
+        if self.power == "peek":
+            out += [{"type": "peek", "position": p} for p in mine]
+        elif self.power == "spy":
+            out += [
+                {"type": "spy", "seat": s, "position": q}
+                for s in self.targets(seat)
+                for q in self.filled(s)
+            ]
+        elif self.power == "swap":
+            out += [
+                {"type": "swap", "position": p, "seat": s, "their_position": q}
+                for p in mine
+                for s in self.targets(seat)
+                for q in self.filled(s)
+            ]
+        out.append({"type": "skip"})
+        return out
+
+    def power_of(self, card: int) -> str | None:
+        v = self.code[card]
+        if self.ruleset == "cabo":
+            return {
+                "7": "peek",
+                "8": "peek",
+                "9": "spy",
+                "10": "spy",
+                "11": "swap",
+                "12": "swap",
+            }.get(v)
+        return {"7": "peek", "8": "swap"}.get(french_rank(v))
+
+    # ------------------------------------------------------------------ commands
+
+    def act(self, seat: int, body: JSON) -> None:
+        """``seat`` does ``body``; ``Refused`` (and no change) when the rules forbid it."""
+        if not self.allowed(seat, body):
+            raise Refused(str(body))
+        self.timeouts[seat] = 0
+        self.absent[seat] = False
+        self.do(seat, body)
+        self.auto_turns()
+
+    def allowed(self, seat: int, body: JSON) -> bool:
+        legal = self.legal(seat)
+        if body in legal:
+            return True
+        # replace naming the same slots in another order: the held card goes into the first
+        if body.get("type") == "look" and isinstance(body.get("positions"), list):
+            # two different slots, in any order
+            return {"type": "look", "positions": sorted(body["positions"])} in legal
+        if body.get("type") == "replace" and isinstance(body.get("positions"), list):
+            ps = body["positions"]
+            return len(set(ps)) == len(ps) and {"type": "replace", "positions": sorted(ps)} in legal
+        return False
+
+    def do(self, seat: int, body: JSON) -> None:
+        kind = body["type"]
+        if kind == "look":
+            self.known[seat].update(self.fields[seat][p] for p in body["positions"])  # type: ignore[misc]
+            self.looked.add(seat)
+            if len(self.looked) == self.seats:
+                self.phase = "turn"
+                self.turn = self.start
+                self.stage = "draw"
+        elif kind == "call":
+            self.called_by.append(seat)
+            if self.ruleset == "cabo":
+                self.end_turn()
+        elif kind == "draw":
+            if body["source"] == "discard":
+                card = self.discard.pop()
+            else:
+                got = self.take_from_draw()
+                if got is None:
+                    self.end_round(caller=None)
+                    return
+                card = got
+            self.held = card
+            self.held_from = body["source"]
+            self.known[seat].add(card)
+            self.stage = "hold"
+        elif kind == "discard":
+            card = self.held
+            assert card is not None
+            from_deck = self.held_from == "deck"
+            self.put_on_discard(card)
+            self.held = None
+            power = self.power_of(card) if from_deck else None
+            if power is not None:
+                self.power = power
+                self.stage = "power"
+            else:
+                self.end_turn()
+        elif kind == "replace":
+            self.replace(seat, body["positions"])
+        elif kind == "peek":
+            self.known[seat].add(self.fields[seat][body["position"]])  # type: ignore[arg-type]
+            self.end_turn()
+        elif kind == "spy":
+            self.known[seat].add(self.fields[body["seat"]][body["position"]])  # type: ignore[arg-type]
+            self.end_turn()
+        elif kind == "swap":
+            p, s, q = body["position"], body["seat"], body["their_position"]
+            mine, theirs = self.fields[seat][p], self.fields[s][q]
+            self.fields[seat][p], self.fields[s][q] = theirs, mine
+            if self.ruleset == "tamalou":
+                assert theirs is not None
+                self.known[seat].add(theirs)
+            self.end_turn()
+        elif kind == "skip":
+            self.end_turn()
+        else:
+            raise AssertionError(kind)
+
+    def replace(self, seat: int, positions: list[int]) -> None:
+        held = self.held
+        assert held is not None
+        field = self.fields[seat]
+        named = [field[p] for p in positions]
+        assert all(c is not None for c in named)
+        if len(positions) == 1 or len({self.rank(c) for c in named}) == 1:  # type: ignore[arg-type]
+            for c in named:
+                assert c is not None
+                self.put_on_discard(c)
+            for p in positions:
+                field[p] = None
+            field[positions[0]] = held
+        else:
+            for c in named:
+                assert c is not None
+                self.see_all(c)
+            if self.ruleset == "cabo":
+                self.put_on_discard(held)
+            else:
+                field.append(held)
+        self.held = None
+        self.end_turn()
+
+    # ------------------------------------------------------------------ timeouts
+
+    def actors(self) -> list[int]:
+        if self.status != "active":
+            return []
+        if self.phase == "setup":
+            return [s for s in range(self.seats) if s not in self.looked]
+        return [] if self.turn is None else [self.turn]
+
+    def auto(self, seat: int) -> None:
+        """RULES.md §8: what the server does for ``seat``."""
+        if self.phase == "setup":
+            self.do(seat, {"type": "look", "positions": [0, 1]})
+        elif self.stage == "draw":
+            self.do(seat, {"type": "draw", "source": "deck"})
+            if self.status == "active" and self.stage == "hold" and self.turn == seat:
+                self.no_power_discard()
+        elif self.stage == "hold":
+            self.no_power_discard()
+        elif self.stage == "power":
+            self.end_turn()
+
+    def no_power_discard(self) -> None:
+        card = self.held
+        assert card is not None
+        self.put_on_discard(card)
+        self.held = None
+        self.end_turn()
+
+    def timeout(self) -> None:
+        """The deadline passes: every seat still to act is acted for."""
+        for seat in self.actors():
+            if self.status != "active":
+                break
+            self.timeouts[seat] += 1
+            round_no = self.round_no
+            self.auto(seat)
+            if not self.absent[seat] and self.timeouts[seat] >= self.max_timeouts:
+                self.absent[seat] = True
+            if self.round_no != round_no:
+                break
+        if self.status == "active" and all(self.absent):
+            self.status = "aborted"
+            self.phase = "over"
+            self.result = {"winners": [], "losers": []}
+            self.turn = None
+        self.auto_turns()
+
+    def auto_turns(self) -> None:
+        """An absent player's turns are played at once."""
+        guard = 0
+        while self.status == "active" and guard < 10_000:
+            guard += 1
+            due = [s for s in self.actors() if self.absent[s]]
+            if not due:
+                return
+            self.auto(due[0])
+
+    # ------------------------------------------------------------------ what a seat sees
+
+    def field_view(self, viewer: int | None, seat: int) -> list[str | None]:
+        known = self.public if viewer is None else self.known[viewer]
+        return [
+            None if c is None else (self.code[c] if c in known else "?") for c in self.fields[seat]
+        ]
+
+    def view(self, viewer: int | None) -> JSON:
+        over = self.status != "active"
+        held = None
+        if self.held is not None and (self.held_from == "discard" or viewer == self.turn):
+            held = self.code[self.held]
+        out: JSON = {
+            "round": self.round_no,
+            "phase": self.phase,
+            "turn": None if over or self.phase == "setup" else self.turn,
+            "stage": None if over else ("look" if self.phase == "setup" else self.stage),
+            "held": None if over else held,
+            "discard": {
+                "top": self.code[self.discard[-1]] if self.discard else None,
+                "count": len(self.discard),
+                "serial": self.serial,
+            },
+            "deck": len(self.draw),
+            "called_by": list(self.called_by),
+            "rounds": self.rounds,
+            "result": self.result,
+        }
+        if not over:
+            out["fields"] = {str(s): self.field_view(viewer, s) for s in range(self.seats)}
+        return out
+
+
+def expand(entries: Sequence[JSON]) -> set[str]:
+    """Normalised set of complete bodies from ``legal_actions`` templates (``choices``:
+    the cartesian product of each key's values)."""
+    import json
+    from itertools import product
+
+    out: set[str] = set()
+    for entry in entries:
+        choices = entry.get("choices") or {}
+        base = {k: v for k, v in entry.items() if k != "choices"}
+        keys = sorted(choices)
+        for values in product(*(choices[k] for k in keys)):
+            body = {**base, **dict(zip(keys, values, strict=True))}
+            out.add(json.dumps(body, sort_keys=True))
+    return out

@@ -1,0 +1,224 @@
+"""The Pablo family against a second, independently written model (``family_model.py``).
+
+Seeded games, 2-4 seats. A random player picks from the engine's legal actions
+(sometimes for a seat that is not on turn), now and then lets the deadline pass
+(so players go absent and games get aborted), and now and then sends a
+well-formed action the model forbids, which the engine must refuse. After every
+step each seat's (and a non-player's) view -- fields as known cards and "?",
+held card, discard, deck, turn, stage, calls, rounds, result -- and each seat's
+legal actions (as sets of complete bodies) must equal the model's.
+
+Both sides draw chance from the same pure functions of the game's seed: each
+round's dealt deck, a reshuffle that depends only on the set of cards
+reshuffled, and a pick that depends only on the items picked from.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+import pytest
+
+from games import rules
+from games.rules import Context, Event, RulesError
+from tests.depth import scaled
+from tests.rules.family_model import FamilyModel, expand
+
+T = TypeVar("T")
+JSON = dict[str, Any]
+MAX_STEPS = 1500
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+class SeededChance:
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def dealt(self, round_no: int, cards: Sequence[str]) -> list[str]:
+        out = sorted(cards)
+        random.Random(f"{self.seed}:deal:{round_no}").shuffle(out)
+        return out
+
+    def deck(self, round_no: int, cards: Sequence[str]) -> list[str]:
+        return self.dealt(round_no, cards)
+
+    def shuffle(self, items: Sequence[T]) -> list[T]:
+        out = sorted(items)  # type: ignore[type-var]
+        random.Random(f"{self.seed}:{out}").shuffle(out)
+        return out
+
+    def choice(self, items: Sequence[T]) -> T:
+        out = list(items)
+        return out[random.Random(f"{self.seed}:{out}").randrange(len(out))]
+
+
+def engine_view(state: rules.State, seat: int | None) -> JSON:
+    v = rules.view(state, seat)
+    assert v is not None
+    over = v["phase"] == "over"
+    out: JSON = {
+        "round": v["round"],
+        "phase": v["phase"],
+        "turn": None if over else v["turn"]["seat"],
+        "stage": None if over else v["turn"]["stage"],
+        "held": None if over else v.get("held"),
+        "discard": v["discard"],
+        "deck": v["deck"]["count"],
+        "called_by": v["called_by"],
+        "rounds": v["rounds"],
+        "result": v["result"],
+    }
+    if not over:
+        out["fields"] = v["fields"]
+    return out
+
+
+def compare(state: rules.State, model: FamilyModel, where: str) -> None:
+    assert state.status == model.status, where
+    for seat in [None, *range(model.seats)]:
+        mine = model.view(seat)
+        theirs = engine_view(state, seat)
+        assert theirs == mine, f"{where}: view of seat {seat}"
+        if seat is None:
+            continue
+        legal = rules.get_ruleset(model.ruleset).legal_actions(state, seat)
+        want = {json.dumps(b, sort_keys=True) for b in model.legal(seat)}
+        got = expand(legal)
+        assert got == want, (
+            f"{where}: legal actions of seat {seat}: "
+            f"engine-only {sorted(got - want)[:6]}, model-only {sorted(want - got)[:6]}"
+        )
+
+
+def wrong_action(rng: random.Random, model: FamilyModel) -> tuple[int, JSON]:
+    """A random well-formed action (mostly one the rules forbid at that moment)."""
+    seat = rng.randrange(model.seats)
+    n = 4 + rng.randrange(2)
+    pick = rng.choice(
+        [
+            {"type": "draw", "source": rng.choice(["deck", "discard"])},
+            {"type": "discard"},
+            {"type": "replace", "positions": rng.sample(range(n), rng.randint(1, 3))},
+            {"type": "peek", "position": rng.randrange(n)},
+            {"type": "spy", "seat": rng.randrange(model.seats), "position": rng.randrange(n)},
+            {
+                "type": "swap",
+                "position": rng.randrange(n),
+                "seat": rng.randrange(model.seats),
+                "their_position": rng.randrange(n),
+            },
+            {"type": "skip"},
+            {"type": "call"},
+            {"type": "look", "positions": rng.sample(range(4), 2)},
+        ]
+    )
+    return seat, pick
+
+
+def choose(rng: random.Random, model: FamilyModel, call_rate: float) -> tuple[int, JSON] | None:
+    """A legal action: first its type (uniformly; a call at ``call_rate``), then a body."""
+    options = [(s, b) for s in range(model.seats) for b in model.legal(s)]
+    if not options:
+        return None
+    by_type: dict[str, list[tuple[int, JSON]]] = {}
+    for option in options:
+        by_type.setdefault(option[1]["type"], []).append(option)
+    calls = by_type.pop("call", [])
+    if calls and (not by_type or rng.random() < call_rate):
+        return rng.choice(calls)
+    seat, body = rng.choice(by_type[rng.choice(sorted(by_type))])
+    if body["type"] == "replace" and len(body["positions"]) > 1 and rng.random() < 0.3:
+        body = {**body, "positions": rng.sample(body["positions"], len(body["positions"]))}
+    return seat, body
+
+
+def game_setup(seed: int, ruleset: str) -> tuple[random.Random, int, int | None, int]:
+    rng = random.Random(f"{ruleset}:{seed}")
+    seats = rng.randint(2, 4)
+    start = rng.choice([None, rng.randrange(seats)])
+    max_timeouts = rng.choice([1, 2, 3])
+    return rng, seats, start, max_timeouts
+
+
+def call_rate(rng: random.Random) -> float:
+    return rng.choice([0.01, 0.05, 0.2])
+
+
+def play_game(seed: int, ruleset: str) -> tuple[list[Event], str]:
+    rng, seats, start, max_timeouts = game_setup(seed, ruleset)
+    chance = SeededChance(seed)
+    ctx = Context(chance=chance, now=NOW)
+    options = {"start_seat": start, "max_timeouts": max_timeouts}
+    events: list[Event] = rules.create(
+        ruleset, seats=seats, options=options, turn_timeout=60, creator="p0"
+    )
+    state = rules.fold(events)
+
+    def store(new: list[Event]) -> None:
+        for event in new:
+            rules.apply(state, event)
+        events.extend(new)
+
+    for joining in range(1, seats):
+        store(rules.join(state, f"p{joining}", ctx))
+    deck = rules.get_ruleset(ruleset).deck(state.options)
+    model = FamilyModel(
+        ruleset,
+        seats,
+        lambda n: chance.dealt(n, deck),
+        chance.shuffle,
+        chance.choice,
+        start,
+        max_timeouts,
+    )
+    compare(state, model, f"{ruleset} seed {seed}, dealt")
+    rate = call_rate(rng)
+    steps = 0
+    while state.status == "active" and steps < MAX_STEPS:
+        steps += 1
+        where = f"{ruleset} seed {seed}, step {steps}"
+        roll = rng.random()
+        picked = choose(rng, model, rate)
+        if roll < 0.01 or picked is None:
+            assert state.turn_key is not None
+            store(rules.timeout(state, state.turn_key, ctx))
+            model.timeout()
+            where += ": timeout"
+        elif roll < 0.08:
+            seat, body = wrong_action(rng, model)
+            if not model.allowed(seat, body):
+                with pytest.raises(RulesError):
+                    accepted = rules.act(state, seat, body, ctx)
+                    raise AssertionError(f"{where}: engine accepted {seat} {body}: {accepted}")
+                continue
+            store(rules.act(state, seat, body, ctx))
+            model.act(seat, body)
+            where += f": {seat} {body}"
+        else:
+            seat, body = picked
+            where += f": {seat} {body}"
+            try:
+                store(rules.act(state, seat, body, ctx))
+            except RulesError as err:
+                raise AssertionError(f"{where}: engine refused {err.code}: {err.detail}") from err
+            model.act(seat, body)
+        compare(state, model, where)
+    assert rules.fold(events) == state
+    return events, state.status
+
+
+GAMES = {"cabo": 150}
+
+
+@pytest.mark.slow  # a marker, not an exclusion (CI runs it)
+@pytest.mark.parametrize("ruleset", sorted(GAMES))
+def test_the_engine_plays_like_an_independent_model(ruleset: str) -> None:
+    outcomes: dict[str, int] = {}
+    for seed in range(scaled(GAMES[ruleset])):
+        _, status = play_game(seed, ruleset)
+        outcomes[status] = outcomes.get(status, 0) + 1
+    assert outcomes.get("finished", 0) > 0, outcomes
