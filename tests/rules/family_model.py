@@ -125,6 +125,7 @@ class FamilyModel:
         self.held_from: str | None = None
         self.power: str | None = None
         self.stage = "draw"
+        self.just_done: int | None = None
         if self.ruleset == "tamalou":
             for s in range(self.seats):
                 self.known[s].update(c for c in self.fields[s][:2] if c is not None)
@@ -158,6 +159,7 @@ class FamilyModel:
         self.held = None
         self.held_from = None
         self.power = None
+        self.just_done = self.turn
         nxt = (self.turn + 1) % self.seats
         if self.called_by and nxt == self.called_by[0]:
             self.end_round(caller=self.called_by[0])
@@ -284,7 +286,12 @@ class FamilyModel:
 
     def may_call_after(self, seat: int) -> bool:
         """tamalou: right after one's own turn, before the next player draws."""
-        return False
+        return (
+            not self.called_by
+            and self.phase == "turn"
+            and self.stage == "draw"
+            and self.just_done == seat
+        )
 
     def targets(self, seat: int) -> list[int]:
         return [s for s in range(self.seats) if s != seat and self.filled(s)]
@@ -358,9 +365,11 @@ class FamilyModel:
                 self.stage = "draw"
         elif kind == "call":
             self.called_by.append(seat)
+            self.just_done = None
             if self.ruleset == "cabo":
                 self.end_turn()
         elif kind == "draw":
+            self.just_done = None
             if body["source"] == "discard":
                 card = self.discard.pop()
             else:

@@ -211,7 +211,7 @@ def play_game(seed: int, ruleset: str) -> tuple[list[Event], str]:
     return events, state.status
 
 
-GAMES = {"cabo": 150}
+GAMES = {"cabo": 80, "tamalou": 20}
 
 
 @pytest.mark.slow  # a marker, not an exclusion (CI runs it)
