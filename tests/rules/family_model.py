@@ -531,18 +531,26 @@ class FamilyModel:
         return out
 
 
-def expand(entries: Sequence[JSON]) -> set[str]:
+def key(body: JSON) -> tuple[Any, ...]:
+    """A hashable, order-free form of one action body."""
+    if body.get("type") == "replace" and len(body) == 2:
+        return ("replace", tuple(body["positions"]))
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in body.items()))
+
+
+def expand(entries: Sequence[JSON]) -> set[tuple[Any, ...]]:
     """Normalised set of complete bodies from ``legal_actions`` templates (``choices``:
     the cartesian product of each key's values)."""
-    import json
     from itertools import product
 
-    out: set[str] = set()
+    out: set[tuple[Any, ...]] = set()
     for entry in entries:
         choices = entry.get("choices") or {}
-        base = {k: v for k, v in entry.items() if k != "choices"}
+        if entry.get("type") == "replace" and list(choices) == ["positions"] and len(entry) == 2:
+            out.update(("replace", tuple(ps)) for ps in choices["positions"])
+            continue
+        base = [(k, v) for k, v in entry.items() if k != "choices"]
         keys = sorted(choices)
         for values in product(*(choices[k] for k in keys)):
-            body = {**base, **dict(zip(keys, values, strict=True))}
-            out.add(json.dumps(body, sort_keys=True))
+            out.add(key(dict(base + list(zip(keys, values, strict=True)))))
     return out
