@@ -36,6 +36,29 @@ def french_rank(code: str) -> str:
     return code if code == "JK" else code[:-1]
 
 
+def pablo_value(code: str) -> int:
+    if code == "JK":
+        return -1
+    if code == "KH":
+        return 0
+    rank = french_rank(code)
+    return {"A": 1, "J": 11, "Q": 12, "K": 13}.get(rank) or int(rank)
+
+
+def pablo50_value(code: str) -> int:
+    if code in ("KH", "KD"):
+        return 0
+    rank = french_rank(code)
+    if rank == "A":
+        return -1
+    if rank in ("J", "Q", "K"):
+        return 10
+    return int(rank)
+
+
+VALUES = {"cabo": cabo_value}
+
+
 def tamalou_value(code: str) -> int:
     if code == "KD":
         return 0
@@ -64,7 +87,7 @@ class FamilyModel:
         start_seat: int | None,
         max_timeouts: int = 3,
     ) -> None:
-        assert ruleset in ("cabo", "tamalou")
+        assert ruleset in ("cabo", "tamalou", "pablo", "pablo-50")
         self.ruleset = ruleset
         self.seats = seats
         self.decks = decks
@@ -86,7 +109,12 @@ class FamilyModel:
 
     def value(self, card: int) -> int:
         code = self.code[card]
-        return cabo_value(code) if self.ruleset == "cabo" else tamalou_value(code)
+        return {
+            "cabo": cabo_value,
+            "tamalou": tamalou_value,
+            "pablo": pablo_value,
+            "pablo-50": pablo50_value,
+        }[self.ruleset](code)
 
     def rank(self, card: int) -> str:
         code = self.code[card]
@@ -126,6 +154,8 @@ class FamilyModel:
         self.power: str | None = None
         self.stage = "draw"
         self.just_done: int | None = None
+        self.match_open = True  # pablo-50: the dealt card opens a match
+        self.last_lap = False  # pablo: the first caller's one more turn has begun
         if self.ruleset == "tamalou":
             for s in range(self.seats):
                 self.known[s].update(c for c in self.fields[s][:2] if c is not None)
@@ -149,10 +179,12 @@ class FamilyModel:
             self.draw = self.shuffle(sorted(rest))
         return self.draw.pop(0)
 
-    def put_on_discard(self, card: int) -> None:
+    def put_on_discard(self, card: int, by_turn: bool = True) -> None:
+        """``card`` goes face up onto the pile; one a turn puts there opens a match."""
         self.discard.append(card)
         self.serial += 1
         self.see_all(card)
+        self.match_open = by_turn
 
     def end_turn(self) -> None:
         assert self.turn is not None
@@ -160,20 +192,28 @@ class FamilyModel:
         self.held_from = None
         self.power = None
         self.just_done = self.turn
+        if self.ruleset == "pablo" and self.last_lap and self.turn == self.called_by[0]:
+            self.end_round(self.called_by)
+            return
         nxt = (self.turn + 1) % self.seats
-        if self.called_by and nxt == self.called_by[0]:
-            self.end_round(caller=self.called_by[0])
+        if self.ruleset == "pablo":
+            if self.called_by and nxt == self.called_by[0]:
+                self.last_lap = True
+        elif self.called_by and nxt == self.called_by[0]:
+            self.end_round(self.called_by)
             return
         self.turn = nxt
         self.stage = "draw"
 
-    def end_round(self, caller: int | None) -> None:
+    def end_round(self, callers: list[int], emptied: bool = False) -> None:
         totals = [self.field_total(s) for s in range(self.seats)]
-        scores = self.score(totals, caller)
+        scores = self.score(totals, list(callers), emptied)
         for s in range(self.seats):
             self.totals[s] += scores[s]
             if self.ruleset == "cabo" and self.totals[s] == 100:
                 self.totals[s] = 50
+            if self.ruleset == "pablo-50" and self.totals[s] == 50:
+                self.totals[s] = 0
         self.rounds.append(
             {
                 "round": self.round_no,
@@ -182,10 +222,14 @@ class FamilyModel:
             }
         )
         if self.game_over():
-            low = min(self.totals)
+            losers: list[int] = []
+            if self.ruleset == "pablo":
+                losers = [s for s in range(self.seats) if self.totals[s] >= 100]
+            rest = [s for s in range(self.seats) if s not in losers]
+            low = min((self.totals[s] for s in rest), default=0)
             self.result = {
-                "winners": [s for s in range(self.seats) if self.totals[s] == low],
-                "losers": [],
+                "winners": [s for s in rest if self.totals[s] == low],
+                "losers": losers,
             }
             self.status = "finished"
             self.phase = "over"
@@ -196,14 +240,33 @@ class FamilyModel:
     def game_over(self) -> bool:
         if self.ruleset == "cabo":
             return any(t > 100 for t in self.totals)
+        if self.ruleset == "pablo-50":
+            return any(t > 50 for t in self.totals)
         return any(t >= 100 for t in self.totals)
 
     def kamikaze(self, seat: int) -> bool:
         vals = sorted(self.value(c) for c in self.fields[seat] if c is not None)
         return vals == [12, 12, 13, 13]
 
-    def score(self, totals: list[int], caller: int | None) -> list[int]:
+    def score(self, totals: list[int], callers: list[int], emptied: bool) -> list[int]:
         n = self.seats
+        caller = callers[0] if callers else None
+        self.winners_0 = []
+        if self.ruleset == "pablo":
+            out = list(totals)
+            for c in callers:
+                alone = all(totals[c] < totals[s] for s in range(n) if s != c)
+                out[c] = -20 if alone and not emptied else 25
+            return out
+        if self.ruleset == "pablo-50":
+            out = list(totals)
+            if caller is not None:
+                low = min(totals)
+                if totals[caller] > low:
+                    out[caller] += 10
+                elif any(totals[s] == low for s in range(n) if s != caller):
+                    out[caller] += 5
+            return out
         if self.ruleset == "tamalou":
             out = list(totals)
             if caller is not None:
@@ -236,9 +299,13 @@ class FamilyModel:
         return out
 
     def next_start(self, scores: list[int], totals: list[int]) -> int:
-        if self.ruleset == "tamalou":
+        if self.ruleset in ("tamalou", "pablo"):
             return (self.start + 1) % self.seats
-        cands = self.winners_0
+        if self.ruleset == "pablo-50":
+            low = min(totals)
+            cands = [s for s in range(self.seats) if totals[s] == low]
+        else:
+            cands = self.winners_0
         best = min(self.totals[s] for s in cands)
         cands = [s for s in cands if self.totals[s] == best]
         if len(cands) == 1:
@@ -256,14 +323,15 @@ class FamilyModel:
                 return []
             return [{"type": "look", "positions": [a, b]} for a, b in combinations(range(4), 2)]
         out: list[JSON] = []
-        if self.ruleset == "tamalou" and self.may_call_after(seat):
+        if self.ruleset != "cabo" and self.may_call_after(seat):
             out.append({"type": "call"})
+        out += self.throws(seat)
         if seat != self.turn:
             return out
         mine = self.filled(seat)
         if self.stage == "draw":
             out.append({"type": "draw", "source": "deck"})
-            if self.discard:
+            if self.discard and self.ruleset != "pablo-50":
                 out.append({"type": "draw", "source": "discard"})
             if self.ruleset == "cabo" and not self.called_by:
                 out.append({"type": "call"})
@@ -274,6 +342,8 @@ class FamilyModel:
                 out.append({"type": "discard"})
                 if self.ruleset == "cabo":
                     sizes = range(1, len(mine) + 1)
+                elif self.ruleset in ("pablo", "pablo-50"):
+                    sizes = range(1, min(1, len(mine)) + 1)
                 else:
                     sizes = range(1, min(4, len(mine)) + 1)
                 for k in sizes:
@@ -284,17 +354,42 @@ class FamilyModel:
             out += self.power_actions(seat)
         return out
 
-    def may_call_after(self, seat: int) -> bool:
-        """tamalou: right after one's own turn, before the next player draws."""
-        return (
-            not self.called_by
-            and self.phase == "turn"
-            and self.stage == "draw"
-            and self.just_done == seat
-        )
+    def throws(self, seat: int) -> list[JSON]:
+        """pablo, pablo-50: throws onto the discard top, any seat, any moment of play."""
+        if self.ruleset not in ("pablo", "pablo-50") or self.phase != "turn" or not self.discard:
+            return []
+        if self.ruleset == "pablo-50" and not self.match_open:
+            return []
+        out: list[JSON] = []
+        for s in range(self.seats):
+            if self.protected(s) and s != seat:
+                continue
+            out += [
+                {"type": "throw", "seat": s, "position": q, "onto": self.serial}
+                for q in self.filled(s)
+            ]
+        return out
 
-    def targets(self, seat: int) -> list[int]:
-        return [s for s in range(self.seats) if s != seat and self.filled(s)]
+    def protected(self, seat: int) -> bool:
+        """pablo-50: the caller's cards, from swaps and others' throws."""
+        return self.ruleset == "pablo-50" and seat in self.called_by
+
+    def may_call_after(self, seat: int) -> bool:
+        """Right after one's own turn, before the next player draws (pablo: while a
+        call stands, others may call too, once each)."""
+        if self.ruleset == "pablo":
+            if seat in self.called_by:
+                return False
+        elif self.called_by:
+            return False
+        return self.phase == "turn" and self.stage == "draw" and self.just_done == seat
+
+    def targets(self, seat: int, swap: bool = False) -> list[int]:
+        return [
+            s
+            for s in range(self.seats)
+            if s != seat and self.filled(s) and not (swap and self.protected(s))
+        ]
 
     def power_actions(self, seat: int) -> list[JSON]:
         mine = self.filled(seat)
@@ -307,15 +402,25 @@ class FamilyModel:
                 for s in self.targets(seat)
                 for q in self.filled(s)
             ]
-        elif self.power == "swap":
+        if self.power in ("swap", "swap!", "spyswap"):
             out += [
                 {"type": "swap", "position": p, "seat": s, "their_position": q}
                 for p in mine
+                for s in self.targets(seat, swap=True)
+                for q in self.filled(s)
+            ]
+        if self.power == "spyswap":
+            out += [
+                {"type": "spy", "seat": s, "position": q}
                 for s in self.targets(seat)
                 for q in self.filled(s)
             ]
-        out.append({"type": "skip"})
+        if self.power != "swap!":
+            out.append({"type": "skip"})
         return out
+
+    def can_swap(self, seat: int) -> bool:
+        return bool(self.filled(seat)) and bool(self.targets(seat, swap=True))
 
     def power_of(self, card: int) -> str | None:
         v = self.code[card]
@@ -328,6 +433,10 @@ class FamilyModel:
                 "11": "swap",
                 "12": "swap",
             }.get(v)
+        if self.ruleset == "pablo":
+            return {"7": "peek", "8": "spy", "9": "swap!"}.get(french_rank(v))
+        if self.ruleset == "pablo-50":
+            return {"10": "peek", "J": "spy", "Q": "swap!", "K": "spyswap"}.get(french_rank(v))
         return {"7": "peek", "8": "swap"}.get(french_rank(v))
 
     # ------------------------------------------------------------------ commands
@@ -349,6 +458,16 @@ class FamilyModel:
         if body.get("type") == "look" and isinstance(body.get("positions"), list):
             # two different slots, in any order
             return {"type": "look", "positions": sorted(body["positions"])} in legal
+        if body.get("type") == "throw" and "give_position" in body:
+            plain = {k: v for k, v in body.items() if k != "give_position"}
+            give = body["give_position"]
+            return (
+                plain in legal
+                and body["seat"] != seat
+                and isinstance(give, int)
+                and 0 <= give < len(self.fields[seat])
+                and self.fields[seat][give] is not None
+            )
         if body.get("type") == "replace" and isinstance(body.get("positions"), list):
             ps = body["positions"]
             return len(set(ps)) == len(ps) and {"type": "replace", "positions": sorted(ps)} in legal
@@ -375,7 +494,7 @@ class FamilyModel:
             else:
                 got = self.take_from_draw()
                 if got is None:
-                    self.end_round(caller=None)
+                    self.end_round([])
                     return
                 card = got
             self.held = card
@@ -389,6 +508,8 @@ class FamilyModel:
             self.put_on_discard(card)
             self.held = None
             power = self.power_of(card) if from_deck else None
+            if power == "swap!" and not self.can_swap(seat):
+                power = None  # a mandatory power that cannot be carried out is skipped
             if power is not None:
                 self.power = power
                 self.stage = "power"
@@ -401,7 +522,10 @@ class FamilyModel:
             self.end_turn()
         elif kind == "spy":
             self.known[seat].add(self.fields[body["seat"]][body["position"]])  # type: ignore[arg-type]
-            self.end_turn()
+            if self.power == "spyswap" and self.can_swap(seat):
+                self.power = "swap"
+            else:  # Open: a swap nobody can take after the K's spy ends the turn (engine)
+                self.end_turn()
         elif kind == "swap":
             p, s, q = body["position"], body["seat"], body["their_position"]
             mine, theirs = self.fields[seat][p], self.fields[s][q]
@@ -412,8 +536,32 @@ class FamilyModel:
             self.end_turn()
         elif kind == "skip":
             self.end_turn()
+        elif kind == "throw":
+            self.throw(seat, body)
         else:
             raise AssertionError(kind)
+
+    def throw(self, seat: int, body: JSON) -> None:
+        s, q = body["seat"], body["position"]
+        card = self.fields[s][q]
+        assert card is not None
+        top = self.discard[-1]
+        if self.rank(card) == self.rank(top):
+            self.fields[s][q] = None
+            self.put_on_discard(card, by_turn=False)
+            give = body.get("give_position")
+            if give is not None:
+                self.fields[s][q] = self.fields[seat][give]
+                self.fields[seat][give] = None
+            if self.ruleset == "pablo" and any(not self.filled(o) for o in range(self.seats)):
+                self.end_round(self.called_by, emptied=True)
+        else:
+            self.see_all(card)
+            penalty = self.take_from_draw()
+            if penalty is not None:
+                self.fields[seat].append(penalty)
+                if self.ruleset == "pablo-50":
+                    self.known[seat].add(penalty)
 
     def replace(self, seat: int, positions: list[int]) -> None:
         held = self.held
@@ -459,7 +607,23 @@ class FamilyModel:
         elif self.stage == "hold":
             self.no_power_discard()
         elif self.stage == "power":
-            self.end_turn()
+            if self.power == "swap!":
+                self.auto_swap(seat)
+            else:
+                self.end_turn()
+
+    def auto_swap(self, seat: int) -> None:
+        """The actor's lowest-numbered card with the lowest-numbered card of the first
+        seat after the actor that may be targeted."""
+        mine = self.filled(seat)
+        for k in range(1, self.seats):
+            other = (seat + k) % self.seats
+            if other in self.targets(seat, swap=True):
+                p, q = mine[0], self.filled(other)[0]
+                f, g = self.fields[seat], self.fields[other]
+                f[p], g[q] = g[q], f[p]
+                break
+        self.end_turn()
 
     def no_power_discard(self) -> None:
         card = self.held

@@ -113,6 +113,19 @@ def wrong_action(rng: random.Random, model: FamilyModel) -> tuple[int, JSON]:
             {"type": "skip"},
             {"type": "call"},
             {"type": "look", "positions": rng.sample(range(4), 2)},
+            {
+                "type": "throw",
+                "seat": rng.randrange(model.seats),
+                "position": rng.randrange(n),
+                "onto": model.serial - rng.randrange(2),
+            },
+            {
+                "type": "throw",
+                "seat": rng.randrange(model.seats),
+                "position": rng.randrange(n),
+                "onto": model.serial,
+                "give_position": rng.randrange(n),
+            },
         ]
     )
     return seat, pick
@@ -129,6 +142,9 @@ def choose(rng: random.Random, model: FamilyModel, call_rate: float) -> tuple[in
     calls = by_type.pop("call", [])
     if calls and (not by_type or rng.random() < call_rate):
         return rng.choice(calls)
+    throws = by_type.pop("throw", [])
+    if throws and (not by_type or rng.random() < 0.15):
+        return throw(rng, model, throws)
     kind = rng.choice(sorted(by_type))
     pool = by_type[kind]
     if kind == "replace" and rng.random() < 0.7:
@@ -136,6 +152,19 @@ def choose(rng: random.Random, model: FamilyModel, call_rate: float) -> tuple[in
     seat, body = rng.choice(pool)
     if body["type"] == "replace" and len(body["positions"]) > 1 and rng.random() < 0.3:
         body = {**body, "positions": rng.sample(body["positions"], len(body["positions"]))}
+    return seat, body
+
+
+def throw(
+    rng: random.Random, model: FamilyModel, throws: list[tuple[int, JSON]]
+) -> tuple[int, JSON]:
+    """Mostly a throw that matches (the player peeks at the truth), sometimes with a give."""
+    top = model.rank(model.discard[-1])
+    right = [o for o in throws if model.rank(model.fields[o[1]["seat"]][o[1]["position"]]) == top]  # type: ignore[arg-type]
+    seat, body = rng.choice(right if right and rng.random() < 0.7 else throws)
+    mine = model.filled(seat)
+    if body["seat"] != seat and mine and rng.random() < 0.5:
+        body = {**body, "give_position": rng.choice(mine)}
     return seat, body
 
 
@@ -214,7 +243,7 @@ def play_game(seed: int, ruleset: str) -> tuple[list[Event], str]:
     return events, state.status
 
 
-GAMES = {"cabo": 100, "tamalou": 50}
+GAMES = {"cabo": 60, "tamalou": 30, "pablo": 40, "pablo-50": 50}
 
 
 @pytest.mark.slow  # a marker, not an exclusion (CI runs it)
