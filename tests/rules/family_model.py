@@ -86,7 +86,9 @@ class FamilyModel:
         choose: Callable[[list[int]], int],
         start_seat: int | None,
         max_timeouts: int = 3,
+        options: JSON | None = None,
     ) -> None:
+        self.options = options or {}
         assert ruleset in ("cabo", "tamalou", "pablo", "pablo-50")
         self.ruleset = ruleset
         self.seats = seats
@@ -224,13 +226,13 @@ class FamilyModel:
         if self.game_over():
             losers: list[int] = []
             if self.ruleset == "pablo":
-                losers = [s for s in range(self.seats) if self.totals[s] >= 100]
+                losers = self.pablo_losers()
             rest = [s for s in range(self.seats) if s not in losers]
             low = min((self.totals[s] for s in rest), default=0)
-            self.result = {
-                "winners": [s for s in rest if self.totals[s] == low],
-                "losers": losers,
-            }
+            winners = [s for s in rest if self.totals[s] == low]
+            if self.ruleset == "pablo" and self.pablo_m69():
+                winners = self.pablo_m69()
+            self.result = {"winners": winners, "losers": losers}
             self.status = "finished"
             self.phase = "over"
             self.turn = None
@@ -242,7 +244,18 @@ class FamilyModel:
             return any(t > 100 for t in self.totals)
         if self.ruleset == "pablo-50":
             return any(t > 50 for t in self.totals)
+        if self.ruleset == "pablo":
+            return bool(self.pablo_losers() or self.pablo_m69())
         return any(t >= 100 for t in self.totals)
+
+    def pablo_losers(self) -> list[int]:
+        ft = self.options.get("forty_two")
+        return [s for s, t in enumerate(self.totals) if t >= 100 or (ft and t == 42)]
+
+    def pablo_m69(self) -> list[int]:
+        if not self.options.get("minus_sixty_nine"):
+            return []
+        return [s for s, t in enumerate(self.totals) if t == -69]
 
     def kamikaze(self, seat: int) -> bool:
         vals = sorted(self.value(c) for c in self.fields[seat] if c is not None)
@@ -415,9 +428,17 @@ class FamilyModel:
                 for s in self.targets(seat)
                 for q in self.filled(s)
             ]
-        if self.power != "swap!":
+        if self.power != "swap!" or not self.can_swap(seat):
+            # Open: a mandatory swap that throws made impossible may be skipped (engine)
             out.append({"type": "skip"})
         return out
+
+    def possible(self, seat: int, power: str) -> bool:
+        if power == "peek":
+            return bool(self.filled(seat))
+        if power in ("spy", "spyswap"):
+            return bool(self.targets(seat))
+        return self.can_swap(seat)
 
     def can_swap(self, seat: int) -> bool:
         return bool(self.filled(seat)) and bool(self.targets(seat, swap=True))
@@ -508,8 +529,20 @@ class FamilyModel:
             self.put_on_discard(card)
             self.held = None
             power = self.power_of(card) if from_deck else None
-            if power == "swap!" and not self.can_swap(seat):
-                power = None  # a mandatory power that cannot be carried out is skipped
+            if (
+                self.ruleset == "pablo-50"
+                and self.options.get("advanced")
+                and not self.filled(seat)
+                and french_rank(self.code[card]) == "Q"
+            ):
+                extra = self.take_from_draw()
+                if extra is not None:
+                    self.fields[seat].append(extra)
+                power = None
+            if power is not None and not self.possible(seat, power):
+                # "A mandatory power that cannot be carried out ... is skipped"; Open: the
+                # engine skips an optional one that cannot be carried out too
+                power = None
             if power is not None:
                 self.power = power
                 self.stage = "power"
@@ -616,7 +649,7 @@ class FamilyModel:
         """The actor's lowest-numbered card with the lowest-numbered card of the first
         seat after the actor that may be targeted."""
         mine = self.filled(seat)
-        for k in range(1, self.seats):
+        for k in range(1, self.seats if mine else 1):
             other = (seat + k) % self.seats
             if other in self.targets(seat, swap=True):
                 p, q = mine[0], self.filled(other)[0]

@@ -81,7 +81,9 @@ def compare(state: rules.State, model: FamilyModel, where: str) -> None:
     for seat in [None, *range(model.seats)]:
         mine = model.view(seat)
         theirs = engine_view(state, seat)
-        assert theirs == mine, f"{where}: view of seat {seat}"
+        if theirs != mine:
+            diff = {k: (theirs.get(k), mine.get(k)) for k in theirs if theirs.get(k) != mine.get(k)}
+            raise AssertionError(f"{where}: view of seat {seat} (engine, model): {diff}")
         if seat is None:
             continue
         legal = rules.get_ruleset(model.ruleset).legal_actions(state, seat)
@@ -147,12 +149,31 @@ def choose(rng: random.Random, model: FamilyModel, call_rate: float) -> tuple[in
         return throw(rng, model, throws)
     kind = rng.choice(sorted(by_type))
     pool = by_type[kind]
-    if kind == "replace" and rng.random() < 0.7:
-        pool = [o for o in pool if len(o[1]["positions"]) == 1] or pool
+    if kind == "replace":
+        pool = replaces(rng, model, pool)
     seat, body = rng.choice(pool)
     if body["type"] == "replace" and len(body["positions"]) > 1 and rng.random() < 0.3:
         body = {**body, "positions": rng.sample(body["positions"], len(body["positions"]))}
     return seat, body
+
+
+def replaces(
+    rng: random.Random, model: FamilyModel, pool: list[tuple[int, JSON]]
+) -> list[tuple[int, JSON]]:
+    """Mostly one slot; else mostly slots of one rank (the player peeks), else any."""
+    single = [o for o in pool if len(o[1]["positions"]) == 1]
+    if single and rng.random() < 0.7:
+        return single
+    multi = [o for o in pool if len(o[1]["positions"]) > 1]
+    if not multi:
+        return pool
+
+    def same(option: tuple[int, JSON]) -> bool:
+        seat, body = option
+        return len({model.rank(model.fields[seat][p]) for p in body["positions"]}) == 1  # type: ignore[arg-type]
+
+    right = [o for o in multi if same(o)]
+    return right if right and rng.random() < 0.7 else multi
 
 
 def throw(
@@ -176,6 +197,21 @@ def game_setup(seed: int, ruleset: str) -> tuple[random.Random, int, int | None,
     return rng, seats, start, max_timeouts
 
 
+def own_options(rng: random.Random, ruleset: str) -> JSON:
+    """The ruleset's own options, each on in some games."""
+    if ruleset == "pablo":
+        return {
+            "jokers": rng.choice([1, 2]),
+            "forty_two": rng.random() < 0.4,
+            "minus_sixty_nine": rng.random() < 0.4,
+        }
+    if ruleset == "pablo-50":
+        return {"advanced": rng.random() < 0.5}
+    if ruleset == "tamalou":
+        return {"decks": rng.choice([1, 2])}
+    return {}
+
+
 def call_rate(rng: random.Random) -> float:
     return rng.choice([0.01, 0.05, 0.2])
 
@@ -184,7 +220,7 @@ def play_game(seed: int, ruleset: str) -> tuple[list[Event], str]:
     rng, seats, start, max_timeouts = game_setup(seed, ruleset)
     chance = SeededChance(seed)
     ctx = Context(chance=chance, now=NOW)
-    options = {"start_seat": start, "max_timeouts": max_timeouts}
+    options: JSON = {"start_seat": start, "max_timeouts": max_timeouts, **own_options(rng, ruleset)}
     events: list[Event] = rules.create(
         ruleset, seats=seats, options=options, turn_timeout=60, creator="p0"
     )
@@ -206,6 +242,7 @@ def play_game(seed: int, ruleset: str) -> tuple[list[Event], str]:
         chance.choice,
         start,
         max_timeouts,
+        options,
     )
     compare(state, model, f"{ruleset} seed {seed}, dealt")
     rate = call_rate(rng)
