@@ -144,6 +144,8 @@ class FamilyModel:
         self.pile: list[int] = []
         self.serial = 0
         self.known: list[set[int]] = []
+        #: what the command being done showed each seat (``memory: strict`` shows these)
+        self.revealed: list[set[int]] = [set() for _ in range(seats)]
         self.public: set[int] = set()
         self.phase = "setup"
         self.looked: set[int] = set()
@@ -177,11 +179,18 @@ class FamilyModel:
     def total(self, seat: int) -> int:
         return sum(self.val(c) for c in self.fields[seat] if c is not None)
 
-    def show_all(self, card: int) -> None:
+    def see(self, seat: int, card: int | None) -> None:
+        """``seat`` is shown ``card`` (by the action being done: ``revealed``)."""
+        assert card is not None
+        self.known[seat].add(card)
+        self.revealed[seat].add(card)
+
+    def show_all(self, card: int | None) -> None:
         """Face up: every seat (and a non-player) sees it."""
+        assert card is not None
         self.public.add(card)
-        for k in self.known:
-            k.add(card)
+        for seat in range(self.seats):
+            self.see(seat, card)
 
     def put_on_pile(self, card: int) -> None:
         self.pile.append(card)
@@ -234,7 +243,8 @@ class FamilyModel:
         self.looked = set()
         if self.rs == "tamalou":
             for s in range(n):
-                self.known[s] |= {self.fields[s][0], self.fields[s][1]}  # type: ignore[arg-type]
+                self.see(s, self.fields[s][0])
+                self.see(s, self.fields[s][1])
             self.begin_play()
         else:
             self.phase = "setup"
@@ -513,6 +523,7 @@ class FamilyModel:
                     raise Refused("the same slot twice", 400)
             if bare not in self.legal(seat):
                 raise Refused(f"not legal: {body}")
+        self.revealed = [set() for _ in range(self.seats)]
         self.timeouts[seat] = 0
         self.absent[seat] = False
         getattr(self, "do_" + kind)(seat, body)
@@ -536,7 +547,7 @@ class FamilyModel:
 
     def do_look(self, seat: int, body: JSON) -> None:
         for p in body["positions"]:
-            self.known[seat].add(self.fields[seat][p])  # type: ignore[arg-type]
+            self.see(seat, self.fields[seat][p])
         self.looked.add(seat)
         if len(self.looked) == self.seats:
             self.begin_play()
@@ -554,7 +565,7 @@ class FamilyModel:
             return
         self.held = card
         self.held_from = "deck"
-        self.known[seat].add(card)
+        self.see(seat, card)
         self.stage = "hold"  # with no card left the only choice is to discard it
 
     def do_discard(self, seat: int, body: JSON) -> None:
@@ -575,8 +586,9 @@ class FamilyModel:
         ):
             self.seen["advanced Q"] += 1
             extra = self.take_from_draw()
-            if extra is not None:
+            if extra is not None:  # Open: seen by them (one draws it), as a wrong throw's
                 self.fields[seat].append(extra)
+                self.see(seat, extra)
             self.next_turn(seat)
             return
         power = self.power_of(card) if powers and from_deck else None
@@ -591,7 +603,7 @@ class FamilyModel:
         card = self.held
         assert card is not None
         self.held = None
-        self.known[seat].add(card)
+        self.see(seat, card)
         mine = self.fields[seat]
         named = [mine[p] for p in positions]
         if len(positions) > 1:
@@ -599,7 +611,7 @@ class FamilyModel:
         if len(positions) > 1 and len({rank(self.code[c]) for c in named}) > 1:  # type: ignore[index]
             self.seen["wrong pair"] += 1
             for c in named:
-                self.show_all(c)  # type: ignore[arg-type]
+                self.show_all(c)
             if self.rs == "tamalou":
                 mine.append(card)
             else:
@@ -616,11 +628,11 @@ class FamilyModel:
         self.next_turn(seat)
 
     def do_peek(self, seat: int, body: JSON) -> None:
-        self.known[seat].add(self.fields[seat][body["position"]])  # type: ignore[arg-type]
+        self.see(seat, self.fields[seat][body["position"]])
         self.next_turn(seat)
 
     def do_spy(self, seat: int, body: JSON) -> None:
-        self.known[seat].add(self.fields[body["seat"]][body["position"]])  # type: ignore[arg-type]
+        self.see(seat, self.fields[body["seat"]][body["position"]])
         if self.power == "spyswap" and self.power_possible(seat, "swap-after-spy"):
             self.power = "swap-after-spy"
             return
@@ -634,7 +646,7 @@ class FamilyModel:
         mine, theirs = self.fields[seat], self.fields[other]
         mine[p], theirs[q] = theirs[q], mine[p]
         if self.rs == "tamalou":
-            self.known[seat].add(mine[p])  # type: ignore[arg-type]
+            self.see(seat, mine[p])
 
     def do_skip(self, seat: int, body: JSON) -> None:
         self.next_turn(seat)
@@ -671,7 +683,7 @@ class FamilyModel:
         if penalty is not None:
             self.fields[seat].append(penalty)
             if self.rs == "pablo-50":
-                self.known[seat].add(penalty)
+                self.see(seat, penalty)
 
     # ------------------------------------------------------------------ timeouts
 
@@ -694,7 +706,7 @@ class FamilyModel:
                 self.end_round("exhausted")
                 return
             self.held, self.held_from = card, "deck"
-            self.known[seat].add(card)
+            self.see(seat, card)
             self.discard_held(seat, powers=False)
         elif self.stage == "hold":
             self.discard_held(seat, powers=False)
@@ -711,6 +723,7 @@ class FamilyModel:
 
     def timeout(self) -> None:
         """The deadline passes: every seat the game waits for is acted for."""
+        self.revealed = [set() for _ in range(self.seats)]
         for seat in self.actors():
             self.auto_act(seat)
             self.timeouts[seat] += 1
@@ -734,8 +747,14 @@ class FamilyModel:
 
     # ------------------------------------------------------------------ what a seat sees
 
-    def field_view(self, viewer: int | None) -> JSON:
+    def field_view(
+        self, viewer: int | None, strict: bool = False, actor: int | None = None
+    ) -> JSON:
+        """The fields as ``viewer`` sees them; ``strict`` (memory ``strict``): only what
+        the command just done showed them, in the answer to it (viewer == ``actor``)."""
         seen = self.public if viewer is None else self.known[viewer]
+        if strict and self.status != "finished":  # a non-player too
+            seen = seen & (self.revealed[viewer] if viewer == actor is not None else set())
         return {
             str(s): [None if c is None else (self.code[c] if c in seen else "?") for c in f]
             for s, f in enumerate(self.fields)

@@ -23,9 +23,10 @@ choice that depends only on the set of candidates.
 from __future__ import annotations
 
 import itertools
-import json
 import random
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
@@ -42,10 +43,13 @@ MAX_STEPS = 700
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def dealt(seed: int, round_no: int, cards: Sequence[str]) -> list[str]:
+def dealt(seed: int, round_no: int, cards: Sequence[str], top: Sequence[str] = ()) -> list[str]:
+    """The deal both sides use; ``top``: cards put first (seat 0's field) in every round."""
     out = sorted(cards)
     random.Random(f"{seed}:deal:{round_no}").shuffle(out)
-    return out
+    for code in top:
+        out.remove(code)
+    return [*top, *out]
 
 
 def recycle(seed: int, cards: Sequence[Any]) -> list[Any]:
@@ -60,13 +64,14 @@ def pick(seed: int, items: Sequence[Any]) -> Any:
 
 
 class SeededChance:
-    def __init__(self, seed: int, deck: list[str]) -> None:
+    def __init__(self, seed: int, deck: list[str], top: Sequence[str]) -> None:
         self.seed = seed
         self.expected = sorted(deck)
+        self.top = top
 
     def deck(self, round_no: int, cards: Sequence[str]) -> list[str]:
         assert sorted(cards) == self.expected, "the engine's deck is not RULES.md's"
-        return dealt(self.seed, round_no, cards)
+        return dealt(self.seed, round_no, cards, self.top)
 
     def shuffle(self, items: Sequence[T]) -> list[T]:
         return recycle(self.seed, items)
@@ -75,7 +80,22 @@ class SeededChance:
         return pick(self.seed, items)  # type: ignore[no-any-return]
 
 
-def setup(seed: int, ruleset: str) -> tuple[random.Random, int, JSON]:
+@dataclass
+class Plan:
+    """How a game is played: the chances of a call, a throw, a "lucky" throw or pair and
+    a single (not several) replace; ``passive`` seats only draw and discard; ``top``:
+    seat 0's four cards in every round (a kamikaze hand for cabo)."""
+
+    p_call: float
+    p_throw: float
+    p_lucky: float
+    p_single: float
+    p_timeout: float
+    passive: frozenset[int] = frozenset()
+    top: tuple[str, ...] = ()
+
+
+def setup(seed: int, ruleset: str) -> tuple[random.Random, int, JSON, Plan]:
     rng = random.Random(f"{ruleset}:{seed}")
     options: JSON = {}
     if ruleset == "pablo":
@@ -91,7 +111,21 @@ def setup(seed: int, ruleset: str) -> tuple[random.Random, int, JSON]:
     seats = rng.randint(2, max_seats(ruleset, options))
     options["start_seat"] = rng.choice([None, rng.randrange(seats)])
     options["max_timeouts"] = rng.choice([1, 2, 3, 3])
-    return rng, seats, options
+    if rng.random() < 0.3:
+        options["memory"] = "strict"
+    mode = rng.choice(
+        ["play", "play", "play", "hoard", "kamikaze" if ruleset == "cabo" else "play"]
+    )
+    p_timeout = rng.choice([0.0, 0.02, 0.05])
+    if mode == "hoard":  # no calls, many wrong throws and pairs: fields grow, the cards run out
+        plan = Plan(0.0, 0.5, 0.02, 0.25, p_timeout)
+    elif mode == "kamikaze":
+        plan = Plan(0.05, 0.0, 0.1, 0.75, p_timeout, frozenset({0}), ("12", "13", "12", "13"))
+    else:
+        plan = Plan(
+            rng.choice([0.02, 0.1, 0.3]), rng.choice([0.02, 0.1, 0.3]), 0.2, 0.75, p_timeout
+        )
+    return rng, seats, options, plan
 
 
 def expand(action: JSON) -> list[JSON]:
@@ -107,8 +141,13 @@ def expand(action: JSON) -> list[JSON]:
     ]
 
 
-def canon(actions: list[JSON]) -> list[str]:
-    return sorted(json.dumps(b, sort_keys=True) for a in actions for b in expand(a))
+def key(body: JSON) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in body.items()))
+
+
+def canon(actions: list[JSON]) -> Counter[tuple[tuple[str, Any], ...]]:
+    """The complete bodies, as a multiset (a body listed twice counts twice)."""
+    return Counter(key(b) for a in actions for b in expand(a))
 
 
 def public(v: JSON, state: rules.State) -> JSON:
@@ -127,8 +166,19 @@ def public(v: JSON, state: rules.State) -> JSON:
     }
 
 
-def compare(state: rules.State, model: FamilyModel, where: str) -> None:
+def compare(
+    state: rules.State,
+    model: FamilyModel,
+    where: str,
+    actor: int | None = None,
+    recent: Sequence[Event] = (),
+) -> None:
     assert state.status == model.status, where
+    if state.options["memory"] == "strict":
+        rulebook = rules.get_ruleset(model.ruleset)
+        for seat in [None, *range(model.seats)]:
+            v = rulebook.view(state, seat, recent if seat == actor else ())
+            assert v["fields"] == model.field_view(seat, True, actor), f"{where}, strict {seat}"
     assert list(state.absent) == model.absent, where
     rulebook = rules.get_ruleset(model.ruleset)
     for seat in [None, *range(model.seats)]:
@@ -141,10 +191,9 @@ def compare(state: rules.State, model: FamilyModel, where: str) -> None:
         engine = canon(v["legal_actions"] if seat is not None else [])
         mine = canon(model.legal(seat) if seat is not None else [])
         if engine != mine:
-            extra, missing = set(engine) - set(mine), set(mine) - set(engine)
+            extra, missing = engine - mine, mine - engine
             raise AssertionError(
-                f"{w}: legal actions: engine only {sorted(extra)[:6]}, "
-                f"model only {sorted(missing)[:6]}"
+                f"{w}: legal actions: engine only {list(extra)[:6]}, model only {list(missing)[:6]}"
             )
         if seat is None:
             assert v["legal_actions"] == [], w
@@ -184,12 +233,19 @@ WEIGHTS = {
 }
 
 
-def choose(
-    model: FamilyModel, rng: random.Random, p_call: float, p_throw: float
-) -> tuple[int, JSON]:
+def choose(model: FamilyModel, rng: random.Random, plan: Plan) -> tuple[int, JSON]:
     """One of the seats' legal actions: by type first, then a body of that type."""
     legal = {s: model.legal(s) for s in range(model.seats)}
-    if rng.random() < 0.2:
+    for seat in plan.passive:
+        if seat == model.turn or model.phase == "setup":
+            mine = legal[seat]
+            for kind in ("look", "draw", "discard", "skip", "replace"):
+                bodies = [a for a in mine if a["type"] == kind and a.get("source") != "discard"]
+                if bodies:
+                    return seat, bodies[0]
+        legal[seat] = []
+    p_call, p_throw = plan.p_call, plan.p_throw
+    if rng.random() < plan.p_lucky:
         hit = lucky(model, legal, rng)
         if hit is not None:
             return hit
@@ -216,15 +272,16 @@ def choose(
     options = by_type[kind]
     if kind == "replace":
         single = [o for o in options if len(o[1]["positions"]) == 1]
-        if single and rng.random() < 0.75:
+        grown = any(len(f) > 15 for f in model.fields)  # keeps the listed pairs few
+        if single and (grown or rng.random() < plan.p_single):
             options = single
     return rng.choice(options)
 
 
 def wrong_action(model: FamilyModel, rng: random.Random) -> tuple[int, JSON]:
     """A random well-formed action of any type (mostly one the rules forbid now)."""
-    seat = rng.randrange(model.seats)
     n = model.seats
+    seat = model.turn if model.turn is not None and rng.random() < 0.5 else rng.randrange(n)
     pos = lambda: rng.randrange(7)  # noqa: E731
     kind = rng.choice(
         ["look", "draw", "discard", "replace", "peek", "spy", "swap", "skip", "throw", "call"]
@@ -252,10 +309,10 @@ def wrong_action(model: FamilyModel, rng: random.Random) -> tuple[int, JSON]:
 
 
 def play_game(seed: int, ruleset: str) -> tuple[list[Event], str, FamilyModel]:
-    rng, seats, options = setup(seed, ruleset)
+    rng, seats, options, plan = setup(seed, ruleset)
     clean = rules.validate_options(rules.get_ruleset(ruleset), seats, options)
     deck = deck_of(ruleset, clean)
-    chance = SeededChance(seed, deck)
+    chance = SeededChance(seed, deck, plan.top)
     now = NOW
     events: list[Event] = rules.create(
         ruleset, seats=seats, options=options, turn_timeout=60, creator="p0"
@@ -273,50 +330,55 @@ def play_game(seed: int, ruleset: str) -> tuple[list[Event], str, FamilyModel]:
         ruleset,
         seats,
         clean,
-        lambda r, cards: dealt(seed, r, cards),
+        lambda r, cards: dealt(seed, r, cards, plan.top),
         lambda cards: recycle(seed, cards),
         lambda items: pick(seed, items),
     )
     where = f"{ruleset} seed {seed} ({seats} seats, {options}), dealt"
     compare(state, model, where)
     steps = 0
-    p_timeout = rng.choice([0.0, 0.02, 0.05])
-    p_call = rng.choice([0.02, 0.1, 0.3])
-    p_throw = rng.choice([0.02, 0.1, 0.3])
     while state.status == "active" and steps < MAX_STEPS:
         steps += 1
         where = f"{ruleset} seed {seed} ({seats} seats, {options}), step {steps}"
         roll = rng.random()
-        if roll < p_timeout:
+        if roll < plan.p_timeout:
             assert state.turn_key is not None
             now += timedelta(seconds=61)
             store(rules.timeout(state, state.turn_key, Context(chance=chance, now=now)))
             model.timeout()
             where += ": timeout"
-        elif roll < p_timeout + 0.05:
+        elif roll < plan.p_timeout + 0.05:
             seat, body = wrong_action(model, rng)
             ctx = Context(chance=chance, now=now)
             try:
                 model.act(seat, body)
             except Refused as refusal:
+                model.seen[f"refused {body['type']}"] += 1
                 with pytest.raises(RulesError) as caught:
                     rules.act(state, seat, body, ctx)
                 if refusal.status == 400:
                     assert isinstance(caught.value, Malformed), f"{where}: {seat} {body}"
                 continue
-            store(rules.act(state, seat, body, ctx))
+            new = rules.act(state, seat, body, ctx)
+            store(new)
             where += f": {seat} {body} (sent blind)"
+            model.seen[f"blind {body['type']}"] += 1
+            compare(state, model, where, seat, new)
+            continue
         else:
-            seat, body = choose(model, rng, p_call, p_throw)
-            store(rules.act(state, seat, body, Context(chance=chance, now=now)))
+            seat, body = choose(model, rng, plan)
+            new = rules.act(state, seat, body, Context(chance=chance, now=now))
+            store(new)
             model.act(seat, body)
             where += f": {seat} {body}"
+            compare(state, model, where, seat, new)
+            continue
         compare(state, model, where)
     assert rules.fold(events) == state
     return events, state.status, model
 
 
-GAMES = {"pablo": 30, "pablo-50": 30, "tamalou": 30, "cabo": 30}
+GAMES = {"pablo": 30, "pablo-50": 30, "tamalou": 20, "cabo": 40}
 
 
 @pytest.mark.slow  # a marker, not an exclusion (CI runs it)
