@@ -134,7 +134,11 @@ def wrong_action(rng: random.Random, model: FamilyModel) -> tuple[int, JSON]:
 
 
 def choose(rng: random.Random, model: FamilyModel, call_rate: float) -> tuple[int, JSON] | None:
-    """A legal action: first its type (uniformly; a call at ``call_rate``), then a body."""
+    """A legal action: first its type (uniformly; a call at ``call_rate``), then a body.
+
+    ``call_rate`` 0: a hoarder that never calls and mostly throws wrong or names wrong
+    pairs, so cards pile up in the fields and the draw pile runs out for good."""
+    hoard = call_rate == 0
     options = [(s, b) for s in range(model.seats) for b in model.legal(s)]
     if not options:
         return None
@@ -145,12 +149,16 @@ def choose(rng: random.Random, model: FamilyModel, call_rate: float) -> tuple[in
     if calls and (not by_type or rng.random() < call_rate):
         return rng.choice(calls)
     throws = by_type.pop("throw", [])
-    if throws and (not by_type or rng.random() < 0.15):
-        return throw(rng, model, throws)
+    if throws and (not by_type or rng.random() < (0.5 if hoard else 0.15)):
+        return rng.choice(throws) if hoard else throw(rng, model, throws)
     kind = rng.choice(sorted(by_type))
     pool = by_type[kind]
     if kind == "replace":
-        pool = replaces(rng, model, pool)
+        pool = (
+            [o for o in pool if len(o[1]["positions"]) > 1] or pool
+            if hoard
+            else replaces(rng, model, pool)
+        )
     seat, body = rng.choice(pool)
     if body["type"] == "replace" and len(body["positions"]) > 1 and rng.random() < 0.3:
         body = {**body, "positions": rng.sample(body["positions"], len(body["positions"]))}
@@ -213,7 +221,7 @@ def own_options(rng: random.Random, ruleset: str) -> JSON:
 
 
 def call_rate(rng: random.Random) -> float:
-    return rng.choice([0.01, 0.05, 0.2])
+    return rng.choice([0.0, 0.01, 0.02, 0.05, 0.2])
 
 
 def play_game(seed: int, ruleset: str) -> tuple[list[Event], str]:
