@@ -146,6 +146,7 @@ class FamilyModel:
         self.known: list[set[int]] = []
         #: what the command being done showed each seat (``memory: strict`` shows these)
         self.revealed: list[set[int]] = [set() for _ in range(seats)]
+        self.revealed_public: set[int] = set()
         self.public: set[int] = set()
         self.phase = "setup"
         self.looked: set[int] = set()
@@ -189,6 +190,7 @@ class FamilyModel:
         """Face up: every seat (and a non-player) sees it."""
         assert card is not None
         self.public.add(card)
+        self.revealed_public.add(card)
         for seat in range(self.seats):
             self.see(seat, card)
 
@@ -524,6 +526,7 @@ class FamilyModel:
             if bare not in self.legal(seat):
                 raise Refused(f"not legal: {body}")
         self.revealed = [set() for _ in range(self.seats)]
+        self.revealed_public = set()
         self.timeouts[seat] = 0
         self.absent[seat] = False
         getattr(self, "do_" + kind)(seat, body)
@@ -592,7 +595,10 @@ class FamilyModel:
             self.next_turn(seat)
             return
         power = self.power_of(card) if powers and from_deck else None
+        if power is not None and not self.power_possible(seat, power[0]):
+            self.seen[f"{power[0]} impossible"] += 1
         if power is not None and self.power_possible(seat, power[0]):
+            self.seen[f"power {power[0]}"] += 1
             self.power, self.power_optional = power
             self.stage = "power"
             return
@@ -633,12 +639,15 @@ class FamilyModel:
 
     def do_spy(self, seat: int, body: JSON) -> None:
         self.see(seat, self.fields[body["seat"]][body["position"]])
+        if self.power == "spyswap" and not self.power_possible(seat, "swap-after-spy"):
+            self.seen["spy, no swap left"] += 1
         if self.power == "spyswap" and self.power_possible(seat, "swap-after-spy"):
             self.power = "swap-after-spy"
             return
         self.next_turn(seat)
 
     def do_swap(self, seat: int, body: JSON) -> None:
+        self.seen[f"swap after {self.power}"] += 1
         self.swap(seat, body["position"], body["seat"], body["their_position"])
         self.next_turn(seat)
 
@@ -653,6 +662,7 @@ class FamilyModel:
 
     def do_call(self, seat: int, body: JSON) -> None:
         self.called_by.append(seat)
+        self.seen[f"call {len(self.called_by)}"] += 1
         if self.rs == "pablo":
             if self.final is None:
                 self.final = seat
@@ -664,6 +674,9 @@ class FamilyModel:
         target, p = body["seat"], body["position"]
         card = self.fields[target][p]
         assert card is not None
+        self.seen[f"throw at {self.stage}"] += 1
+        if self.protected(target):
+            self.seen["caller throws own"] += 1
         if rank(self.code[card]) == rank(self.code[self.pile[-1]]):
             self.seen["right throw"] += 1
             self.fields[target][p] = None
@@ -712,6 +725,7 @@ class FamilyModel:
             self.discard_held(seat, powers=False)
         elif self.stage == "power":
             if not self.power_optional:  # a mandatory swap
+                self.seen["auto swap"] += 1
                 mine = self.cards_of(seat)
                 for k in range(1, self.seats):
                     other = (seat + k) % self.seats
@@ -724,6 +738,7 @@ class FamilyModel:
     def timeout(self) -> None:
         """The deadline passes: every seat the game waits for is acted for."""
         self.revealed = [set() for _ in range(self.seats)]
+        self.revealed_public = set()
         for seat in self.actors():
             self.auto_act(seat)
             self.timeouts[seat] += 1

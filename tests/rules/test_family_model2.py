@@ -308,6 +308,38 @@ def wrong_action(model: FamilyModel, rng: random.Random) -> tuple[int, JSON]:
     return seat, body
 
 
+ROUND_EVENTS = frozenset({"round_ended", "round_started", "game_finished", "game_aborted"})
+
+
+def cards_in(data: Any) -> list[tuple[int, str]]:
+    """Every ``{"card": id, "code": c}`` an event's data shows (at any depth)."""
+    out: list[tuple[int, str]] = []
+    if isinstance(data, dict):
+        if isinstance(data.get("card"), int) and isinstance(data.get("code"), str):
+            out.append((data["card"], data["code"]))
+        for v in data.values():
+            out += cards_in(v)
+    elif isinstance(data, list):
+        for v in data:
+            out += cards_in(v)
+    return out
+
+
+def unseen(
+    model: FamilyModel, shown: list[tuple[int | None, int, str]], round_no: int, where: str
+) -> None:
+    """The events of a command show each viewer only cards the model says they saw."""
+    if model.round_no != round_no:
+        return  # the ids of the round's events name another deck than the model's now
+    for viewer, card, code in shown:
+        assert model.code[card] == code, f"{where}: card {card} is {model.code[card]}, not {code}"
+        if viewer is None:
+            saw = model.public | model.revealed_public
+        else:
+            saw = model.known[viewer] | model.revealed[viewer]
+        assert card in saw, f"{where}: an event shows {code} to {viewer}"
+
+
 def play_game(seed: int, ruleset: str) -> tuple[list[Event], str, FamilyModel]:
     rng, seats, options, plan = setup(seed, ruleset)
     clean = rules.validate_options(rules.get_ruleset(ruleset), seats, options)
@@ -319,8 +351,15 @@ def play_game(seed: int, ruleset: str) -> tuple[list[Event], str, FamilyModel]:
     )
     state = rules.fold(events)
 
+    shown: list[tuple[int | None, int, str]] = []
+
     def store(new: list[Event]) -> None:
+        shown.clear()
         for event in new:
+            if event.type not in ROUND_EVENTS:
+                for viewer in [None, *range(seats)]:
+                    data = rules.event_view(state, event, viewer)
+                    shown.extend((viewer, card, code) for card, code in cards_in(data))
             rules.apply(state, event)
         events.extend(new)
 
@@ -341,12 +380,17 @@ def play_game(seed: int, ruleset: str) -> tuple[list[Event], str, FamilyModel]:
         steps += 1
         where = f"{ruleset} seed {seed} ({seats} seats, {options}), step {steps}"
         roll = rng.random()
-        if roll < plan.p_timeout:
+        round_no = model.round_no
+        mandatory = model.stage == "power" and not model.power_optional
+        if roll < plan.p_timeout or (mandatory and roll < 0.3):
             assert state.turn_key is not None
             now += timedelta(seconds=61)
             store(rules.timeout(state, state.turn_key, Context(chance=chance, now=now)))
             model.timeout()
             where += ": timeout"
+            compare(state, model, where)
+            unseen(model, shown, round_no, where)
+            continue
         elif roll < plan.p_timeout + 0.05:
             seat, body = wrong_action(model, rng)
             ctx = Context(chance=chance, now=now)
@@ -364,6 +408,7 @@ def play_game(seed: int, ruleset: str) -> tuple[list[Event], str, FamilyModel]:
             where += f": {seat} {body} (sent blind)"
             model.seen[f"blind {body['type']}"] += 1
             compare(state, model, where, seat, new)
+            unseen(model, shown, round_no, where)
             continue
         else:
             seat, body = choose(model, rng, plan)
@@ -372,20 +417,52 @@ def play_game(seed: int, ruleset: str) -> tuple[list[Event], str, FamilyModel]:
             model.act(seat, body)
             where += f": {seat} {body}"
             compare(state, model, where, seat, new)
-            continue
-        compare(state, model, where)
+            unseen(model, shown, round_no, where)
     assert rules.fold(events) == state
     return events, state.status, model
 
 
-GAMES = {"pablo": 30, "pablo-50": 30, "tamalou": 20, "cabo": 40}
+GAMES = {"pablo": 25, "pablo-50": 25, "tamalou": 15, "cabo": 35}
+#: rules each ruleset's games must reach (``FamilyModel.seen``)
+REACHED = {
+    "pablo": {
+        "right throw",
+        "wrong throw",
+        "given",
+        "nothing to draw",
+        "reshuffle",
+        "call 2",
+        "round ended: empty",
+        "round ended: exhausted",
+        "power peek",
+        "power spy",
+        "auto swap",
+    },
+    "pablo-50": {
+        "right throw",
+        "wrong throw",
+        "given",
+        "reshuffle",
+        "round ended: exhausted",
+        "swap after spyswap",
+        "swap after swap-after-spy",
+        "auto swap",
+        "advanced Q",
+    },
+    "tamalou": {"several replaced", "wrong pair", "swap after swap", "power peek", "reshuffle"},
+    "cabo": {"kamikaze", "reset", "several replaced", "wrong pair", "swap after swap"},
+}
 
 
 @pytest.mark.slow  # a marker, not an exclusion (CI runs it)
 @pytest.mark.parametrize("ruleset", FAMILY)
 def test_the_engine_plays_like_an_independent_model(ruleset: str) -> None:
-    outcomes: dict[str, int] = {}
+    outcomes: Counter[str] = Counter()
+    seen: Counter[str] = Counter()
     for seed in range(scaled(GAMES[ruleset])):
-        _, status, _ = play_game(seed, ruleset)
-        outcomes[status] = outcomes.get(status, 0) + 1
-    assert outcomes.get("finished", 0) > 0, outcomes
+        _, status, model = play_game(seed, ruleset)
+        outcomes[status] += 1
+        seen.update(model.seen)
+    # the games reach the states this test is for
+    assert outcomes["finished"] > 0 and outcomes["aborted"] > 0, outcomes
+    assert REACHED[ruleset] <= set(seen), sorted(REACHED[ruleset] - set(seen))
