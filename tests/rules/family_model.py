@@ -529,15 +529,7 @@ class FamilyModel:
             self.put_on_discard(card)
             self.held = None
             power = self.power_of(card) if from_deck else None
-            if (
-                self.ruleset == "pablo-50"
-                and self.options.get("advanced")
-                and not self.filled(seat)
-                and french_rank(self.code[card]) == "Q"
-            ):
-                extra = self.take_from_draw()
-                if extra is not None:
-                    self.fields[seat].append(extra)
+            if self.advanced_q(seat, card):
                 power = None
             if power is not None and not self.possible(seat, power):
                 # "A mandatory power that cannot be carried out ... is skipped"; Open: the
@@ -658,10 +650,29 @@ class FamilyModel:
                 break
         self.end_turn()
 
+    def advanced_q(self, seat: int, card: int) -> bool:
+        """pablo-50 ``advanced``: a Q discarded by a player with no card brings one more
+        card from the draw pile into a new slot (instead of its swap). Open: the engine
+        shows that card to its owner (docs/rules.md), also on a timed-out discard."""
+        if not (
+            self.ruleset == "pablo-50"
+            and self.options.get("advanced")
+            and not self.filled(seat)
+            and french_rank(self.code[card]) == "Q"
+        ):
+            return False
+        extra = self.take_from_draw()
+        if extra is not None:
+            self.fields[seat].append(extra)
+            self.known[seat].add(extra)
+        return True
+
     def no_power_discard(self) -> None:
         card = self.held
         assert card is not None
+        assert self.turn is not None
         self.put_on_discard(card)
+        self.advanced_q(self.turn, card)
         self.held = None
         self.end_turn()
 

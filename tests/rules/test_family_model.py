@@ -154,11 +154,8 @@ def choose(rng: random.Random, model: FamilyModel, call_rate: float) -> tuple[in
     kind = rng.choice(sorted(by_type))
     pool = by_type[kind]
     if kind == "replace":
-        pool = (
-            [o for o in pool if len(o[1]["positions"]) > 1] or pool
-            if hoard
-            else replaces(rng, model, pool)
-        )
+        multi = [o for o in pool if len(o[1]["positions"]) > 1 and len(model.fields[o[0]]) < 14]
+        pool = multi if hoard and multi and rng.random() < 0.5 else replaces(rng, model, pool)
     seat, body = rng.choice(pool)
     if body["type"] == "replace" and len(body["positions"]) > 1 and rng.random() < 0.3:
         body = {**body, "positions": rng.sample(body["positions"], len(body["positions"]))}
@@ -173,8 +170,8 @@ def replaces(
     if single and rng.random() < 0.7:
         return single
     multi = [o for o in pool if len(o[1]["positions"]) > 1]
-    if not multi:
-        return pool
+    if not multi or (len(model.fields[multi[0][0]]) >= 10 and rng.random() < 0.9):
+        return single or pool
 
     def same(option: tuple[int, JSON]) -> bool:
         seat, body = option
@@ -288,7 +285,7 @@ def play_game(seed: int, ruleset: str) -> tuple[list[Event], str]:
     return events, state.status
 
 
-GAMES = {"cabo": 60, "tamalou": 30, "pablo": 40, "pablo-50": 50}
+GAMES = {"cabo": 50, "tamalou": 25, "pablo": 35, "pablo-50": 40}
 
 
 @pytest.mark.slow  # a marker, not an exclusion (CI runs it)
