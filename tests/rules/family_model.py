@@ -28,6 +28,23 @@ class Refused(Exception):
     pass
 
 
+class Seen(set[int]):
+    """What a seat knows; ``log`` records every card shown to it since it was cleared."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.log: set[int] = set()
+
+    def add(self, card: int) -> None:
+        super().add(card)
+        self.log.add(card)
+
+    def update(self, *cards: Any) -> None:
+        for group in cards:
+            for card in group:
+                self.add(card)
+
+
 def cabo_value(code: str) -> int:
     return int(code)
 
@@ -89,6 +106,7 @@ class FamilyModel:
         options: JSON | None = None,
     ) -> None:
         self.options = options or {}
+        self.revealed: tuple[int | None, set[int]] = (None, set())
         assert ruleset in ("cabo", "tamalou", "pablo", "pablo-50")
         self.ruleset = ruleset
         self.seats = seats
@@ -146,7 +164,7 @@ class FamilyModel:
         self.discard: list[int] = [up]
         self.serial = 1
         self.draw: list[int] = ids[4 * self.seats + 1 :]
-        self.known: list[set[int]] = [set() for _ in range(self.seats)]
+        self.known: list[Seen] = [Seen() for _ in range(self.seats)]
         self.public: set[int] = set()
         self.see_all(up)
         self.start = first
@@ -468,7 +486,16 @@ class FamilyModel:
             raise Refused(str(body))
         self.timeouts[seat] = 0
         self.absent[seat] = False
+        round_no = self.round_no
+        self.known[seat].log = set()
+        placed = self.held if body["type"] == "replace" else None
         self.do(seat, body)
+        # memory "strict": the answer to this action shows the field cards it showed;
+        # Open: a replace's answer shows the card it put in the field too (engine)
+        shown = self.known[seat].log | ({placed} if placed is not None else set())
+        if self.round_no != round_no:  # a new deal (tamalou: slots 0 and 1 are seen)
+            shown = set(self.known[seat].log)
+        self.revealed = (seat, shown)
         self.auto_turns()
 
     def allowed(self, seat: int, body: JSON) -> bool:
@@ -707,13 +734,17 @@ class FamilyModel:
 
     # ------------------------------------------------------------------ what a seat sees
 
-    def field_view(self, viewer: int | None, seat: int) -> list[str | None]:
+    def field_view(self, viewer: int | None, seat: int, answer: bool = False) -> list[str | None]:
         known = self.public if viewer is None else self.known[viewer]
+        if self.options.get("memory") == "strict":
+            actor, cards = self.revealed
+            known = cards if answer and viewer is not None and viewer == actor else set()
         return [
             None if c is None else (self.code[c] if c in known else "?") for c in self.fields[seat]
         ]
 
-    def view(self, viewer: int | None) -> JSON:
+    def view(self, viewer: int | None, answer: bool = False) -> JSON:
+        """What ``viewer`` sees; ``answer``: in the answer to their own last action."""
         over = self.status != "active"
         held = None
         if self.held is not None and (self.held_from == "discard" or viewer == self.turn):
@@ -735,7 +766,7 @@ class FamilyModel:
             "result": self.result,
         }
         if not over:
-            out["fields"] = {str(s): self.field_view(viewer, s) for s in range(self.seats)}
+            out["fields"] = {str(s): self.field_view(viewer, s, answer) for s in range(self.seats)}
         return out
 
 

@@ -55,8 +55,8 @@ class SeededChance:
         return out[random.Random(f"{self.seed}:{out}").randrange(len(out))]
 
 
-def engine_view(state: rules.State, seat: int | None) -> JSON:
-    v = rules.view(state, seat)
+def engine_view(state: rules.State, seat: int | None, recent: Sequence[Event] = ()) -> JSON:
+    v = rules.view(state, seat, list(recent))
     assert v is not None
     over = v["phase"] == "over"
     out: JSON = {
@@ -76,11 +76,24 @@ def engine_view(state: rules.State, seat: int | None) -> JSON:
     return out
 
 
-def compare(state: rules.State, model: FamilyModel, where: str) -> None:
+def compare(
+    state: rules.State,
+    model: FamilyModel,
+    where: str,
+    answer: tuple[int, list[Event]] | None = None,
+) -> None:
+    """Engine and model agree; ``answer``: (actor, events) of the action just taken,
+    whose answer the actor's view is also compared in (memory "strict")."""
     assert state.status == model.status, where
     for seat in [None, *range(model.seats)]:
         mine = model.view(seat)
         theirs = engine_view(state, seat)
+        if theirs != mine:
+            diff = {k: (theirs.get(k), mine.get(k)) for k in theirs if theirs.get(k) != mine.get(k)}
+            raise AssertionError(f"{where}: view of seat {seat} (engine, model): {diff}")
+        if answer is not None and seat == answer[0] and state.status == "active":
+            theirs = engine_view(state, seat, answer[1])
+            mine = model.view(seat, answer=True)
         if theirs != mine:
             diff = {k: (theirs.get(k), mine.get(k)) for k in theirs if theirs.get(k) != mine.get(k)}
             raise AssertionError(f"{where}: view of seat {seat} (engine, model): {diff}")
@@ -225,7 +238,13 @@ def play_game(seed: int, ruleset: str) -> tuple[list[Event], str]:
     rng, seats, start, max_timeouts = game_setup(seed, ruleset)
     chance = SeededChance(seed)
     ctx = Context(chance=chance, now=NOW)
-    options: JSON = {"start_seat": start, "max_timeouts": max_timeouts, **own_options(rng, ruleset)}
+    memory = "strict" if rng.random() < 0.25 else "assisted"
+    options: JSON = {
+        "memory": memory,
+        "start_seat": start,
+        "max_timeouts": max_timeouts,
+        **own_options(rng, ruleset),
+    }
     events: list[Event] = rules.create(
         ruleset, seats=seats, options=options, turn_timeout=60, creator="p0"
     )
@@ -256,6 +275,7 @@ def play_game(seed: int, ruleset: str) -> tuple[list[Event], str]:
         steps += 1
         where = f"{ruleset} seed {seed}, step {steps}"
         roll = rng.random()
+        answer: tuple[int, list[Event]] | None = None
         picked = choose(rng, model, rate)
         if roll < 0.01 or picked is None:
             assert state.turn_key is not None
@@ -269,18 +289,22 @@ def play_game(seed: int, ruleset: str) -> tuple[list[Event], str]:
                     accepted = rules.act(state, seat, body, ctx)
                     raise AssertionError(f"{where}: engine accepted {seat} {body}: {accepted}")
                 continue
-            store(rules.act(state, seat, body, ctx))
+            new = rules.act(state, seat, body, ctx)
+            store(new)
             model.act(seat, body)
+            answer = (seat, new)
             where += f": {seat} {body}"
         else:
             seat, body = picked
             where += f": {seat} {body}"
             try:
-                store(rules.act(state, seat, body, ctx))
+                new = rules.act(state, seat, body, ctx)
+                store(new)
             except RulesError as err:
                 raise AssertionError(f"{where}: engine refused {err.code}: {err.detail}") from err
             model.act(seat, body)
-        compare(state, model, where)
+            answer = (seat, new)
+        compare(state, model, where, answer)
     assert rules.fold(events) == state
     return events, state.status
 
