@@ -309,7 +309,7 @@ def play_game(seed: int, ruleset: str) -> tuple[list[Event], str]:
     return events, state.status
 
 
-GAMES = {"cabo": 50, "tamalou": 25, "pablo": 35, "pablo-50": 40}
+GAMES = {"cabo": 40, "tamalou": 20, "pablo": 28, "pablo-50": 30}
 
 
 @pytest.mark.slow  # a marker, not an exclusion (CI runs it)
