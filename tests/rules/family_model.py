@@ -493,10 +493,10 @@ class FamilyModel:
         # memory "strict": the answer to this action shows the field cards it showed;
         # Open: a replace's answer shows the card it put in the field too (engine)
         shown = self.known[seat].log | ({placed} if placed is not None else set())
+        self.auto_turns()  # (absent players' turns: the same answer)
         if self.round_no != round_no:  # a new deal (tamalou: slots 0 and 1 are seen)
             shown = set(self.known[seat].log)
         self.revealed = (seat, shown)
-        self.auto_turns()
 
     def allowed(self, seat: int, body: JSON) -> bool:
         legal = self.legal(seat)
