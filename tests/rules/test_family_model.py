@@ -34,12 +34,21 @@ NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 class SeededChance:
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, kamikaze: bool = False) -> None:
         self.seed = seed
+        self.kamikaze = kamikaze
 
     def dealt(self, round_no: int, cards: Sequence[str]) -> list[str]:
+        """A shuffled deck; ``kamikaze``: cabo's 12, 12, 13, 13 dealt to a seat each round."""
         out = sorted(cards)
-        random.Random(f"{self.seed}:deal:{round_no}").shuffle(out)
+        rng = random.Random(f"{self.seed}:deal:{round_no}")
+        rng.shuffle(out)
+        if self.kamikaze:
+            hand = ["12", "13", "12", "13"]
+            for code in hand:
+                out.remove(code)
+            at = 4 * rng.randrange(2)
+            out[at:at] = hand
         return out
 
     def deck(self, round_no: int, cards: Sequence[str]) -> list[str]:
@@ -236,7 +245,7 @@ def call_rate(rng: random.Random) -> float:
 
 def play_game(seed: int, ruleset: str) -> tuple[list[Event], str]:
     rng, seats, start, max_timeouts = game_setup(seed, ruleset)
-    chance = SeededChance(seed)
+    chance = SeededChance(seed, kamikaze=ruleset == "cabo" and seed % 4 == 1)
     ctx = Context(chance=chance, now=NOW)
     memory = "strict" if rng.random() < 0.25 else "assisted"
     options: JSON = {
