@@ -282,7 +282,7 @@ class FamilyModel:
     def score(self, totals: list[int], callers: list[int], emptied: bool) -> list[int]:
         n = self.seats
         caller = callers[0] if callers else None
-        self.winners_0 = []
+        self.winners_0: list[int] = []
         if self.ruleset == "pablo":
             out = list(totals)
             for c in callers:
@@ -524,7 +524,7 @@ class FamilyModel:
     def do(self, seat: int, body: JSON) -> None:
         kind = body["type"]
         if kind == "look":
-            self.known[seat].update(self.fields[seat][p] for p in body["positions"])  # type: ignore[misc]
+            self.known[seat].update(self.fields[seat][p] for p in body["positions"])
             self.looked.add(seat)
             if len(self.looked) == self.seats:
                 self.phase = "turn"
@@ -550,8 +550,9 @@ class FamilyModel:
             self.known[seat].add(card)
             self.stage = "hold"
         elif kind == "discard":
-            card = self.held
-            assert card is not None
+            held = self.held
+            assert held is not None
+            card = held
             from_deck = self.held_from == "deck"
             self.put_on_discard(card)
             self.held = None

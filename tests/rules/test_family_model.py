@@ -121,7 +121,7 @@ def wrong_action(rng: random.Random, model: FamilyModel) -> tuple[int, JSON]:
     """A random well-formed action (mostly one the rules forbid at that moment)."""
     seat = rng.randrange(model.seats)
     n = 4 + rng.randrange(2)
-    pick = rng.choice(
+    pick: JSON = rng.choice(
         [
             {"type": "draw", "source": rng.choice(["deck", "discard"])},
             {"type": "discard"},
@@ -197,7 +197,8 @@ def replaces(
 
     def same(option: tuple[int, JSON]) -> bool:
         seat, body = option
-        return len({model.rank(model.fields[seat][p]) for p in body["positions"]}) == 1  # type: ignore[arg-type]
+        cards = [model.fields[seat][p] for p in body["positions"]]
+        return len({model.rank(c) for c in cards if c is not None}) == 1
 
     right = [o for o in multi if same(o)]
     return right if right and rng.random() < 0.7 else multi
