@@ -414,3 +414,29 @@ def test_the_pages_and_the_settings_work_without_a_cache(client, stored, monkeyp
         monkeypatch.setattr(type(caches["default"]), name, away)
     notification_services.notification_settings_update(user=reader, timezone="Asia/Tokyo")
     assert " JST<" in client.get(f"/replays/{game.id}/").content.decode()
+
+
+@pytest.mark.parametrize(
+    "lang, said",
+    [("en", ["1 point<", "0 points<", "2 points<"]), ("fr", ["1 point<", "0 point<", "2 points<"])],
+)
+def test_the_analysis_counts_points_in_the_singular_and_the_plural(client, stored, lang, said):
+    """The analysis's "Lost" column said "1 points" (French "1 points", "0 points")."""
+    from games.bots.analysis import ANALYSER
+    from games.models import GameAnalysis
+
+    game, _ = stored("cabo", 3, seed=4)
+    players = [
+        {"seat": s, "loss": loss, "inaccuracy": 0, "mistake": 0, "blunder": 0, "decisions": 5}
+        for s, loss in enumerate((1.0, 0.2, 2.4))
+    ]
+    GameAnalysis.objects.create(
+        game=game,
+        analyser=ANALYSER,
+        status=GameAnalysis.Status.DONE,
+        progress=1.0,
+        result={"analyser": ANALYSER, "decisions": [], "players": players},
+    )
+    page = client.get(f"/replays/{game.id}/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    cells = re.findall(r"<td>([^<]*points?)</td>", page)
+    assert [c + "<" for c in cells] == said, cells
