@@ -69,8 +69,8 @@ class Chart:
         series: list[Series],
         *,
         threshold: tuple[int, str] | None = None,
-        width: int = 640,
-        height: int = 260,
+        width: int = 360,
+        height: int = 220,
         x_label: str = "round",
         title: str | None = None,
         from_zero: bool = True,
@@ -118,7 +118,7 @@ class Chart:
                 f'text-anchor="end">{tick}</text>'
             )
             tick += step
-        every = max(1, -(-rounds // 12))
+        every = max(1, -(-rounds // max(2, min(12, plot_w // 30))))  # labels ~30 apart
         for r in range(0, rounds + 1, every):
             head.append(
                 f'<text class="tick" x="{x(r):.1f}" y="{height - bottom + 16}" '

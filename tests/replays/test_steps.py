@@ -228,7 +228,7 @@ def test_the_charts_end_labels_are_values_and_the_legend_names_whole():
     from replays.chart import Chart, Series, legend
 
     svg = str(Chart([Series("basic bot 3", [0, 4, 104], "#000")]).svg())
-    assert 'class="end-label" x="602" y="' in svg and 'fill="#000">104</text>' in svg
+    assert 'class="end-label" x="322" y="' in svg and 'fill="#000">104</text>' in svg
     assert "basic bot" not in re.sub(r"<title>.*?</title>", "", svg)  # only in tooltips
     html = str(legend([("basic bot 3", "#000", 104), ("basic bot 4", "#111", 7)]))
     assert "basic bot 3: 104</li>" in html and "basic bot 4: 7</li>" in html
