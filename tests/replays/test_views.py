@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import uuid
 from html import unescape
+from pathlib import Path
 
 import pytest
 
@@ -440,3 +441,14 @@ def test_the_analysis_counts_points_in_the_singular_and_the_plural(client, store
     page = client.get(f"/replays/{game.id}/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
     cells = re.findall(r"<td>([^<]*points?)</td>", page)
     assert [c + "<" for c in cells] == said, cells
+
+
+def test_a_cards_rank_and_suit_stay_on_one_line():
+    """ "You looked at your slots 0 and 1: A♣ and 2 / ♣." -- a line broke between a
+    rank and its suit's image."""
+    html = str(words_html("You looked at your slots 0 and 1: A♣ and 10♦."))
+    spans = re.findall(r'<span class="nowrap">(\w+)<svg[^>]*>.*?</svg></span>', html)
+    assert spans == ["A", "10"], html
+    assert html.startswith("You looked at your slots 0 and 1: <span") and html.endswith("</span>.")
+    css = (Path(__file__).parents[2] / "tabletop/static/tabletop/site.css").read_text()
+    assert re.search(r"\.nowrap\s*\{[^}]*white-space:\s*nowrap", css)
