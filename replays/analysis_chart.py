@@ -65,7 +65,8 @@ def svg(decisions: Sequence[dict[str, Any]], names: Sequence[str], *, chance: bo
         colour = PALETTE[seat % len(PALETTE)]
         path = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in points)
         parts.append(
-            f'<polyline fill="none" stroke="{colour}" stroke-width="2.5" points="{path}">'
+            f'<polyline fill="none" stroke="{colour}" stroke-width="2.5"{chart.dash_attr(colour)} '
+            f'points="{path}">'
             f"<title>{escape(name)}</title></polyline>"
         )
         for i, v in points:

@@ -20,6 +20,21 @@ from django.utils.translation import gettext as _
 
 #: Colour-blind-friendly (Okabe-Ito), one per seat; repeats past eight.
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
+#: Each seat's line also has its own dash pattern (with its colour's place in
+#: ``PALETTE``), shown in the legend too: the lines are told apart without colour.
+DASHES = ("", "10 5", "2 4", "12 4 2 4", "6 3", "1 6", "14 3 3 3 3 3", "4 8")
+
+
+def dash(colour: str) -> str:
+    """The dash pattern that goes with a seat's colour ("" for a solid line)."""
+    return DASHES[PALETTE.index(colour)] if colour in PALETTE else ""
+
+
+def dash_attr(colour: str) -> str:
+    """``colour``'s dash pattern as an SVG attribute (nothing for a solid line)."""
+    pattern = dash(colour)
+    return f' stroke-dasharray="{pattern}"' if pattern else ""
+
 
 #: The x axis in words.
 AXIS_WORDS = {"round": gettext_lazy("round"), "turn": gettext_lazy("turn")}
@@ -54,8 +69,8 @@ class Chart:
         series: list[Series],
         *,
         threshold: tuple[int, str] | None = None,
-        width: int = 640,
-        height: int = 260,
+        width: int = 360,
+        height: int = 220,
         x_label: str = "round",
         title: str | None = None,
         from_zero: bool = True,
@@ -103,7 +118,7 @@ class Chart:
                 f'text-anchor="end">{tick}</text>'
             )
             tick += step
-        every = max(1, -(-rounds // 12))
+        every = max(1, -(-rounds // max(2, min(12, plot_w // 30))))  # labels ~30 apart
         for r in range(0, rounds + 1, every):
             head.append(
                 f'<text class="tick" x="{x(r):.1f}" y="{height - bottom + 16}" '
@@ -126,7 +141,8 @@ class Chart:
         for s in series:
             points = " ".join(f"{x(r):.1f},{y(v):.1f}" for r, v in enumerate(s.values))
             tail.append(
-                f'<polyline class="line" points="{points}" stroke="{s.colour}" fill="none"/>'
+                f'<polyline class="line" points="{points}" stroke="{s.colour}"'
+                f'{dash_attr(s.colour)} fill="none"/>'
             )
             if dots:
                 for r, v in enumerate(s.values):
@@ -179,7 +195,8 @@ def score_chart(
 
 def legend(entries: list[tuple[str, str, object]]) -> SafeString:
     """A chart's legend as HTML under it (readable at any width, names whole): a
-    swatch of the line's colour and the name, with a value when there is one."""
+    swatch of the line (its colour and its dash pattern) and the name, with a value
+    when there is one."""
     items = []
     for name, colour, value in entries:
         said = (
@@ -188,8 +205,9 @@ def legend(entries: list[tuple[str, str, object]]) -> SafeString:
             else escape(_("%(who)s: %(score)s") % {"who": name, "score": value})
         )
         items.append(
-            f'<li><svg class="swatch" viewBox="0 0 18 6" aria-hidden="true"><rect width="18" '
-            f'height="6" rx="3" fill="{colour}"/></svg>{said}</li>'
+            f'<li><svg class="swatch" viewBox="0 0 30 6" aria-hidden="true"><line x1="0" '
+            f'y1="3" x2="30" y2="3" stroke="{colour}" stroke-width="4"{dash_attr(colour)}/>'
+            f"</svg>{said}</li>"
         )
     return mark_safe(f'<ul class="chart-legend">{"".join(items)}</ul>')
 

@@ -85,9 +85,6 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
                     % {"name": player_name(username), "ruleset": names.get(ruleset, ruleset)},
                     from_zero=False,
                     ident=f"chart-{ruleset}",  # one chart per ruleset on the page
-                    # drawn small and shown at most 40rem wide: its words stay readable at 390 px
-                    width=420,
-                    height=230,
                 ).svg()
                 if len(points) > 1
                 else None,

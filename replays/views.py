@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from games import review, rules
@@ -222,9 +223,7 @@ def _analysis(game, replay, step, url) -> dict:
         {
             **p,
             "name": replay.names[p["seat"]],
-            "loss_text": f"{p['loss'] * 100:.0f} %"
-            if chance
-            else _("%(n)s points") % {"n": f"{p['loss']:.0f}"},
+            "loss_text": f"{p['loss'] * 100:.0f} %" if chance else _points(p["loss"]),
         }
         for p in data["players"]
     ]
@@ -283,3 +282,9 @@ def _busy(request: HttpRequest, wait: int, back: str, detail: str = "") -> HttpR
     response["Retry-After"] = str(wait)
     response["Cache-Control"] = "no-store"
     return response
+
+
+def _points(loss: float) -> str:
+    """A loss in round points, "1 point" or "2 points" (French "0 point") as it is shown."""
+    shown = f"{loss:.0f}"
+    return ngettext("%(n)s point", "%(n)s points", abs(int(shown))) % {"n": shown}

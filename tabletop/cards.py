@@ -240,10 +240,19 @@ def suit_html(suit: str) -> SafeString:
 
 
 def words_html(text: str) -> SafeString:
-    """``text`` escaped, its suit signs drawn as inline SVG: "ann drew 7♣" for a page."""
+    """``text`` escaped, its suit signs drawn as inline SVG: "ann drew 7♣" for a page.
+    A card's rank and its suit stay on one line (``nowrap``): a line may break before
+    an inline image, and "2" ended one line with its "♣" on the next."""
     parts = _SYMBOLS.split(text)
     signs = _SYMBOLS.findall(text)
-    out = [escape(parts[0])]
-    for sign, rest in zip(signs, parts[1:], strict=True):
-        out += [suit_html(_SYMBOL_SUIT[sign]), escape(rest)]
+    out = []
+    for i, sign in enumerate(signs):
+        head, rank = _LAST_WORD.match(parts[i]).groups()
+        suit = suit_html(_SYMBOL_SUIT[sign])
+        out.append(escape(head))
+        out.append(f'<span class="nowrap">{escape(rank)}{suit}</span>' if rank else suit)
+    out.append(escape(parts[-1]))
     return mark_safe("".join(out))
+
+
+_LAST_WORD = re.compile(r"(.*?)(\S*)\Z", re.S)

@@ -234,3 +234,59 @@ def test_the_check_finds_unmarked_template_text():
 def test_every_template_marks_its_text(template):
     left = unmarked_words((ROOT / template).read_text()) - NOT_TEXT.get(template, set())
     assert not left, f"{template}: words outside translate tags: {sorted(left)}"
+
+
+# --------------------------------------------------------------------------- scripts
+
+#: A JavaScript string literal ('…', "…" or `…`), and its comments.
+JS_LITERAL = re.compile(r"""(?P<q>["'`])(?P<s>(?:\\.|(?!(?P=q)).)*)(?P=q)""", re.S)
+JS_COMMENT = re.compile(r"/\*.*?\*/|(?<![:\\\"'])//[^\n]*", re.S)
+#: Just before a literal: inside ``gettext(`` / ``ngettext("one", `` and friends.
+JS_MARKED = re.compile(r"\b(?:n?p?gettext)\(\s*(?:[\"'][^\"']*[\"']\s*,\s*)*$")
+#: A CSS selector or media query, a class list, a directive, a thrown programming error.
+JS_NOT_WORDS = re.compile(r"^[#.(]|[\[\]]|^use strict$|^notice error$")
+JS_INTERNAL = re.compile(r"new Error\(\s*$")
+SCRIPTS = sorted(
+    [_rel(p) for folder in PAGES for p in (ROOT / folder / "static").rglob("*.js")]
+    + [_rel(p) for p in (ROOT / "templates").rglob("*.js")]
+)
+
+
+def unmarked_js(source: str, name: str) -> list[str]:
+    """The string literals of a script that read as English words outside ``gettext``."""
+    source = JS_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), source)
+    found = []
+    for m in JS_LITERAL.finditer(source):
+        text, before = m.group("s"), source[max(0, m.start() - 200) : m.start()]
+        if not SENTENCE.search(text) or MARKUP.search(text) or JS_NOT_WORDS.search(text):
+            continue
+        if JS_MARKED.search(before) or JS_INTERNAL.search(before):
+            continue
+        found.append(f"{name}:{source.count(chr(10), 0, m.start()) + 1}: {text!r}")
+    return found
+
+
+def test_the_check_finds_an_unmarked_sentence_in_a_script():
+    script = (
+        "'use strict'; // a comment's words: not said\n"
+        'say(gettext("The server could not be reached."));\n'
+        'el.textContent = "Copy the link";\n'
+        "n = ngettext('%s day', '%s days', d) + ' left in total';\n"
+        'document.querySelector("#table .actions button"); throw new Error("no worker at all");\n'
+        'say("The table changed; choose again.");\n'
+    )
+    assert unmarked_js(script, "s.js") == [
+        "s.js:3: 'Copy the link'",
+        "s.js:4: ' left in total'",
+        "s.js:6: 'The table changed; choose again.'",
+    ]
+
+
+def test_every_script_marks_its_sentences():
+    """Issue 29: "a test fails on a user-facing string not marked for translation" --
+    the pages' scripts too (play.js, lobby.js, push.js, the service worker...)."""
+    assert SCRIPTS, "no scripts found"
+    found = []
+    for name in SCRIPTS:
+        found += unmarked_js((ROOT / name).read_text(), name)
+    assert not found, "\n".join(found)

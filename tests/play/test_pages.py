@@ -284,3 +284,26 @@ def test_a_skipbo_hand_cards_pick_says_the_cards_name():
     assert len(links) >= 5, links
     for ref, link, image in links:
         assert image in link, (ref, link, image)
+
+
+@pytest.mark.parametrize(
+    "lang, turn, left",
+    [("en", "Your turn", " left"), ("fr", "À toi", "encore "), ("de", "Du bist dran", "noch ")],
+)
+def test_the_turn_and_the_time_left_are_written_out(lang, turn, left):
+    """Issue 29: whose turn it is and the time left are text a screen reader reaches
+    (not only a colour or an icon): in the status line and the clock, in each language."""
+    ann, ben = user("ann"), user("ben")
+    game = game_services.game_create(
+        user=ann, ruleset="cabo", seats=2, options={"start_seat": 0}, turn_timeout=3600
+    )
+    game_services.game_join(game_id=game.id, user=ben)
+    for u in (ann, ben):
+        game_services.game_act(
+            game_id=game.id, user=u, command={"type": "look", "positions": [0, 1]}
+        )
+    page = client_for(ann).get(f"/play/{game.id}/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    status = re.search(r'<p class="turn" id="turn">(.*?)</p>', page, re.S)
+    clock = re.search(r'<p class="clock"[^>]*>.*?<span data-deadline="[^"]+">([^<]+)</span>', page)
+    assert status and turn in re.sub(r"<[^>]+>", "", status.group(1)), page[:3000]
+    assert clock and left in clock.group(1) and re.search(r"\d", clock.group(1)), clock

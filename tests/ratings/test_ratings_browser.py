@@ -10,6 +10,7 @@ from games.ratings.models import RatingChange
 from games.services import games as game_services
 from tests.factories import UserFactory
 from tests.play.test_browser import DESKTOP, PASSWORD, PHONE, Player
+from tests.replays.test_charts_browser import TEXTS
 
 from .conftest import follow, play
 
@@ -60,6 +61,9 @@ def sees_their_ratings(who, url, artifacts, last, change, signed, cid_rating) ->
     page.screenshot(path=artifacts / f"ratings-player-{size}.png", full_page=True)
     if who.phone:
         no_sideways_scroll(who)
+        # the chart's words are read, not guessed at (about 9 px at 390 px)
+        texts = page.evaluate(TEXTS, "svg.chart")
+        assert texts and all(t["inside"] and t["px"] >= 10 for t in texts), texts
     page.goto(f"{url}/ratings/?ruleset=skipbo")
     board = page.locator("table.leaderboard").inner_text()
     assert "ann" in board and str(change.after) in board

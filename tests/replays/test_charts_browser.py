@@ -48,6 +48,20 @@ def test_the_totals_chart_names_every_player_whole(live_server, chromium, stored
         context.close()
 
 
+def test_the_totals_charts_words_are_readable_on_a_phone(live_server, chromium, stored, artifacts):
+    """At 390 px the totals chart's numbers, its axis and its threshold were about 6 px
+    high (a 640-wide drawing shrunk to the phone): at least 10 px, nothing cut."""
+    for ruleset in ("pablo", "skipbo"):
+        game, _ = stored(ruleset, 3, seed=3, names=BOTS)
+        context = chromium.new_context(viewport=PHONE)
+        page = context.new_page()
+        page.goto(f"{live_server.url}/replays/{game.id}/?step=9999")
+        page.locator(".scores").screenshot(path=str(artifacts / f"totals-{ruleset}-390.png"))
+        texts = page.evaluate(TEXTS, "svg.chart")
+        assert texts and all(t["inside"] and t["px"] >= 10 for t in texts), texts
+        context.close()
+
+
 def test_the_analysis_chart_reads_and_its_progress_moves(live_server, chromium, stored, artifacts):
     game, _ = stored("cabo", 3, seed=4, names=BOTS)
     row = GameAnalysis.objects.create(

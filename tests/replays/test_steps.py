@@ -228,7 +228,30 @@ def test_the_charts_end_labels_are_values_and_the_legend_names_whole():
     from replays.chart import Chart, Series, legend
 
     svg = str(Chart([Series("basic bot 3", [0, 4, 104], "#000")]).svg())
-    assert 'class="end-label" x="602" y="' in svg and 'fill="#000">104</text>' in svg
+    assert 'class="end-label" x="322" y="' in svg and 'fill="#000">104</text>' in svg
     assert "basic bot" not in re.sub(r"<title>.*?</title>", "", svg)  # only in tooltips
     html = str(legend([("basic bot 3", "#000", 104), ("basic bot 4", "#111", 7)]))
     assert "basic bot 3: 104</li>" in html and "basic bot 4: 7</li>" in html
+
+
+def test_the_charts_lines_are_told_apart_without_their_colour():
+    """Issue 29 "nothing told by colour alone": each player's line in the totals and the
+    analysis charts has its own dash pattern, and its legend entry shows the same one
+    (the lines and the legend's swatches differed only by colour)."""
+    from replays import analysis_chart
+    from replays.chart import PALETTE, Chart, Series, legend
+
+    def dashes(markup, tag):
+        found = re.findall(rf"<{tag}\b[^>]*>", markup)
+        return [(re.search(r'stroke-dasharray="([^"]*)"', t) or [None, "solid"])[1] for t in found]
+
+    names = ["ann", "ben", "cara", "dan"]
+    series = [Series(n, [0, s, 2 * s], PALETTE[s]) for s, n in enumerate(names)]
+    lines = dashes(str(Chart(series).svg()), "polyline")
+    assert len(set(lines)) == 4, lines
+    swatches = dashes(str(legend([(s.name, s.colour, 1) for s in series])), "line")
+    assert swatches == lines, (swatches, lines)
+    decisions = [{"seat": i % 4, "estimate": i, "mark": None} for i in range(12)]
+    drawn = dashes(str(analysis_chart.svg(decisions, names, chance=False)), "polyline")
+    assert drawn == lines, drawn
+    assert dashes(str(analysis_chart.legend(decisions, names)), "line") == lines

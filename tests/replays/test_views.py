@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import uuid
 from html import unescape
+from pathlib import Path
 
 import pytest
 
@@ -414,3 +415,40 @@ def test_the_pages_and_the_settings_work_without_a_cache(client, stored, monkeyp
         monkeypatch.setattr(type(caches["default"]), name, away)
     notification_services.notification_settings_update(user=reader, timezone="Asia/Tokyo")
     assert " JST<" in client.get(f"/replays/{game.id}/").content.decode()
+
+
+@pytest.mark.parametrize(
+    "lang, said",
+    [("en", ["1 point<", "0 points<", "2 points<"]), ("fr", ["1 point<", "0 point<", "2 points<"])],
+)
+def test_the_analysis_counts_points_in_the_singular_and_the_plural(client, stored, lang, said):
+    """The analysis's "Lost" column said "1 points" (French "1 points", "0 points")."""
+    from games.bots.analysis import ANALYSER
+    from games.models import GameAnalysis
+
+    game, _ = stored("cabo", 3, seed=4)
+    players = [
+        {"seat": s, "loss": loss, "inaccuracy": 0, "mistake": 0, "blunder": 0, "decisions": 5}
+        for s, loss in enumerate((1.0, 0.2, 2.4))
+    ]
+    GameAnalysis.objects.create(
+        game=game,
+        analyser=ANALYSER,
+        status=GameAnalysis.Status.DONE,
+        progress=1.0,
+        result={"analyser": ANALYSER, "decisions": [], "players": players},
+    )
+    page = client.get(f"/replays/{game.id}/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    cells = re.findall(r"<td>([^<]*points?)</td>", page)
+    assert [c + "<" for c in cells] == said, cells
+
+
+def test_a_cards_rank_and_suit_stay_on_one_line():
+    """ "You looked at your slots 0 and 1: A♣ and 2 / ♣." -- a line broke between a
+    rank and its suit's image."""
+    html = str(words_html("You looked at your slots 0 and 1: A♣ and 10♦."))
+    spans = re.findall(r'<span class="nowrap">(\w+)<svg[^>]*>.*?</svg></span>', html)
+    assert spans == ["A", "10"], html
+    assert html.startswith("You looked at your slots 0 and 1: <span") and html.endswith("</span>.")
+    css = (Path(__file__).parents[2] / "tabletop/static/tabletop/site.css").read_text()
+    assert re.search(r"\.nowrap\s*\{[^}]*white-space:\s*nowrap", css)
