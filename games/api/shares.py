@@ -7,7 +7,8 @@ asked for:
 
 =========================================  ===========================================
 ``PABLO_BOT_GAMES``                        games with bots (waiting or active) created
-                                           per account (3)
+                                           per account (3): bot seats, or a bot as the
+                                           absent players' stand-in (``stand_in``)
 ``PABLO_BOT_GAMES_PER_ADDRESS``            the same per client address (6)
 ``PABLO_ANALYSES_QUEUED``                  analyses queued or running, asked for per
                                            account (3)
@@ -31,6 +32,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
+from django.db.models import Q
 from django.utils.translation import ngettext
 from rest_framework.exceptions import Throttled
 
@@ -103,18 +105,31 @@ def _lock(*keys: str) -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [number])
 
 
+#: A game with bots: a bot in a seat, or a bot playing the absent players' turns (the
+#: option ``stand_in`` other than ``"rules"``: an ``expert`` stand-in's moves are heavy
+#: work like an expert seat's). Stand-ins were not counted: one account ran any number
+#: of games of its own accounts whose silent seats an expert played.
+WITH_BOTS = Q(seat_set__user__username__contains=BOT_NAME) | (
+    Q(options__has_key="stand_in") & ~Q(options__stand_in="rules")
+)
+
+
+def _stand_in_bot(options: Any) -> bool:
+    return (options or {}).get("stand_in", "rules") != "rules"
+
+
 def check_game(request: Any, game: Game) -> None:
     """Inside the creation's transaction (the game made with ``created_from`` =
     ``address_key(request)``): raise ``Over``, which rolls the creation back, if it is
-    a game with bots over a share."""
-    if not game.seat_set.filter(user__username__contains=BOT_NAME).exists():
+    a game with bots (``WITH_BOTS``) over a share."""
+    if not (
+        _stand_in_bot(game.options)
+        or game.seat_set.filter(user__username__contains=BOT_NAME).exists()
+    ):
         return
     user, where = request.user, game.created_from
     _lock(f"bot-games:u:{user.pk}", f"bot-games:a:{where}")
-    going = Game.objects.filter(
-        status__in=(Game.Status.WAITING, Game.Status.ACTIVE),
-        seat_set__user__username__contains=BOT_NAME,
-    )
+    going = Game.objects.filter(WITH_BOTS, status__in=(Game.Status.WAITING, Game.Status.ACTIVE))
     for name, rows, by_account in (
         ("PABLO_BOT_GAMES", going.filter(created_by=user), True),
         ("PABLO_BOT_GAMES_PER_ADDRESS", going.filter(created_from=where), False),

@@ -154,7 +154,9 @@ def client_key(address: str) -> str:
     given a whole /64: keyed by the full address, a client passed every limit per
     address by changing its own), an IPv4 address embedded in an IPv6 one (mapped,
     ``::ffff:a.b.c.d``, or through a NAT64/SIIT translator, ``64:ff9b::a.b.c.d``)
-    as that IPv4 address, else the address as given.
+    as that IPv4 address, a 6to4 host (``2002:aabb:ccdd::/48``: its 65,536 /64s) as its
+    IPv4 address, a Teredo client (``2001:0::/32``, whose /64 is its server's) as its
+    own IPv4 address, else the address as given.
 
     A port some proxies write after the address (``a.b.c.d:port``,
     ``[v6]:port``) and brackets are left out: with them each new connection
@@ -173,6 +175,10 @@ def client_key(address: str) -> str:
             return str(found.ipv4_mapped)
         if found in _NAT64:
             return str(ipaddress.IPv4Address(int(found) & 0xFFFFFFFF))
+        if found.sixtofour is not None:  # one IPv4 host owns 2002:aabb:ccdd::/48: 2**16 /64s
+            return str(found.sixtofour)
+        if found.teredo is not None:  # the /64 is the Teredo server's, shared by its clients
+            return str(found.teredo[1])
         return str(ipaddress.IPv6Network((found, 64), strict=False))
     return str(found)
 

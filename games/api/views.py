@@ -207,7 +207,7 @@ class GameListCreateApi(JsonApiView):
         summary="Create a game; you take seat 0.",
         description="429 over `PABLO_THROTTLE_GAMES`, or for a game with bots over "
         "`PABLO_BOT_GAMES` (per account) or `PABLO_BOT_GAMES_PER_ADDRESS` games with bots "
-        "going on at once.",
+        "going on at once (bot seats, or a bot as `stand_in`).",
     )
     def post(self, request: Request) -> Response:
         data = GameCreateInputSerializer(data=request.data)

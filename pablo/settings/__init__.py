@@ -421,9 +421,14 @@ CELERY_WORKER_ENABLE_REMOTE_CONTROL = env.bool("CELERY_WORKER_ENABLE_REMOTE_CONT
 # a free slot; dedicated workers take them with `-Q bots,analysis` (games/lanes.py,
 # docs/operations.md "Workers").
 CELERY_TASK_QUEUES = {"celery": {}, "notifications": {}}
+# Every delivery to a destination a user chose (a webhook URL, a push endpoint) goes to
+# ``notifications``: one may wait PABLO_WEBHOOK_TIMEOUT on a host that never answers, and
+# must not hold the slots of the deadlines' sweeps and the bots' moves (``celery``).
 CELERY_TASK_ROUTES = {
     "games.notify_game": {"queue": "notifications"},
     "games.deliver_webhook": {"queue": "notifications"},
+    "games.deliver_push": {"queue": "notifications"},
+    "games.deliver_pushes": {"queue": "notifications"},
     "games.deliver_email": {"queue": "notifications"},
     "games.send_mail": {"queue": "notifications"},
     "games.analyse_game": {"queue": "analysis"},

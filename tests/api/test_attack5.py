@@ -69,6 +69,11 @@ def test_a_port_in_the_forwarded_address_does_not_make_a_new_client(settings, _t
         # each its own client, not all of IPv4 in one /64
         ("64:ff9b::192.0.2.7", "192.0.2.7"),
         ("64:ff9b::c633:6401", "198.51.100.1"),
+        # a 6to4 host: its IPv4 address, not one of its 65,536 /64s
+        ("2002:c000:242:7::1", "192.0.2.66"),
+        ("2002:c000:242:ffff::1", "192.0.2.66"),
+        # a Teredo client: its own IPv4 address, not its server's /64
+        ("2001:0:4136:e378:8000:63bf:3fff:fdd2", "192.0.2.45"),
         # (kept as they were)
         ("2001:db8:1:2::1", "2001:db8:1:2::/64"),
         ("::ffff:192.0.2.7", "192.0.2.7"),
@@ -102,6 +107,61 @@ def test_an_ipv4_client_through_nat64_does_not_lock_out_every_other(settings, _t
         "/api/auth/token/", body, format="json", REMOTE_ADDR="64:ff9b::198.51.100.1"
     )
     assert answer.status_code == 200, answer.content
+
+
+def test_a_6to4_host_is_one_client_whatever_its_subnet(settings, _throttle_cache):
+    """A 6to4 host (2002:aabb:ccdd::/48, RFC 3056) is one IPv4 address, a.b.c.d, and owns
+    65,536 /64s: keyed by the /64, it changed its subnet id for each guess and passed the
+    failure limit per address (and the sign-ups per address) 65,536 times over."""
+    from rest_framework.test import APIClient
+
+    from tests.factories import UserFactory
+
+    settings.PABLO_THROTTLE_LOGIN_FAILURES = "3/hour"
+    settings.PABLO_THROTTLE_AUTH = None
+    UserFactory(username="ann5", password="right-one")
+    client = APIClient()
+    body = {"username": "ann5", "password": "wrong"}
+    answers = [
+        client.post("/api/auth/token/", body, format="json", REMOTE_ADDR=f"2002:c000:242:{i:x}::1")
+        for i in range(1, 6)
+    ]
+    assert [a.status_code for a in answers] == [400, 400, 400, 429, 429]
+    body = {"username": "ann5", "password": "right-one"}
+    assert (
+        client.post("/api/auth/token/", body, format="json", REMOTE_ADDR="192.0.2.66").status_code
+        == 429
+    )  # the same host over IPv4
+    assert (
+        client.post("/api/auth/token/", body, format="json", REMOTE_ADDR="198.51.100.1").status_code
+        == 200
+    )
+
+
+def test_teredo_clients_of_one_server_are_not_one_client(settings, _throttle_cache):
+    """Teredo (2001:0::/32, RFC 4380) puts its server's IPv4 address in the /64 and the
+    client's own (NAT's) address, obfuscated, in the last 32 bits: keyed by the /64, every
+    client of a Teredo server was one client, and one guesser locked them all out."""
+    from rest_framework.test import APIClient
+
+    from tests.factories import UserFactory
+
+    settings.PABLO_THROTTLE_LOGIN_FAILURES = "3/hour"
+    settings.PABLO_THROTTLE_AUTH = None
+    UserFactory(username="ann5", password="right-one")
+    client = APIClient()
+    # server 65.54.227.120; clients 192.0.2.45 and 198.51.100.7 (bits inverted)
+    guesser, owner = "2001:0:4136:e378:8000:63bf:3fff:fdd2", "2001:0:4136:e378:8000:63bf:39cc:9bf8"
+    body = {"username": "ann5", "password": "wrong"}
+    for _ in range(4):
+        client.post("/api/auth/token/", body, format="json", REMOTE_ADDR=guesser)
+    body = {"username": "ann5", "password": "right-one"}
+    assert (
+        client.post("/api/auth/token/", body, format="json", REMOTE_ADDR=guesser).status_code == 429
+    )
+    assert (
+        client.post("/api/auth/token/", body, format="json", REMOTE_ADDR=owner).status_code == 200
+    )
 
 
 # --------------------------------------------------------------------------- a script prefix

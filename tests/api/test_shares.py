@@ -109,3 +109,26 @@ def test_unfinished_analyses_are_bounded_per_account_and_address(settings):
     # a finished analysis gives its share back
     GameAnalysis.objects.filter(game=games[0]).update(status=GameAnalysis.Status.DONE)
     assert two.post(f"/api/games/{games[4].id}/analysis/").status_code == 202
+
+
+def test_a_bot_as_stand_in_makes_a_game_with_bots(settings):
+    """A game of people with ``options.stand_in`` a bot level has bots too: each absent
+    seat's turns are that bot's moves (an ``expert`` stand-in's on the heavy ``bots``
+    queue). Such games were not counted: one account ran any number of them at once
+    (two accounts, ``turn_timeout`` 1, ``max_timeouts`` 1 and one seat silent: an expert
+    playing it within seconds), past ``PABLO_BOT_GAMES`` and the address's share."""
+    settings.PABLO_BOT_GAMES, settings.PABLO_BOT_GAMES_PER_ADDRESS = 2, 3
+
+    def stand_in(client: APIClient, level: str = "expert"):
+        body = {"ruleset": "cabo", "seats": 2, "options": {"stand_in": level}}
+        return client.post("/api/games/", body, format="json")
+
+    one, two = player("one", "203.0.113.9"), player("two", "203.0.113.9")
+    assert [stand_in(one).status_code for _ in range(3)] == [201, 201, 429]
+    assert stand_in(one, "random").status_code == 429  # any bot level
+    assert create(one).status_code == 429  # counted with the games with bot seats
+    assert stand_in(one, "rules").status_code == 201  # the rules' automatic action: no bot
+    assert create(one, bots=None).status_code == 201
+    assert stand_in(two).status_code == 201  # the address's third
+    assert create(two).status_code == 429  # the address's share is used up
+    assert Game.objects.filter(options__stand_in="expert").count() == 3

@@ -319,3 +319,38 @@ def test_seat_taken_and_rematch_pushes(vapid, eager, service, django_capture_on_
     assert {"kind": "rematch", "game": str(new.id), "body": "ann offers a rematch."}.items() <= (
         next(m for m in offered if m["kind"] == "rematch").items()
     )
+
+
+# --------------------------------------------------------------------------- slow destinations
+
+
+#: The tasks that call out to a destination a user chose (a push endpoint, a webhook URL):
+#: each may wait up to ``PABLO_WEBHOOK_TIMEOUT`` on it (an endpoint that accepts and never
+#: answers), times every retry.
+DELIVERIES = ("games.deliver_push", "games.deliver_pushes", "games.deliver_webhook")
+
+
+@pytest.mark.parametrize("task", DELIVERIES)
+def test_deliveries_to_a_users_destination_keep_off_the_interactive_queue(task):
+    """Pushes went to ``celery``, the queue of the deadlines' sweeps and the bots' moves:
+    an account with ten subscriptions on a host that never answers held a worker slot 5 s
+    per device for every "your turn" (and again at each retry) -- a few such accounts in
+    games with 1-second turns stopped everyone's deadlines and bot moves, whatever the
+    deployment, since splitting ``celery`` from ``notifications`` (docs/deadlines.md)
+    left pushes with the sweeps."""
+    from pablo.celery import app
+
+    route = app.amqp.router.route({}, task, args=(1,), kwargs={})
+    assert route["queue"].name == "notifications"
+
+
+def test_the_shipped_workers_keep_deliveries_apart_from_the_game_flow():
+    """docker-compose's interactive worker took ``celery,notifications`` in one pool: slow
+    destinations (above) held the slots the sweeps and bot moves need."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docker-compose.yml").read_text()
+    queues = [q.split(",") for q in re.findall(r"celery -A pablo worker -Q (\S+)", text)]
+    assert ["celery"] in queues and ["notifications"] in queues
+    assert not any("celery" in q and "notifications" in q for q in queues)

@@ -78,7 +78,7 @@ def sync_detailed(
     """Create a game; you take seat 0.
 
      429 over `PABLO_THROTTLE_GAMES`, or for a game with bots over `PABLO_BOT_GAMES` (per account) or
-    `PABLO_BOT_GAMES_PER_ADDRESS` games with bots going on at once.
+    `PABLO_BOT_GAMES_PER_ADDRESS` games with bots going on at once (bot seats, or a bot as `stand_in`).
 
     Args:
         body (GameCreateInputRequest):
@@ -110,7 +110,7 @@ def sync(
     """Create a game; you take seat 0.
 
      429 over `PABLO_THROTTLE_GAMES`, or for a game with bots over `PABLO_BOT_GAMES` (per account) or
-    `PABLO_BOT_GAMES_PER_ADDRESS` games with bots going on at once.
+    `PABLO_BOT_GAMES_PER_ADDRESS` games with bots going on at once (bot seats, or a bot as `stand_in`).
 
     Args:
         body (GameCreateInputRequest):
@@ -137,7 +137,7 @@ async def asyncio_detailed(
     """Create a game; you take seat 0.
 
      429 over `PABLO_THROTTLE_GAMES`, or for a game with bots over `PABLO_BOT_GAMES` (per account) or
-    `PABLO_BOT_GAMES_PER_ADDRESS` games with bots going on at once.
+    `PABLO_BOT_GAMES_PER_ADDRESS` games with bots going on at once (bot seats, or a bot as `stand_in`).
 
     Args:
         body (GameCreateInputRequest):
@@ -167,7 +167,7 @@ async def asyncio(
     """Create a game; you take seat 0.
 
      429 over `PABLO_THROTTLE_GAMES`, or for a game with bots over `PABLO_BOT_GAMES` (per account) or
-    `PABLO_BOT_GAMES_PER_ADDRESS` games with bots going on at once.
+    `PABLO_BOT_GAMES_PER_ADDRESS` games with bots going on at once (bot seats, or a bot as `stand_in`).
 
     Args:
         body (GameCreateInputRequest):
