@@ -96,6 +96,23 @@ def no_mouse(page) -> None:
     )
 
 
+def stacked_two(ruleset: str, *, start_seat: int):
+    """ann and ben at a started two-seat game of ``ruleset`` with its plan's stacked deck."""
+    plan = PLANS[ruleset]
+    ann, ben = (
+        account_services.user_register(username=n, password=PASSWORD)[0] for n in ("ann", "ben")
+    )
+    game = game_services.game_create(
+        user=ann,
+        ruleset=ruleset,
+        seats=2,
+        options={"start_seat": start_seat, **plan["options"]},
+        decks=plan["decks"],
+    )
+    game_services.game_join(game_id=game.id, user=ben)
+    return ann, ben, game
+
+
 def test_a_whole_cabo_game_against_bots_by_keyboard(live_server, chromium):
     """The bots move through ``bot_services.game_bot_act`` (what the worker calls) as soon
     as they may, so the page follows their moves by its long poll."""
@@ -158,17 +175,7 @@ def test_a_whole_cabo_game_against_bots_by_keyboard(live_server, chromium):
 
 def test_a_skipbo_turn_by_keyboard(live_server, chromium):
     plan = PLANS["skipbo"]
-    ann, ben = (
-        account_services.user_register(username=n, password=PASSWORD)[0] for n in ("ann", "ben")
-    )
-    game = game_services.game_create(
-        user=ann,
-        ruleset="skipbo",
-        seats=2,
-        options={"start_seat": 0, **plan["options"]},
-        decks=plan["decks"],
-    )
-    game_services.game_join(game_id=game.id, user=ben)
+    ann, _ben, game = stacked_two("skipbo", start_seat=0)
     player = Player(chromium, live_server.url, "ann", DESKTOP)
     try:
         login(player)
@@ -195,18 +202,7 @@ def test_a_skipbo_turn_by_keyboard(live_server, chromium):
 def test_a_throw_by_keyboard_shows_the_focus_on_its_card(live_server, chromium):
     """A card that may be thrown (a "quiet" pick, open out of turn too) had its focus
     outline drawn in a clear colour: Tab reached it and nothing showed where."""
-    plan = PLANS["pablo"]
-    ann, ben = (
-        account_services.user_register(username=n, password=PASSWORD)[0] for n in ("ann", "ben")
-    )
-    game = game_services.game_create(
-        user=ann,
-        ruleset="pablo",
-        seats=2,
-        options={"start_seat": 1, **plan["options"]},
-        decks=plan["decks"],
-    )
-    game_services.game_join(game_id=game.id, user=ben)
+    ann, ben, game = stacked_two("pablo", start_seat=1)
     for u in (ann, ben):
         game_services.game_act(
             game_id=game.id, user=u, command={"type": "look", "positions": [0, 1]}
@@ -231,17 +227,7 @@ def test_each_seat_hears_only_what_its_view_shows(live_server, chromium):
     listen. Each live region repeats that seat's "Last moves" sentences: ann hears
     her own looked-at cards, ben hears that she looked, not what."""
     plan = PLANS["pablo"]
-    ann, ben = (
-        account_services.user_register(username=n, password=PASSWORD)[0] for n in ("ann", "ben")
-    )
-    game = game_services.game_create(
-        user=ann,
-        ruleset="pablo",
-        seats=2,
-        options={"start_seat": 0, **plan["options"]},
-        decks=plan["decks"],
-    )
-    game_services.game_join(game_id=game.id, user=ben)
+    ann, ben, game = stacked_two("pablo", start_seat=0)
     players = [Player(chromium, live_server.url, n, DESKTOP) for n in ("ann", "ben")]
     try:
         for pl in players:
