@@ -22,6 +22,7 @@ import logging
 import os
 import random
 import re
+import time
 import urllib.parse
 from datetime import timedelta
 from pathlib import Path
@@ -42,7 +43,7 @@ from games import outbox, rules
 from games.models import Game, PushDelivery, PushSubscription
 from games.names import player_name
 
-from . import services, stale
+from . import services, slow, stale
 from .webhooks import (
     WebhookFailed,
     WebhookMalformed,
@@ -397,8 +398,16 @@ def deliver(delivery_id: int) -> str | None:
             count("skipped")
             return "skipped"
         sub = row.subscription
+        destination = slow.push_key(sub.user_id)
+        left = slow.wait_for(destination)
+        started = time.monotonic()
         try:
-            status = post(sub, row.message, urgent=row.urgent, pair=pair)
+            if left > 0:  # its devices kept a delivery waiting lately: a try, not attempted
+                raise WebhookFailed(f"{loggable(sub.endpoint)}: slow, left alone {left:.0f} s")
+            try:
+                status = post(sub, row.message, urgent=row.urgent, pair=pair)
+            finally:
+                slow.attempted(destination, time.monotonic() - started)
         except WebhookRefused as exc:
             log.warning("push not sent: %s", exc)
             status = 0
@@ -409,7 +418,7 @@ def deliver(delivery_id: int) -> str | None:
                 services.push_delivery_done(delivery=row, tries=tries, sent=False)
                 count("failed")
                 return "failed"
-            delay = _backoff(tries)
+            delay = max(_backoff(tries), slow.wait_for(destination))
             services.push_delivery_later(
                 delivery=row, tries=tries, at=timezone.now() + timedelta(seconds=delay)
             )

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from typing import Any
 
 from celery import shared_task
 from django.conf import settings
 
-from . import digest, fanout, mail, push, webhooks
+from . import digest, fanout, mail, push, slow, webhooks
 
 log = logging.getLogger(__name__)
 
@@ -50,15 +51,24 @@ def send_due_reminders() -> int:
     max_retries=None,  # bounded below by PABLO_WEBHOOK_RETRIES, read at run time
 )
 def deliver_webhook(self: Any, user_id: Any, body: str) -> int | None:
+    destination = slow.webhook_key(user_id)
+    left = slow.wait_for(destination)
+    started = time.monotonic()
     try:
-        return fanout.deliver_webhook(user_id, body)
+        if left > 0:  # it kept a delivery waiting lately: a try, not attempted (``slow``)
+            raise webhooks.WebhookFailed(f"slow, left alone {left:.0f} s")
+        try:
+            return fanout.deliver_webhook(user_id, body)
+        finally:
+            slow.attempted(destination, time.monotonic() - started)
     except webhooks.WebhookFailed as exc:
         limit = int(getattr(settings, "PABLO_WEBHOOK_RETRIES", 6))
         if self.request.retries >= limit:
             log.warning("webhook of user %s given up after %s tries: %s", user_id, limit + 1, exc)
             return None
         log.info("webhook of user %s failed (%s); retrying", user_id, exc)
-        raise self.retry(exc=exc, countdown=_backoff(self.request.retries)) from exc
+        countdown = max(_backoff(self.request.retries), slow.wait_for(destination))
+        raise self.retry(exc=exc, countdown=countdown) from exc
 
 
 @shared_task(bind=True, name="games.deliver_email", ignore_result=True, max_retries=None)
