@@ -157,7 +157,8 @@ def make_driven(players: list[tuple[Any, str]]) -> list[dict]:
 
 class Servers:
     def __init__(self, port: int, feed_workers: int, broker: str, throttled: bool = False,
-                 feed_nice: int = 0) -> None:  # fmt: skip
+                 feed_nice: int = 0, access_log: str = "", timing_log: str = "",
+                 feed_policy: str = "") -> None:  # fmt: skip
         self.port = port
         self.feed_port = port + 1
         self.env = {
@@ -181,6 +182,12 @@ class Servers:
         help_text = subprocess.run([gunicorn[0], "--help"], capture_output=True, text=True)
         if "--no-control-socket" in help_text.stdout:
             gunicorn.append("--no-control-socket")
+        if timing_log:  # each request's time split by where it went (bench/gunicorn_timing.py)
+            gunicorn += ["-c", str(ROOT / "bench/gunicorn_timing.py")]
+            self.env["PABLO_TIMING_LOG"] = timing_log
+        if access_log:  # each request's wall clock and time taken (ms), to set beside the bench's
+            gunicorn += ["--access-logfile", access_log,
+                         "--access-logformat", "%(t)s %(M)s ms %(m)s %(U)s %(s)s"]  # fmt: skip
         feed = [str(bin_ / "uvicorn"), "pablo.asgi:application", "--port", str(self.feed_port),
                 "--workers", str(feed_workers), "--log-level", "info", "--no-access-log",
                 "--http", "httptools", "--loop", "uvloop",
@@ -188,6 +195,8 @@ class Servers:
                 "--timeout-graceful-shutdown", "35"]  # fmt: skip
         if feed_nice:  # the waits yield the CPU to the actions (docs/operations.md)
             feed = ["nice", "-n", str(feed_nice), *feed]
+        if feed_policy:  # (chrt: "batch" never preempts on waking, "idle" yields to all)
+            feed = ["chrt", f"--{feed_policy}", "0", *feed]
         self.feed_args = feed
         self.procs: dict[str, subprocess.Popen] = {}
         self.log = open(Path(self.env["PABLO_VAR_DIR"] + ".log"), "wb")  # noqa: SIM115
@@ -541,6 +550,7 @@ class Driver:
         self.halt = context.Event()
         self._process = context.Process(target=self.run, daemon=True)
         self._latencies: list[float] = []
+        self._sent: list[float] = []
         self._done = self._errors = 0
         self._failures: list[str] = []
 
@@ -567,7 +577,8 @@ class Driver:
         while not self._records.empty():
             kind, value = self._records.get()
             if kind == "latency":
-                self._latencies.append(value)
+                self._latencies.append(value[0])
+                self._sent.append(value[1])
                 self._done += 1
             elif kind == "error":
                 self._errors += 1
@@ -577,7 +588,12 @@ class Driver:
     def reset(self) -> None:
         """Forget what was measured so far (the next phase starts)."""
         self._drain()
-        self._latencies, self._done, self._errors = [], 0, 0
+        self._latencies, self._sent, self._done, self._errors = [], [], 0, 0
+
+    def slowest(self, count: int) -> list[tuple[float, float]]:
+        """The ``count`` slowest actions measured: (seconds, the wall clock when sent)."""
+        self._drain()
+        return sorted(zip(self._latencies, self._sent, strict=True), reverse=True)[:count]
 
     @property
     def latencies(self) -> list[float]:
@@ -638,14 +654,14 @@ class Driver:
             try:
                 while job["body"] is None:
                     self.find(conn, job)
-                sent = time.monotonic()
+                sent, wall = time.monotonic(), time.time()
                 path = f"/api/games/{job['id']}/actions/"
                 status, data = self.request(conn, "POST", path, job["tokens"][job["seat"]],
                                             job["body"])  # fmt: skip
                 took = time.monotonic() - sent
                 if status == 201:
                     if self.measuring:
-                        self._record("latency", took)
+                        self._record("latency", (took, wall))
                     state = data["game"]["state"]
                     active = data["game"]["status"] == "active"
                     job["body"] = choose(state["legal_actions"], self.turns) if active else None
@@ -729,6 +745,12 @@ def storm(args: Any, servers: Servers, feed: Feed, driver: Driver, idle: list, i
         f"load {os.getloadavg()[0]:.1f}",
         flush=True,
     )
+    slow = ", ".join(
+        f"{took * 1000:.0f} ms at {time.strftime('%H:%M:%S', time.gmtime(at))}"
+        f".{int(at % 1 * 1000):03d} (+{at - (time.time() - (time.monotonic() - gate_at)):.1f} s)"
+        for took, at in driver.slowest(5)
+    )
+    print(f"storm: the slowest actions: {slow}", flush=True)
     missed = []
     if late:
         missed.append(f"{late} clients not answered within {WAIT + 1} s")
@@ -771,6 +793,12 @@ def main() -> int:
                         help="N clients waiting, the feed restarted, all reconnect")  # fmt: skip
     parser.add_argument("--storm-window", type=float, default=10.0,
                         help="the storm's clients reconnect within this many seconds")  # fmt: skip
+    parser.add_argument("--access-log", default="",
+                        help="the web's access log, with each request's time (ms)")  # fmt: skip
+    parser.add_argument("--timing-log", default="",
+                        help="where the web's requests' time went")  # fmt: skip
+    parser.add_argument("--feed-policy", choices=["", "batch", "idle"], default="",
+                        help="the feed processes' scheduling policy (chrt)")  # fmt: skip
     args = parser.parse_args()
     if args.storm:
         args.k = "0"
@@ -803,7 +831,9 @@ def main() -> int:
         idle_games = make_games(max(1, biggest // GAMES_PER_K), [u for u, _ in idle_users[:50]])
         jobs = make_driven(players)
         connection.close()
-        servers = Servers(args.port, args.feed_workers, broker, feed_nice=args.feed_nice)
+        servers = Servers(args.port, args.feed_workers, broker, feed_nice=args.feed_nice,
+                          access_log=args.access_log, timing_log=args.timing_log,
+                          feed_policy=args.feed_policy)  # fmt: skip
         driver = Driver(args.port, jobs, turns=args.account)
         driver.start()  # (forked before the feed's thread exists)
         feed = Feed(servers.feed_port, account=args.account, nice=args.clients_nice)

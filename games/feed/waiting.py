@@ -242,15 +242,22 @@ def account_head(user_id: Any) -> int | None:
 
 def game_facts(game_id: str) -> tuple[int, frozenset[str] | None] | None:
     """(version, ``friends.readers``) of a game, read for the fast path of a feed
-    process that does not know the game yet (on an executor thread: ``asgi``); None
-    when there is no such game or the database could not be read (Django answers)."""
+    process that does not know the game yet; None when there is no such game or the
+    database could not be read (Django answers)."""
+    found = games_facts([game_id])
+    return None if found is None else found.get(game_id)
+
+
+def games_facts(game_ids: list[str]) -> dict[str, tuple[int, frozenset[str] | None]] | None:
+    """``game_facts`` of several games (canonical ids) with one query, and one more per
+    private game (its readers): a feed process just started learns the games its
+    reconnecting clients wait on in batches (on an executor thread: ``asgi``). A game
+    that does not exist is left out; None when the database could not be read."""
     try:
-        row = Game.objects.filter(pk=game_id).values_list("version", "private").first()
-        if row is None:
-            return None
-        return int(row[0]), friends.readers_of(game_id, row[1])
+        rows = Game.objects.filter(pk__in=game_ids).values_list("pk", "version", "private")
+        return {str(pk): (int(v), friends.readers_of(pk, private)) for pk, v, private in rows}
     except DatabaseError as exc:
-        log.warning("feed: reading a game's version failed: %s", exc)
+        log.warning("feed: reading games' versions failed: %s", exc)
         close_old_connections()
         return None
 
