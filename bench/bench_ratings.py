@@ -32,12 +32,14 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import math
+import multiprocessing
 import os
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -86,45 +88,55 @@ def kendall_tau(xs: list[float], ys: list[float]) -> float:
     return (conc - disc) / math.sqrt(both) if both else float("nan")  # (no games: all tied)
 
 
+def pure_places(
+    ruleset: str, names: list[str], choosers: list[Any], rng: random.Random, position: int
+) -> dict[str, int]:
+    """One game of ``names`` (in seat order) in the bots' pure simulation; each rated
+    account's place, read from its events by the ratings' own path."""
+    stream: list[rules.Event] = []
+    play_game(
+        ruleset,
+        ["basic"] * len(names),
+        chance=DeckChance(rng),
+        rng=rng,
+        stream=stream,
+        choosers=choosers,
+    )
+    seat_names = {f"seat{s}": name for s, name in enumerate(names)}
+    events = [
+        (
+            e.type,
+            e.seat,
+            {**e.data, "username": seat_names[e.data["username"]]}
+            if e.type == "player_joined"
+            else e.data,
+        )
+        for e in stream
+    ]
+    game = model.finished(f"g{position}", position, events)
+    seats = model.counted(game)
+    return {game.seats[s].username: place for s, place in seats.items()}
+
+
 class Pure:
     """Games in the bots' pure simulation, rated in memory by the ratings' own path."""
 
     def __init__(self, ruleset: str, names: list[str]) -> None:
         self.ruleset = ruleset
         self.skills = {name: model.Skill() for name in names}
+        self.position = 0
 
     def skill(self, names: list[str]) -> list[model.Skill]:
         return [self.skills[name] for name in names]
 
     def play(self, names: list[str], choosers: list[Any], rng: random.Random) -> dict[str, int]:
-        """One game of ``names`` (in seat order); each rated account's place."""
-        stream: list[rules.Event] = []
-        play_game(
-            self.ruleset,
-            ["basic"] * len(names),
-            chance=DeckChance(rng),
-            rng=rng,
-            stream=stream,
-            choosers=choosers,
-        )
-        seat_names = {f"seat{s}": name for s, name in enumerate(names)}
-        events = [
-            (
-                e.type,
-                e.seat,
-                {**e.data, "username": seat_names[e.data["username"]]}
-                if e.type == "player_joined"
-                else e.data,
-            )
-            for e in stream
-        ]
-        self.position = getattr(self, "position", 0) + 1
-        game = model.finished(f"g{self.position}", self.position, events)
-        seats = model.counted(game)
-        people = [game.seats[s].username for s in seats]
-        after = model.rate(self.skill(people), list(seats.values()))
+        self.position += 1
+        return pure_places(self.ruleset, names, choosers, rng, self.position)
+
+    def rate(self, places: dict[str, int]) -> None:
+        people = list(places)
+        after = model.rate(self.skill(people), list(places.values()))
         self.skills.update(zip(people, after, strict=True))
-        return dict(zip(people, seats.values(), strict=True))
 
 
 class Services:
@@ -171,6 +183,9 @@ class Services:
         return dict(
             self.RatingChange.objects.filter(game_id=game.id).values_list("user__username", "place")
         )
+
+    def rate(self, places: dict[str, int]) -> None:
+        """(The ratings follower has rated the game already.)"""
 
 
 def duel(ruleset: str, weak: str, strong: str, games: int, epsilon: float, seed: int) -> str:
@@ -232,7 +247,20 @@ def main() -> None:
         default=expert.DEFAULT_ITERATIONS,
         help="the expert's rollouts per decision (fewer: a cheaper, weaker expert)",
     )
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing games (pure)")
+    parser.add_argument("--dump", help="write each game's table and places here (JSON lines)")
+    parser.add_argument("--replay", help="rate the games of a --dump instead of playing")
+    parser.add_argument("--tau", type=float, help="the model's dynamics factor (a trial)")
+    parser.add_argument("--beta", type=float, help="the model's performance noise (a trial)")
     args = parser.parse_args()
+    if args.tau is not None:
+        model.TAU = args.tau
+    if args.beta is not None:
+        model.BETA, model._BETA_SQUARED = args.beta, args.beta**2
+    if args.replay:
+        args.via, args.duel = "pure", 0
+        with open(args.replay) as lines:
+            args.games = sum(1 for _ in lines)
     expert.DEFAULT_ITERATIONS = args.expert_iterations
     counts = dict(part.split("=") for part in args.population.split(","))
     present = [p for p in POLICIES if int(counts.get(p, 0))]
@@ -240,7 +268,8 @@ def main() -> None:
     names = [name for name, _ in accounts]
     print(
         f"{args.ruleset}, via {args.via}: {args.games} games, population {args.population}, "
-        f"sloppy: epsilon {args.epsilon}; load average {os.getloadavg()[0]:.1f} "
+        f"sloppy: epsilon {args.epsilon}; tau {model.TAU:.4f}, beta {model.BETA:.3f}; "
+        f"load average {os.getloadavg()[0]:.1f} "
         f"on {os.cpu_count()} cores"
     )
     if args.duel:
@@ -262,24 +291,80 @@ def main() -> None:
             connection.creation.destroy_test_db(old, verbosity=0)
 
 
+def table_of(seed: int, n: int, ruleset: str, accounts: list) -> tuple[random.Random, list[str]]:
+    """Game ``n``'s own random generator and its table: the same whoever plays it."""
+    rng = random.Random(f"{seed}/{n}")
+    high = min(5, rules.get_ruleset(ruleset).max_players_any, len(accounts))
+    return rng, [name for name, _ in rng.sample(accounts, rng.randint(2, high))]
+
+
+_worker: dict[str, Any] = {}
+
+
+def _worker_start(args: Any, accounts: list) -> None:
+    expert.DEFAULT_ITERATIONS = args.expert_iterations
+    policies = {p for _, p in accounts}
+    _worker.update(
+        args=args,
+        accounts=accounts,
+        policy=dict(accounts),
+        choosers={p: policy_chooser(p, args.ruleset, args.epsilon) for p in policies},
+    )
+
+
+def _worker_game(n: int) -> tuple[int, list[str], dict[str, int] | str]:
+    args, policy, choosers = _worker["args"], _worker["policy"], _worker["choosers"]
+    rng, table = table_of(args.seed, n, args.ruleset, _worker["accounts"])
+    try:
+        places = pure_places(args.ruleset, table, [choosers[policy[x]] for x in table], rng, n + 1)
+    except Unfinished as exc:
+        return n, table, str(exc)
+    return n, table, places
+
+
+def played(args: Any, world: Any, accounts: list, choosers: dict) -> Iterator[tuple]:
+    """``(n, table, places)`` of each game in order (``places`` a reason when the game
+    never ended): played here, in ``--jobs`` processes (pure), or read from ``--replay``."""
+    if args.replay:
+        with open(args.replay) as lines:
+            for line in lines:
+                game = json.loads(line)
+                yield game["game"], game["table"], game["places"]
+        return
+    if args.jobs > 1:
+        if args.via != "pure":
+            raise SystemExit("--jobs needs --via pure (the services' games share one database)")
+        with multiprocessing.Pool(args.jobs, _worker_start, (args, accounts)) as pool:
+            yield from pool.imap(_worker_game, range(args.games), chunksize=2)
+        return
+    policy = dict(accounts)
+    for n in range(args.games):
+        rng, table = table_of(args.seed, n, args.ruleset, accounts)
+        try:
+            places = world.play(table, [choosers[policy[name]] for name in table], rng)
+        except Unfinished as exc:
+            yield n, table, str(exc)
+            continue
+        yield n, table, places
+
+
 def report(args: Any, world: Any, accounts: list, choosers: dict) -> None:
     policy = dict(accounts)
     names = [name for name, _ in accounts]
-    rng = random.Random(args.seed)
     settled: dict[str, int] = {}
-    high = min(5, rules.get_ruleset(args.ruleset).max_players_any, len(accounts))
     held_out = int(args.games * 0.8)
     loss = base = 0.0
     unfinished: list[str] = []
+    dump = open(args.dump, "w") if args.dump else None  # noqa: SIM115 (closed below)
     start = time.perf_counter()
-    for n in range(args.games):
-        table = [name for name, _ in rng.sample(accounts, rng.randint(2, high))]
-        before = world.skill(table)
-        try:
-            places = world.play(table, [choosers[policy[name]] for name in table], rng)
-        except Unfinished as exc:  # unrated, like an aborted game; counted and printed
-            unfinished.append(f"game {n + 1} ({', '.join(table)}): {exc}")
+    for n, table, places in played(args, world, accounts, choosers):
+        if dump:
+            dump.write(json.dumps({"game": n, "table": table, "places": places}) + "\n")
+        if isinstance(places, str):  # unrated, like an aborted game; counted and printed
+            unfinished.append(f"game {n + 1} ({', '.join(table)}): {places}")
             continue
+        before = world.skill(table)
+        world.rate(places)
         if n >= held_out and len(places) >= 2:
             # The model's chance of each rated player finishing first, before the game.
             rated = [i for i, name in enumerate(table) if name in places]
@@ -294,6 +379,8 @@ def report(args: Any, world: Any, accounts: list, choosers: dict) -> None:
             took = time.perf_counter() - start
             print(f"  {n + 1} games, {took / (n + 1):.3f} s a game", flush=True)
     took = time.perf_counter() - start
+    if dump:
+        dump.close()
     skills = dict(zip(names, world.skill(names), strict=True))
     shown = [model.display(skills[x].mu, skills[x].sigma) for x in names]
     strengths = [STRENGTH[policy[x]] for x in names]
@@ -311,15 +398,20 @@ def report(args: Any, world: Any, accounts: list, choosers: dict) -> None:
     # The best tau-b a ranking can reach when accounts share their policy: every
     # account of a stronger policy above every weaker one, in any order within one.
     best = kendall_tau([1000 * v + i for i, v in enumerate(strengths)], strengths)
-    right = total = 0
+    right = wrong = total = 0
     for i in range(len(names)):
         for j in range(len(names)):
             if strengths[i] > strengths[j]:
                 total += 1
                 right += shown[i] > shown[j]
+                wrong += shown[i] < shown[j]
     print(f"{len(unfinished)} games never ended (not rated)", *unfinished, sep="\n  ")
     print(f"Kendall tau-b(rating, policy) = {tau:.3f} (at most {best:.3f} with tied policies)")
     print(f"stronger policy's account rated higher in {right} of {total} pairs")
+    # Kendall's tau over the pairs the policies order (Goodman and Kruskal's gamma): the
+    # tau that a population of tied policies can bring to 1, where tau-b stops at the bound.
+    gamma = (right - wrong) / (right + wrong) if right + wrong else float("nan")
+    print(f"Kendall's tau over the pairs of different policies (gamma) = {gamma:.3f}")
     held = args.games - held_out
     print(
         f"held-out {held} games: log-loss {loss / held:.4f} vs everyone equal {base / held:.4f} "
