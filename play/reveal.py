@@ -88,7 +88,20 @@ def build(
             if why
             else _("Nobody called.")
         )
+    kamikaze = shown.get("kamikaze")
+    if isinstance(kamikaze, int) and 0 <= kamikaze < len(names):
+        call = f"{call} {_kamikaze_sentence(kamikaze == you) % {'name': names[kamikaze]}}"
     return {"round": number, "rows": rows, "call": call, "reason": shown.get("reason")}
+
+
+def _kamikaze_sentence(you: bool) -> str:
+    """A field of exactly 12, 12, 13 and 13 (``reveal.kamikaze``), which decides the
+    round's points whatever was called (``%`` its words)."""
+    if you:
+        return _("You held 12, 12, 13 and 13, a kamikaze: you score 0 and everyone else 50.")
+    return _(
+        "%(name)s held 12, 12, 13 and 13, a kamikaze: %(name)s scores 0 and everyone else 50."
+    )
 
 
 def _call_sentence(you: bool, succeeded: bool | None) -> str:

@@ -103,7 +103,8 @@ class GameSerializer(serializers.Serializer):
         "null while the game waits for players. The Pablo family adds `reveal`: the last "
         'finished round, public: {"round", "reason", "fields": {seat: [{"code", "value"} | '
         'null]}, "calls": [{"seat", "succeeded"}], "totals", "scores", "game_totals", '
-        '"winners"} (null before the first round ends).',
+        '"winners"} (null before the first round ends); in cabo also "kamikaze": the seat '
+        "whose field held exactly 12, 12, 13 and 13, in a round where one did.",
     )
     created_at = serializers.DateTimeField()
     fairness = FairnessSerializer(  # fair deals (#12)

@@ -11,7 +11,7 @@ more -- until the next round ends:
  "fields": {seat: [{"code", "value"} | null per slot]},
  "calls": [{"seat", "succeeded": true | false | null}],   # in calling order
  "totals": {seat: n}, "scores": {seat: n}, "game_totals": {seat: n},
- "winners": [seat, ...]}
+ "winners": [seat, ...], "kamikaze": seat}   # (cabo, only when it happened)
 ```
 
 ``totals``: the sum of each field's values; ``scores``: the round's points
@@ -22,7 +22,9 @@ scored 0). A call *succeeded* when it earned the caller what a call is for
 lower than every other player's (and in ``pablo`` not a round ended by an
 empty field); in ``cabo`` the lowest total, ties included (or the kamikaze
 hand). A round that ended on an exhausted draw pile is scored as if nobody
-called: its calls show ``succeeded: null``.
+called: its calls show ``succeeded: null``. ``kamikaze`` names the ``cabo`` seat whose
+field held exactly 12, 12, 13 and 13 (it scored 0 and everyone else 50, calls or
+not); the key is absent in every other round.
 
 Pure: no Django, no clock, no random.
 """
@@ -32,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .events import JSON
+from .family.presets import KAMIKAZE
 
 
 def call_succeeded(
@@ -53,7 +56,7 @@ def round_reveal(
 ) -> JSON:
     """The reveal of the round that ``ended`` (a ``round_ended`` event's data)."""
     totals = {str(k): v for k, v in ended["totals"].items()}
-    return {
+    shown = {
         "round": ended["round"],
         "reason": ended["reason"],
         "fields": {
@@ -77,6 +80,16 @@ def round_reveal(
         "game_totals": {str(k): v for k, v in ended["game_totals"].items()},
         "winners": list(ended["winners"]),
     }
+    if ruleset == "cabo":
+        held = {
+            int(seat): sorted(value(card["code"]) for card in slots if card is not None)
+            for seat, slots in ended["fields"].items()
+        }
+        # the seat the scoring took (``presets.cabo_score``: the first in seat order)
+        kamikaze = [seat for seat in sorted(held) if held[seat] == KAMIKAZE]
+        if kamikaze and kamikaze[0] in ended["winners"]:
+            shown["kamikaze"] = kamikaze[0]
+    return shown
 
 
 def shown(reveal: JSON | None) -> JSON | None:

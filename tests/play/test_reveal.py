@@ -64,6 +64,10 @@ def test_the_reveal_shows_every_card_the_call_and_the_points(cabo_after_round_on
     assert "Round 1: every card face up" in text
     # ann called (the plan's caller in round 1), but ben's 12 12 13 13 is a kamikaze
     assert "You called Cabo, and it failed (+50)." in text
+    # ... and the kamikaze is named: why everyone but ben scored 50
+    assert "ben held 12, 12, 13 and 13, a kamikaze: ben scores 0 and everyone else 50." in text
+    mine = client_for(users[1]).get(f"/play/{game.id}/").content.decode()
+    assert "You held 12, 12, 13 and 13, a kamikaze: you score 0 and everyone else 50." in mine
     # every seat's four cards face up with their values: ben's 12 12 13 13
     ben = text[text.index(">ben<") :]
     assert [int(v) for v in re.findall(r'<span class="value">(-?\d+)</span>', ben)[:4]] == [

@@ -86,6 +86,33 @@ def test_cabo_a_failed_call_costs_five():
     assert r["winners"] == [1]
 
 
+def test_cabo_a_kamikaze_is_named_in_the_reveal():
+    # seat 0: 0 1 1 2 = 4 calls; seat 1 holds exactly 12 13 12 13 = 50: a kamikaze
+    t = table("cabo", [["0", "1", "1", "2"], ["12", "13", "12", "13"]], "3", ["6", "6"])
+    look_all(t)
+    call(t, 0)
+    draw(t, 1)
+    discard(t, 1)  # seat 1 keeps its field: the round ends
+    r = reveal(t, None)
+    assert r["kamikaze"] == 1
+    assert r["totals"] == {"0": 4, "1": 50}
+    assert r["scores"] == {"0": 50, "1": 0}  # 0 for the kamikaze, 50 for everyone else
+    assert r["winners"] == [1]
+    assert r["calls"] == [{"seat": 0, "succeeded": False}]  # the lowest total lost anyway
+
+
+def test_cabo_no_kamikaze_key_without_one():
+    # seat 1: 12 13 12 12 is not a kamikaze (the four values must be 12, 12, 13, 13)
+    t = table("cabo", [["0", "1", "1", "2"], ["12", "13", "12", "12"]], "3", ["6", "6"])
+    look_all(t)
+    call(t, 0)
+    draw(t, 1)
+    discard(t, 1)
+    r = reveal(t)
+    assert "kamikaze" not in r
+    assert r["scores"] == {"0": 0, "1": 49}
+
+
 def test_pablo_a_failed_call_scores_25_and_the_reveal_lasts_until_the_next_round_end():
     # seat 0: K Q J 10 of spades = 13 + 12 + 11 + 10 = 46; seat 1: A 2 3 4 = 10
     fields = [["KS", "QS", "JS", "10S"], ["AS", "2S", "3S", "4S"]]

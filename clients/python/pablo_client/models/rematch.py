@@ -40,7 +40,8 @@ class Rematch:
         state (None | RematchStateType0): The game as you see it (API.md 'The game and its state'); null while the game
             waits for players. The Pablo family adds `reveal`: the last finished round, public: {"round", "reason",
             "fields": {seat: [{"code", "value"} | null]}, "calls": [{"seat", "succeeded"}], "totals", "scores",
-            "game_totals", "winners"} (null before the first round ends).
+            "game_totals", "winners"} (null before the first round ends); in cabo also "kamikaze": the seat whose field held
+            exactly 12, 12, 13 and 13, in a round where one did.
         created_at (datetime.datetime):
         fairness (Fairness | None): Fair deals (docs/fairness.md); null for a game with stacked decks.
         private (bool): Listed to its players only; joined by invite.

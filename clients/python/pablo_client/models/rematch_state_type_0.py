@@ -13,7 +13,8 @@ T = TypeVar("T", bound="RematchStateType0")
 class RematchStateType0:
     """The game as you see it (API.md 'The game and its state'); null while the game waits for players. The Pablo family
     adds `reveal`: the last finished round, public: {"round", "reason", "fields": {seat: [{"code", "value"} | null]},
-    "calls": [{"seat", "succeeded"}], "totals", "scores", "game_totals", "winners"} (null before the first round ends).
+    "calls": [{"seat", "succeeded"}], "totals", "scores", "game_totals", "winners"} (null before the first round ends);
+    in cabo also "kamikaze": the seat whose field held exactly 12, 12, 13 and 13, in a round where one did.
 
     """
 
