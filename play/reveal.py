@@ -99,9 +99,7 @@ def _kamikaze_sentence(you: bool) -> str:
     round's points whatever was called (``%`` its words)."""
     if you:
         return _("You held 12, 12, 13 and 13, a kamikaze: you score 0 and everyone else 50.")
-    return _(
-        "%(name)s held 12, 12, 13 and 13, a kamikaze: %(name)s scores 0 and everyone else 50."
-    )
+    return _("%(name)s held 12, 12, 13 and 13, a kamikaze: %(name)s scores 0 and everyone else 50.")
 
 
 def _call_sentence(you: bool, succeeded: bool | None) -> str:
