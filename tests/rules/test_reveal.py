@@ -18,6 +18,14 @@ def reveal(t, seat=0):
     return t.view(seat)["reveal"]
 
 
+def two_seat_call(t):
+    """Both look, seat 0 calls, seat 1 draws and discards: the round ends."""
+    look_all(t)
+    call(t, 0)
+    draw(t, 1)
+    discard(t, 1)
+
+
 def cards(*pairs):
     return [{"code": code, "value": value} for code, value in pairs]
 
@@ -26,10 +34,7 @@ def test_cabo_a_successful_call():
     # seat 0: 1 2 3 4 = 10; seat 1: 5 6 5 6 = 22; top 0; draws 6, 6
     t = table("cabo", [["1", "2", "3", "4"], ["5", "6", "5", "6"]], "0", ["6", "6"])
     assert reveal(t) is None  # no round has ended yet
-    look_all(t)
-    call(t, 0)
-    draw(t, 1)
-    discard(t, 1)  # the turn would return to the caller: the round ends
+    two_seat_call(t)  # the turn would return to the caller: the round ends
     expected = {
         "round": 1,
         "reason": "call",
@@ -53,10 +58,7 @@ def test_a_view_hands_out_a_copy_of_the_reveal():
     # views never share the state's data: changing every part of one view's reveal
     # changes neither the state nor the next view
     t = table("cabo", [["1", "2", "3", "4"], ["5", "6", "5", "6"]], "0", ["6", "6"])
-    look_all(t)
-    call(t, 0)
-    draw(t, 1)
-    discard(t, 1)
+    two_seat_call(t)
     before = copy.deepcopy(reveal(t))
     r = reveal(t)
     r["fields"]["0"][0]["code"] = "13"
@@ -75,10 +77,7 @@ def test_a_view_hands_out_a_copy_of_the_reveal():
 def test_cabo_a_failed_call_costs_five():
     # seat 0: 5 6 5 6 = 22 calls; seat 1: 1 2 3 4 = 10
     t = table("cabo", [["5", "6", "5", "6"], ["1", "2", "3", "4"]], "0", ["6", "6"])
-    look_all(t)
-    call(t, 0)
-    draw(t, 1)
-    discard(t, 1)
+    two_seat_call(t)
     r = reveal(t)
     assert r["calls"] == [{"seat": 0, "succeeded": False}]
     assert r["totals"] == {"0": 22, "1": 10}
@@ -89,10 +88,7 @@ def test_cabo_a_failed_call_costs_five():
 def test_cabo_a_kamikaze_is_named_in_the_reveal():
     # seat 0: 0 1 1 2 = 4 calls; seat 1 holds exactly 12 13 12 13 = 50: a kamikaze
     t = table("cabo", [["0", "1", "1", "2"], ["12", "13", "12", "13"]], "3", ["6", "6"])
-    look_all(t)
-    call(t, 0)
-    draw(t, 1)
-    discard(t, 1)  # seat 1 keeps its field: the round ends
+    two_seat_call(t)  # seat 1 keeps its field: the round ends
     r = reveal(t, None)
     assert r["kamikaze"] == 1
     assert r["totals"] == {"0": 4, "1": 50}
@@ -104,10 +100,7 @@ def test_cabo_a_kamikaze_is_named_in_the_reveal():
 def test_cabo_no_kamikaze_key_without_one():
     # seat 1: 12 13 12 12 is not a kamikaze (the four values must be 12, 12, 13, 13)
     t = table("cabo", [["0", "1", "1", "2"], ["12", "13", "12", "12"]], "3", ["6", "6"])
-    look_all(t)
-    call(t, 0)
-    draw(t, 1)
-    discard(t, 1)
+    two_seat_call(t)
     r = reveal(t)
     assert "kamikaze" not in r
     assert r["scores"] == {"0": 0, "1": 49}
