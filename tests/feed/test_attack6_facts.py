@@ -123,3 +123,67 @@ def test_every_waiter_is_answered_when_the_database_drops_the_feeds_connections(
         for g, t in jobs
     ]
     assert again == [200] * 9 + [404] * 6, (got, again)
+
+
+def raw_head(base: str, path: str, token: str) -> tuple:
+    import http.client
+    from urllib.parse import urlparse
+
+    url = urlparse(base)
+    conn = http.client.HTTPConnection(url.hostname, url.port, timeout=40)
+    try:
+        conn.request("HEAD", path, headers={"Authorization": f"Token {token}"})
+        got = conn.getresponse()
+        kept = sorted((k.lower(), v) for k, v in got.getheaders() if k.lower() not in VARYING)
+        return got.status, kept, got.read()
+    finally:
+        conn.close()
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_a_strangers_first_head_wait_on_a_private_game_is_the_unknown_games(pg_servers):
+    base = pg_servers.feed(PABLO_FEED_DEBUG="1", PABLO_ASGI_THREADS="2", PABLO_FEED_AUDIT="600")
+    (ann, _a), (ben, _b), (eve, eve_token), (fay, _f) = users(4)
+    secret = private_game([ann, ben])
+    public = started_game([eve, fay])
+    for _ in range(2):
+        assert (
+            raw_head(base, f"/api/games/{public.id}/events/?after=0&wait=0.3", eve_token)[0] == 200
+        )
+    expected = raw_head(base, f"/api/games/{uuid.uuid4()}/events/?after=0&wait=0.3", eve_token)
+    assert expected[0] == 404
+    for after in (0, secret.version, secret.version + 3):
+        for spelled in spellings(secret.id):
+            path = f"/api/games/{spelled}/events/?after={after}&wait=0.3"
+            assert raw_head(base, path, eve_token) == expected, (after, spelled)
+
+
+ODD_QUERIES = [
+    "wait=inf", "wait=1e999", "wait=nan", "wait=0&wait=0.3", "wait=-0.0",
+    "wait=0.3&after=-1", "wait=0.3&after=abc", "wait=0.3&after=99999999999999999999",
+]  # fmt: skip
+
+
+def raw_answer(base: str, path: str, token: str) -> tuple:
+    status, headers, body = raw_get(base, path, token)
+    return status, sorted((k.lower(), v) for k, v in headers if k.lower() not in VARYING), body
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_odd_wait_values_on_a_private_game_answer_as_for_an_unknown_one(pg_servers):
+    base = pg_servers.feed(PABLO_FEED_DEBUG="1", PABLO_ASGI_THREADS="2", PABLO_FEED_AUDIT="600")
+    (ann, _a), (ben, _b), (eve, eve_token), (fay, _f) = users(4)
+    secret = private_game([ann, ben])
+    public = started_game([eve, fay])
+    for _ in range(2):
+        assert (
+            raw_get(base, f"/api/games/{public.id}/events/?after=0&wait=0.3", eve_token)[0] == 200
+        )
+    unknown = uuid.uuid4()
+    for query in ODD_QUERIES:
+        expected = raw_answer(base, f"/api/games/{unknown}/events/?{query}", eve_token)
+        got = raw_answer(base, f"/api/games/{secret.id}/events/?{query}", eve_token)
+        assert got == expected, (query, got, expected)
+        assert got[0] in (400, 404), (query, got)
