@@ -140,17 +140,22 @@ def raw_head(base: str, path: str, token: str) -> tuple:
         conn.close()
 
 
-@pytest.mark.services
-@pytest.mark.django_db(transaction=True)
-def test_a_strangers_first_head_wait_on_a_private_game_is_the_unknown_games(pg_servers):
+def stranger_beside(pg_servers, fetch) -> tuple:
+    """A feed process, a private game of ann and ben, and eve's token, which the process
+    knows (eve waited twice on a public game of her own through ``fetch``)."""
     base = pg_servers.feed(PABLO_FEED_DEBUG="1", PABLO_ASGI_THREADS="2", PABLO_FEED_AUDIT="600")
     (ann, _a), (ben, _b), (eve, eve_token), (fay, _f) = users(4)
     secret = private_game([ann, ben])
     public = started_game([eve, fay])
     for _ in range(2):
-        assert (
-            raw_head(base, f"/api/games/{public.id}/events/?after=0&wait=0.3", eve_token)[0] == 200
-        )
+        assert fetch(base, f"/api/games/{public.id}/events/?after=0&wait=0.3", eve_token)[0] == 200
+    return base, secret, eve_token
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_a_strangers_first_head_wait_on_a_private_game_is_the_unknown_games(pg_servers):
+    base, secret, eve_token = stranger_beside(pg_servers, raw_head)
     expected = raw_head(base, f"/api/games/{uuid.uuid4()}/events/?after=0&wait=0.3", eve_token)
     assert expected[0] == 404
     for after in (0, secret.version, secret.version + 3):
@@ -173,14 +178,7 @@ def raw_answer(base: str, path: str, token: str) -> tuple:
 @pytest.mark.services
 @pytest.mark.django_db(transaction=True)
 def test_odd_wait_values_on_a_private_game_answer_as_for_an_unknown_one(pg_servers):
-    base = pg_servers.feed(PABLO_FEED_DEBUG="1", PABLO_ASGI_THREADS="2", PABLO_FEED_AUDIT="600")
-    (ann, _a), (ben, _b), (eve, eve_token), (fay, _f) = users(4)
-    secret = private_game([ann, ben])
-    public = started_game([eve, fay])
-    for _ in range(2):
-        assert (
-            raw_get(base, f"/api/games/{public.id}/events/?after=0&wait=0.3", eve_token)[0] == 200
-        )
+    base, secret, eve_token = stranger_beside(pg_servers, raw_get)
     unknown = uuid.uuid4()
     for query in ODD_QUERIES:
         expected = raw_answer(base, f"/api/games/{unknown}/events/?{query}", eve_token)

@@ -6,14 +6,20 @@ from games import rules
 from tests.rules.helpers import call, deal, discard, draw, look_all, replace, table
 
 
-def test_a_field_that_held_a_kamikaze_earlier_but_changed_is_none():
-    # seat 1 starts with 12 13 12 13, then swaps its first card for a drawn 6
-    t = table("cabo", [["0", "1", "1", "2"], ["12", "13", "12", "13"]], "3", ["6", "6"])
+def replaced_first(second: list[str], drawn: str) -> dict:
+    """Seat 0 (0 1 1 2) calls; seat 1 (``second``) replaces its first card with the
+    ``drawn`` one, which ends the round: the reveal, as a non-player sees it."""
+    t = table("cabo", [["0", "1", "1", "2"], second], "3", [drawn, "6"])
     look_all(t)
     call(t, 0)
     draw(t, 1)
     replace(t, 1, 0)
-    r = t.view(None)["reveal"]
+    return t.view(None)["reveal"]
+
+
+def test_a_field_that_held_a_kamikaze_earlier_but_changed_is_none():
+    # seat 1 starts with 12 13 12 13, then swaps its first card for a drawn 6
+    r = replaced_first(["12", "13", "12", "13"], "6")
     assert "kamikaze" not in r
     assert r["totals"] == {"0": 4, "1": 44}
     assert r["calls"] == [{"seat": 0, "succeeded": True}]
@@ -21,12 +27,7 @@ def test_a_field_that_held_a_kamikaze_earlier_but_changed_is_none():
 
 def test_a_field_that_becomes_a_kamikaze_during_the_round_is_named():
     # seat 1 starts with 6 13 12 13 and swaps the 6 for a drawn 12
-    t = table("cabo", [["0", "1", "1", "2"], ["6", "13", "12", "13"]], "3", ["12", "6"])
-    look_all(t)
-    call(t, 0)
-    draw(t, 1)
-    replace(t, 1, 0)
-    r = t.view(None)["reveal"]
+    r = replaced_first(["6", "13", "12", "13"], "12")
     assert r["kamikaze"] == 1 and r["scores"] == {"0": 50, "1": 0}
 
 
