@@ -92,10 +92,23 @@ def readers(game: Game) -> frozenset[str] | None:
 
 def readers_of(game_id: Any, private: bool) -> frozenset[str] | None:
     """``readers`` of a game known by its id and whether it is private."""
-    if not private:
-        return None
-    ids = Seat.objects.filter(game_id=game_id, user__isnull=False).values_list("user_id", flat=True)
-    return frozenset(str(pk) for pk in ids)
+    return readers_of_many({game_id: private})[game_id]
+
+
+def readers_of_many(games: dict[Any, bool]) -> dict[Any, frozenset[str] | None]:
+    """``readers_of`` of several games (id -> private): one query for all the private ones."""
+    found: dict[Any, frozenset[str] | None] = {
+        game_id: None if not private else frozenset() for game_id, private in games.items()
+    }
+    private = [game_id for game_id, is_private in games.items() if is_private]
+    if private:
+        seats = Seat.objects.filter(game_id__in=private, user__isnull=False)
+        by_game: dict[Any, set[str]] = {}
+        for game_id, user_id in seats.values_list("game_id", "user_id"):
+            by_game.setdefault(game_id, set()).add(str(user_id))
+        for game_id in private:
+            found[game_id] = frozenset(by_game.get(store.game_key(game_id), ()))
+    return found
 
 
 def check_invite(game_id: Any, invite: Any, user: Any = None) -> None:

@@ -249,13 +249,14 @@ def game_facts(game_id: str) -> tuple[int, frozenset[str] | None] | None:
 
 
 def games_facts(game_ids: list[str]) -> dict[str, tuple[int, frozenset[str] | None]] | None:
-    """``game_facts`` of several games (canonical ids) with one query, and one more per
-    private game (its readers): a feed process just started learns the games its
+    """``game_facts`` of several games (canonical ids) with one query, and one more for
+    the readers of the private ones among them: a feed process just started learns the games its
     reconnecting clients wait on in batches (on an executor thread: ``asgi``). A game
     that does not exist is left out; None when the database could not be read."""
     try:
-        rows = Game.objects.filter(pk__in=game_ids).values_list("pk", "version", "private")
-        return {str(pk): (int(v), friends.readers_of(pk, private)) for pk, v, private in rows}
+        rows = list(Game.objects.filter(pk__in=game_ids).values_list("pk", "version", "private"))
+        readers = friends.readers_of_many({pk: private for pk, _v, private in rows})
+        return {str(pk): (int(v), readers[pk]) for pk, v, _p in rows}
     except DatabaseError as exc:
         log.warning("feed: reading games' versions failed: %s", exc)
         close_old_connections()

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .events import JSON
-from .family.presets import KAMIKAZE
+from .family.presets import kamikaze_seat
 
 
 def call_succeeded(
@@ -81,14 +81,12 @@ def round_reveal(
         "winners": list(ended["winners"]),
     }
     if ruleset == "cabo":
-        held = {
-            int(seat): sorted(value(card["code"]) for card in slots if card is not None)
-            for seat, slots in ended["fields"].items()
-        }
-        # the seat the scoring took (``presets.cabo_score``: the first in seat order)
-        kamikaze = [seat for seat in sorted(held) if held[seat] == KAMIKAZE]
-        if kamikaze and kamikaze[0] in ended["winners"]:
-            shown["kamikaze"] = kamikaze[0]
+        fields = shown["fields"]
+        seat = kamikaze_seat(
+            [[card["value"] for card in fields[str(s)] if card] for s in range(len(fields))]
+        )
+        if seat is not None:
+            shown["kamikaze"] = seat
     return shown
 
 

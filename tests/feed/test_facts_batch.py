@@ -93,6 +93,15 @@ def test_games_facts_reads_every_public_game_with_one_query(django_assert_num_qu
         found = waiting.games_facts([*ids, str(uuid.uuid4())])
     assert found == {gid: (Game.objects.get(pk=gid).version, None) for gid in ids}
     private = str(games[2].pk)
+    Game.objects.filter(pk=games[1].pk).update(private=True)
+    with django_assert_num_queries(2):  # the games, then every private one's readers at once
+        found = waiting.games_facts([*ids, private])
+    both = frozenset({str(ann.pk), str(ben.pk)})
+    assert found == {
+        ids[0]: (games[0].version, None),
+        ids[1]: (games[1].version, both),
+        private: (games[2].version, both),
+    }
     assert waiting.games_facts([private]) == {
         private: (games[2].version, frozenset({str(ann.pk), str(ben.pk)}))
     }

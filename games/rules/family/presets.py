@@ -7,7 +7,7 @@ end, start player). docs/rules.md has the same differences as one table.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..cards import cabo_deck, french_deck, french_rank
@@ -311,11 +311,18 @@ TAMALOU = Preset(
 KAMIKAZE = [12, 12, 13, 13]
 
 
+def kamikaze_seat(values: Sequence[Sequence[int]]) -> int | None:
+    """The seat whose field (its cards' values, empty slots left out) is exactly 12,
+    12, 13 and 13, the first in seat order; None when there is none. The scoring and
+    the round's reveal (``round_reveal``) both ask here."""
+    return next((s for s, held in enumerate(values) if sorted(held) == KAMIKAZE), None)
+
+
 def cabo_score(o: RoundOutcome) -> tuple[list[int], list[int]]:
     seats = range(len(o.totals))
-    for s in seats:
-        if sorted(o.values[s]) == KAMIKAZE:
-            return [0 if i == s else 50 for i in seats], [s]
+    kamikaze = kamikaze_seat(o.values)
+    if kamikaze is not None:
+        return [0 if i == kamikaze else 50 for i in seats], [kamikaze]
     low = min(o.totals)
     scores = list(o.totals)
     caller = o.callers[0] if o.callers else None
