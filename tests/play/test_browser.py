@@ -102,6 +102,15 @@ def canon(body: dict) -> str:
     return json.dumps(body, separators=(",", ":"), sort_keys=True)
 
 
+def sign_in(page, live_url: str, name: str) -> None:
+    """Log ``name`` in through the log-in form; back on the lobby."""
+    page.goto(f"{live_url}/accounts/login/")
+    page.fill("#id_username", name)
+    page.fill("#id_password", PASSWORD)
+    page.click("form.stack button[type=submit]")
+    page.wait_for_url(f"{live_url}/")
+
+
 class Player:
     def __init__(self, chromium, live_url: str, name: str, viewport: dict, js: bool = True):
         self.name = name
@@ -112,12 +121,7 @@ class Player:
         self.phone = viewport["width"] <= 400
 
     def login(self) -> None:
-        p = self.page
-        p.goto(f"{self.url}/accounts/login/")
-        p.fill("#id_username", self.name)
-        p.fill("#id_password", PASSWORD)
-        p.click("form.stack button[type=submit]")
-        p.wait_for_url(f"{self.url}/")
+        sign_in(self.page, self.url, self.name)
 
     def signup(self) -> None:
         p = self.page

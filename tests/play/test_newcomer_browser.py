@@ -19,7 +19,7 @@ from games.models import Event
 from games.selectors import games as game_selectors
 from games.services import accounts as account_services
 from games.services import games as game_services
-from tests.play.test_browser import DESKTOP, PASSWORD, PHONE, Player
+from tests.play.test_browser import DESKTOP, PASSWORD, PHONE, Player, sign_in
 
 ON_SQLITE = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
 pytestmark = [
@@ -222,11 +222,7 @@ def test_the_phone_historys_labels_follow_french_typography(live_server, chromiu
         context = chromium.new_context(viewport=PHONE, locale=lang)
         p = context.new_page()
         try:
-            p.goto(f"{live_server.url}/accounts/login/")
-            p.fill("#id_username", "ann")
-            p.fill("#id_password", PASSWORD)
-            p.click("form.stack button[type=submit]")
-            p.wait_for_url(f"{live_server.url}/")
+            sign_in(p, live_server.url, "ann")
             p.goto(f"{live_server.url}/history/")
             labels[lang] = p.evaluate(
                 """() => getComputedStyle(document.querySelector(
@@ -245,11 +241,7 @@ def test_the_phone_header_is_one_line_with_the_rest_behind_a_menu(live_server, c
         player = Player(chromium, live_server.url, "ann", PHONE, js=js)
         try:
             p = player.page
-            p.goto(f"{live_server.url}/accounts/login/")
-            p.fill("#id_username", "ann")
-            p.fill("#id_password", PASSWORD)
-            p.click("form.stack button[type=submit]")
-            p.wait_for_url(f"{live_server.url}/")
+            sign_in(p, live_server.url, "ann")
             header = p.locator("header.site")
             assert header.bounding_box()["height"] <= 64, header.bounding_box()
             history = p.get_by_role("link", name="Your history")
@@ -355,11 +347,7 @@ def test_no_choice_of_the_create_forms_is_cut_on_a_phone(live_server, chromium, 
     context = chromium.new_context(viewport=PHONE, extra_http_headers={"Accept-Language": lang})
     p = context.new_page()
     try:
-        p.goto(f"{live_server.url}/accounts/login/")
-        p.fill("#id_username", "ann")
-        p.fill("#id_password", PASSWORD)
-        p.click("form.stack button[type=submit]")
-        p.wait_for_url(f"{live_server.url}/")
+        sign_in(p, live_server.url, "ann")
         assert p.locator("html").get_attribute("lang") == lang
         cut, overflow = [], []
         rulesets = p.locator("form.create").evaluate_all("fs => fs.map(f => f.dataset.ruleset)")

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import pytest
@@ -49,6 +49,26 @@ RULES_STATUSES: tuple[tuple[type[RulesError], int], ...] = (
     (NotAllowed, 409),
     (RulesError, 409),
 )
+
+
+def seated_game(
+    ruleset: str, seats: int, options: dict, ctx: rules.Context
+) -> tuple[rules.State, list[rules.Event], Callable[[list[rules.Event]], None]]:
+    """A game created by ``p0`` and joined by ``p1``... (played straight on the rules):
+    its state, its events, and ``store`` that applies new events and keeps them."""
+    events: list[rules.Event] = rules.create(
+        ruleset, seats=seats, options=options, turn_timeout=60, creator="p0"
+    )
+    state = rules.fold(events)
+
+    def store(new: list[rules.Event]) -> None:
+        for event in new:
+            rules.apply(state, event)
+        events.extend(new)
+
+    for joining in range(1, seats):
+        store(rules.join(state, f"p{joining}", ctx))
+    return state, events, store
 
 
 def status_of(err: Exception) -> int | None:

@@ -26,6 +26,7 @@ from games import rules
 from games.rules import Context, Event, RulesError
 from tests.depth import scaled
 from tests.rules.family_model import FamilyModel, expand, key
+from tests.rules.helpers import seated_game
 
 T = TypeVar("T")
 JSON = dict[str, Any]
@@ -255,18 +256,7 @@ def play_game(seed: int, ruleset: str) -> tuple[list[Event], str]:
         "max_timeouts": max_timeouts,
         **own_options(rng, ruleset),
     }
-    events: list[Event] = rules.create(
-        ruleset, seats=seats, options=options, turn_timeout=60, creator="p0"
-    )
-    state = rules.fold(events)
-
-    def store(new: list[Event]) -> None:
-        for event in new:
-            rules.apply(state, event)
-        events.extend(new)
-
-    for joining in range(1, seats):
-        store(rules.join(state, f"p{joining}", ctx))
+    state, events, store = seated_game(ruleset, seats, options, ctx)
     deck = rules.get_ruleset(ruleset).deck(state.options)
     model = FamilyModel(
         ruleset,

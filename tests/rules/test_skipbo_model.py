@@ -26,6 +26,7 @@ import pytest
 from games import rules
 from games.rules import Context, Event, RulesError
 from games.rules.cards import skipbo_deck
+from tests.rules.helpers import seated_game
 from tests.rules.skipbo_model import Refused, SkipboModel
 
 T = TypeVar("T")
@@ -147,18 +148,7 @@ def play_game(seed: int) -> tuple[list[Event], str]:
     chance = SeededChance(seed, deck)
     ctx = Context(chance=chance, now=NOW)
     options = {"stock_size": size, "start_seat": start, "max_timeouts": max_timeouts}
-    events: list[Event] = rules.create(
-        "skipbo", seats=seats, options=options, turn_timeout=60, creator="p0"
-    )
-    state = rules.fold(events)
-
-    def store(new: list[Event]) -> None:
-        for event in new:
-            rules.apply(state, event)
-        events.extend(new)
-
-    for joining in range(1, seats):
-        store(rules.join(state, f"p{joining}", ctx))
+    state, events, store = seated_game("skipbo", seats, options, ctx)
     stock_size = size or (30 if seats <= 4 else 20)
     first = chance.choice(list(range(seats))) if start is None else start
     model = SkipboModel(deck, seats, stock_size, first, lambda c: recycle(seed, c), max_timeouts)
