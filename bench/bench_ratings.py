@@ -55,6 +55,16 @@ from games.ratings import model
 #: Weakest first; ``sloppy`` is ``basic`` with a random move at probability epsilon.
 POLICIES = ("random", "sloppy", "basic", "expert")
 STRENGTH = {name: n for n, name in enumerate(POLICIES)}
+#: ``--improvers``: accounts that play ``sloppy`` in the first half of the games and
+#: ``basic`` in the second (a player getting better); outside the ordering's pairs.
+IMPROVER = "improver"
+
+
+def policy_at(policy: str, n: int, games: int) -> str:
+    """The policy an account of ``policy`` plays in game ``n`` of ``games``."""
+    if policy == IMPROVER:
+        return "sloppy" if n < games // 2 else "basic"
+    return policy
 
 
 def policy_chooser(policy: str, ruleset: str, epsilon: float) -> Callable[..., Any]:
@@ -252,7 +262,20 @@ def main() -> None:
     parser.add_argument("--replay", help="rate the games of a --dump instead of playing")
     parser.add_argument("--tau", type=float, help="the model's dynamics factor (a trial)")
     parser.add_argument("--beta", type=float, help="the model's performance noise (a trial)")
+    parser.add_argument(
+        "--gamma",
+        choices=["one", "openskill"],
+        help="how fast sigma shrinks (a trial): 1 (ours) or openskill's default sigma / c",
+    )
+    parser.add_argument(
+        "--improvers",
+        type=int,
+        default=0,
+        help="accounts playing sloppy in the first half of the games and basic after",
+    )
     args = parser.parse_args()
+    if args.gamma is not None:
+        model.GAMMA_ONE = args.gamma == "one"
     if args.tau is not None:
         model.TAU = args.tau
     if args.beta is not None:
@@ -265,10 +288,13 @@ def main() -> None:
     counts = dict(part.split("=") for part in args.population.split(","))
     present = [p for p in POLICIES if int(counts.get(p, 0))]
     accounts = [(f"{p}-{i}", p) for p in present for i in range(int(counts[p]))]
+    accounts += [(f"{IMPROVER}-{i}", IMPROVER) for i in range(args.improvers)]
     names = [name for name, _ in accounts]
     print(
-        f"{args.ruleset}, via {args.via}: {args.games} games, population {args.population}, "
-        f"sloppy: epsilon {args.epsilon}; tau {model.TAU:.4f}, beta {model.BETA:.3f}; "
+        f"{args.ruleset}, via {args.via}: {args.games} games, population {args.population}"
+        f"{f' + {args.improvers} improvers' if args.improvers else ''}, "
+        f"sloppy: epsilon {args.epsilon}; tau {model.TAU:.4f}, beta {model.BETA:.3f}, "
+        f"gamma {'1' if model.GAMMA_ONE else 'sigma / c'}; "
         f"load average {os.getloadavg()[0]:.1f} "
         f"on {os.cpu_count()} cores"
     )
@@ -281,7 +307,10 @@ def main() -> None:
     database = setup_django() if args.via == "services" else None
     try:
         world = (Services if database else Pure)(args.ruleset, names)
-        choosers = {p: policy_chooser(p, args.ruleset, args.epsilon) for p in present}
+        choosers = {
+            p: policy_chooser(p, args.ruleset, args.epsilon)
+            for p in playing(dict(accounts).values())
+        }
         if args.games:  # (--games 0: the head-to-head alone)
             report(args, world, accounts, choosers)
     finally:
@@ -289,6 +318,12 @@ def main() -> None:
             connection, old = database
             connection.close()
             connection.creation.destroy_test_db(old, verbosity=0)
+
+
+def playing(policies: Any) -> set[str]:
+    """The policies the accounts of ``policies`` play (an improver plays two)."""
+    both = {"sloppy", "basic"}
+    return {p for policy in policies for p in (both if policy == IMPROVER else {policy})}
 
 
 def table_of(seed: int, n: int, ruleset: str, accounts: list) -> tuple[random.Random, list[str]]:
@@ -308,15 +343,16 @@ def _worker_start(args: Any, accounts: list) -> None:
         args=args,
         accounts=accounts,
         policy=dict(accounts),
-        choosers={p: policy_chooser(p, args.ruleset, args.epsilon) for p in policies},
+        choosers={p: policy_chooser(p, args.ruleset, args.epsilon) for p in playing(policies)},
     )
 
 
 def _worker_game(n: int) -> tuple[int, list[str], dict[str, int] | str]:
     args, policy, choosers = _worker["args"], _worker["policy"], _worker["choosers"]
     rng, table = table_of(args.seed, n, args.ruleset, _worker["accounts"])
+    seated = [choosers[policy_at(policy[x], n, args.games)] for x in table]
     try:
-        places = pure_places(args.ruleset, table, [choosers[policy[x]] for x in table], rng, n + 1)
+        places = pure_places(args.ruleset, table, seated, rng, n + 1)
     except Unfinished as exc:
         return n, table, str(exc)
     return n, table, places
@@ -340,8 +376,9 @@ def played(args: Any, world: Any, accounts: list, choosers: dict) -> Iterator[tu
     policy = dict(accounts)
     for n in range(args.games):
         rng, table = table_of(args.seed, n, args.ruleset, accounts)
+        seated = [choosers[policy_at(policy[name], n, args.games)] for name in table]
         try:
-            places = world.play(table, [choosers[policy[name]] for name in table], rng)
+            places = world.play(table, seated, rng)
         except Unfinished as exc:
             yield n, table, str(exc)
             continue
@@ -352,6 +389,8 @@ def report(args: Any, world: Any, accounts: list, choosers: dict) -> None:
     policy = dict(accounts)
     names = [name for name, _ in accounts]
     settled: dict[str, int] = {}
+    #: Each account's skill after each of its games, and the game's number.
+    history: dict[str, list[tuple[int, model.Skill]]] = {name: [] for name in names}
     held_out = int(args.games * 0.8)
     loss = base = 0.0
     unfinished: list[str] = []
@@ -373,6 +412,7 @@ def report(args: Any, world: Any, accounts: list, choosers: dict) -> None:
             loss -= math.log(sum(p[k] for k in winners))
             base -= math.log(len(winners) / len(rated))
         for name, skill in zip(table, world.skill(table), strict=True):
+            history[name].append((n, skill))
             if name not in settled and not model.provisional(skill.sigma):
                 settled[name] = skill.games
         if (n + 1) % max(1, args.games // 10) == 0:
@@ -382,9 +422,6 @@ def report(args: Any, world: Any, accounts: list, choosers: dict) -> None:
     if dump:
         dump.close()
     skills = dict(zip(names, world.skill(names), strict=True))
-    shown = [model.display(skills[x].mu, skills[x].sigma) for x in names]
-    strengths = [STRENGTH[policy[x]] for x in names]
-    tau = kendall_tau(shown, strengths)
     print(
         f"{args.games} games in {took:.0f} s ({took / args.games:.3f} s a game), "
         f"load average {os.getloadavg()[0]:.1f}"
@@ -395,23 +432,8 @@ def report(args: Any, world: Any, accounts: list, choosers: dict) -> None:
             f"  {name:10} {model.display(s.mu, s.sigma):5} mu {s.mu:5.1f} sigma {s.sigma:4.2f}"
             f" games {s.games}"
         )
-    # The best tau-b a ranking can reach when accounts share their policy: every
-    # account of a stronger policy above every weaker one, in any order within one.
-    best = kendall_tau([1000 * v + i for i, v in enumerate(strengths)], strengths)
-    right = wrong = total = 0
-    for i in range(len(names)):
-        for j in range(len(names)):
-            if strengths[i] > strengths[j]:
-                total += 1
-                right += shown[i] > shown[j]
-                wrong += shown[i] < shown[j]
     print(f"{len(unfinished)} games never ended (not rated)", *unfinished, sep="\n  ")
-    print(f"Kendall tau-b(rating, policy) = {tau:.3f} (at most {best:.3f} with tied policies)")
-    print(f"stronger policy's account rated higher in {right} of {total} pairs")
-    # Kendall's tau over the pairs the policies order (Goodman and Kruskal's gamma): the
-    # tau that a population of tied policies can bring to 1, where tau-b stops at the bound.
-    gamma = (right - wrong) / (right + wrong) if right + wrong else float("nan")
-    print(f"Kendall's tau over the pairs of different policies (gamma) = {gamma:.3f}")
+    ordering({x: skills[x] for x in names if policy[x] != IMPROVER}, policy)
     held = args.games - held_out
     print(
         f"held-out {held} games: log-loss {loss / held:.4f} vs everyone equal {base / held:.4f} "
@@ -423,6 +445,88 @@ def report(args: Any, world: Any, accounts: list, choosers: dict) -> None:
             f"games before not provisional: median {games[len(games) // 2]}, "
             f"max {games[-1]} ({len(settled)} of {len(names)} accounts)"
         )
+    accuracy(history, skills, policy)
+    if args.improvers:
+        tracking(history, skills, policy, args.games // 2)
+
+
+def ordering(skills: dict[str, model.Skill], policy: dict[str, str]) -> None:
+    """How well the shown ratings order the accounts by their policies' strength."""
+    names = list(skills)
+    shown = [model.display(skills[x].mu, skills[x].sigma) for x in names]
+    strengths = [STRENGTH[policy[x]] for x in names]
+    tau = kendall_tau(shown, strengths)
+    # The best tau-b a ranking can reach when accounts share their policy: every
+    # account of a stronger policy above every weaker one, in any order within one.
+    best = kendall_tau([1000 * v + i for i, v in enumerate(strengths)], strengths)
+    right = wrong = total = 0
+    for i in range(len(names)):
+        for j in range(len(names)):
+            if strengths[i] > strengths[j]:
+                total += 1
+                right += shown[i] > shown[j]
+                wrong += shown[i] < shown[j]
+    print(f"Kendall tau-b(rating, policy) = {tau:.3f} (at most {best:.3f} with tied policies)")
+    print(f"stronger policy's account rated higher in {right} of {total} pairs")
+    # Kendall's tau over the pairs the policies order (Goodman and Kruskal's gamma): the
+    # tau that a population of tied policies can bring to 1, where tau-b stops at the bound.
+    gamma = (right - wrong) / (right + wrong) if right + wrong else float("nan")
+    print(f"Kendall's tau over the pairs of different policies (gamma) = {gamma:.3f}")
+
+
+#: Games played, in the groups ``accuracy`` reports.
+GROUPS = ((1, 5), (6, 10), (11, 20), (21, 40), (41, 100), (101, 10**9))
+
+
+def accuracy(history: dict, skills: dict[str, model.Skill], policy: dict[str, str]) -> None:
+    """How far a rating is from the truth after k games, and whether sigma says so.
+
+    The truth of an account is its policy's strength: the mean final mu of the
+    policy's accounts (accounts of one policy are equally strong). For each group of
+    games played: the root mean square of mu - truth (the error), and of the error
+    in sigmas (about 1 when sigma is honest; above 1, sigma claims too much)."""
+    by_policy: dict[str, list[float]] = {}
+    for name, skill in skills.items():
+        if policy[name] != IMPROVER:
+            by_policy.setdefault(policy[name], []).append(skill.mu)
+    truth = {p: sum(mus) / len(mus) for p, mus in by_policy.items()}
+    errors: dict[tuple, list[tuple[float, float]]] = {group: [] for group in GROUPS}
+    for name, steps in history.items():
+        if policy[name] == IMPROVER:
+            continue
+        for _, skill in steps:
+            group = next(g for g in GROUPS if g[0] <= skill.games <= g[1])
+            errors[group].append((skill.mu - truth[policy[name]], skill.sigma))
+    parts = []
+    for (low, high), found in errors.items():
+        if found:
+            error = math.sqrt(sum(e * e for e, _ in found) / len(found))
+            z = math.sqrt(sum((e / s) ** 2 for e, s in found) / len(found))
+            parts.append(f"{low}-{high if high < 10**9 else ''}: {error:.1f} ({z:.2f})")
+    print("error of mu after k games, rms (in sigmas):", ", ".join(parts))
+
+
+def tracking(history: dict, skills: dict[str, model.Skill], policy: dict, half: int) -> None:
+    """How fast a rating follows a player who gets better: the improvers' mean mu,
+    k games after they turned from ``sloppy`` to ``basic``, as a share of the way
+    from the ``sloppy`` accounts' final mean mu to the ``basic`` ones'."""
+
+    def mean(mus: list[float]) -> float:
+        return sum(mus) / len(mus) if mus else float("nan")
+
+    low = mean([s.mu for x, s in skills.items() if policy[x] == "sloppy"])
+    high = mean([s.mu for x, s in skills.items() if policy[x] == "basic"])
+    after = [
+        [skill.mu for n, skill in steps if n >= half]
+        for x, steps in history.items()
+        if policy[x] == IMPROVER
+    ]
+    parts = []
+    for k in (1, 10, 25, 50, 100, 200):
+        mus = [steps[k - 1] for steps in after if len(steps) >= k]
+        if mus:
+            parts.append(f"{k}: {(mean(mus) - low) / (high - low):.2f}")
+    print("improvers, k games after turning from sloppy to basic, share of the way:", *parts)
 
 
 if __name__ == "__main__":

@@ -24,15 +24,31 @@ TAU = MU / 300
 #: newcomer shows 1000 and a typical spread is a few hundred points.
 SCALE = 40
 BASE = 1000
-#: Provisional while sigma is above this (a newcomer starts at 8.33).
-PROVISIONAL_SIGMA = 5.0
-VERSION = f"openskill-pl/mu={MU}/sigma={SIGMA:.4f}/beta={BETA:.4f}/tau={TAU:.4f}/v1"
+#: Provisional while sigma is above this (a newcomer starts at 8.33): a median of
+#: 36-39 rated games, when mu is within about 3-4 of the truth (bench/README.md).
+PROVISIONAL_SIGMA = 3.0
+#: openskill's ``gamma``, the share of a game's evidence that shrinks sigma: 1 here,
+#: all of it, as TrueSkill does. openskill's default, sigma / c (c the table's spread,
+#: 6-10 at tables of 2-5), kept sigma near 2 for good, so every game moved mu as much
+#: as the hundredth before it: a rating that forgot all but its last ~100 games.
+#: (False: openskill's default, for the bench's trials; docs/ratings.md.)
+GAMMA_ONE = True
+VERSION = (
+    f"openskill-pl/mu={MU}/sigma={SIGMA:.4f}/beta={BETA:.4f}/tau={TAU:.4f}"
+    f"/gamma={'1' if GAMMA_ONE else 'sigma-c'}/v2"
+)
 
 #: openskill's floor of a variance's shrink factor (its default).
 KAPPA = 0.0001
 _BETA_SQUARED = BETA**2
+
+
+def _gamma_one(*_: object) -> float:
+    return 1.0
+
+
 #: The reference ``rate`` follows (the tests compare them).
-MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU, kappa=KAPPA)
+MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU, kappa=KAPPA, gamma=_gamma_one)
 
 
 # NamedTuples, not dataclasses: a rebuild makes a million of them, and a frozen
@@ -96,7 +112,8 @@ def counted(game: Finished) -> dict[int, int]:
 
 
 def rate(skills: list[Skill], places: list[int]) -> list[Skill]:
-    """New skills after one game: Plackett-Luce on the places (ties share a place).
+    """New skills after one game: Plackett-Luce on the places (ties share a place),
+    with ``gamma`` 1.
 
     The arithmetic of ``openskill``'s ``PlackettLuce.rate`` for one player a team
     (the same operations in the same order: equal to the last bit, which
@@ -133,7 +150,8 @@ def rate(skills: list[Skill], places: list[int]) -> list[Skill]:
         variance = variances[i]
         omega *= variance / c
         delta *= variance / c**2
-        delta *= math.sqrt(variance) / c
+        if not GAMMA_ONE:  # openskill's default gamma (the bench's trials)
+            delta *= math.sqrt(variance) / c
         share = sigmas[i] ** 2 / variance
         mu = mus[i] + share * omega
         sigma = sigmas[i] * math.sqrt(max(1 - share * delta, KAPPA))

@@ -69,6 +69,24 @@ def test_a_newcomer_is_provisional_until_the_uncertainty_is_small():
     assert not model.provisional(skills[0].sigma) and skills[0].games == 60
 
 
+def test_sigma_shrinks_as_the_evidence_says_so_a_long_record_moves_slowly():
+    """``gamma`` 1 (docs/ratings.md): after 400 games sigma is near 1, so one game moves
+    mu by less than a tenth; openskill's default gamma (sigma / c) left sigma at 1.6 and
+    each game moving mu as much as the hundredth game before it."""
+    skills = [Skill(), Skill(), Skill()]
+    for n in range(400):
+        skills = model.rate(skills, [1 + (n + s) % 3 for s in range(3)])
+        if n + 1 == 40:
+            assert not model.provisional(skills[0].sigma)  # 2.36 (openskill's: 3.91)
+    assert skills[0].sigma < 1.1
+    first = model.rate(skills, [1, 2, 3])[0]
+    assert 0 < first.mu - skills[0].mu < 0.1
+
+
+def test_the_provisional_threshold():
+    assert model.provisional(3.01) and not model.provisional(3.0)
+
+
 def test_win_probabilities_favour_the_stronger():
     strong, weak = Skill(30, 2), Skill(20, 2)
     p = model.win_probabilities([strong, weak, weak])
@@ -78,6 +96,7 @@ def test_win_probabilities_favour_the_stronger():
 def test_the_version_names_every_parameter():
     for value in (model.MU, model.BETA, model.TAU):
         assert f"{value:.4f}" in model.VERSION or str(value) in model.VERSION
+    assert "/gamma=1/" in model.VERSION
 
 
 # --------------------------------------------------------------------------- from events
