@@ -186,7 +186,11 @@ class Snapshot(models.Model):
 
 
 class IdempotentAnswer(models.Model):
-    """The first successful answer to an action sent with an ``Idempotency-Key``."""
+    """The first successful answer to an action sent with an ``Idempotency-Key``.
+
+    A cache, not an event: beat deletes the rows older than
+    ``PABLO_IDEMPOTENCY_SECONDS`` (``games.prune_idempotent_answers``).
+    """
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     game = models.ForeignKey(Game, on_delete=models.CASCADE)
@@ -199,6 +203,8 @@ class IdempotentAnswer(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "game", "key"], name="idempotency_unique"),
         ]
+        # The prune (``idempotent_answers_prune``) finds the old rows by it.
+        indexes = [models.Index(fields=["created_at"], name="idempotency_created")]
 
     def __str__(self) -> str:
         return f"{self.user_id}/{self.game_id}/{self.key}"

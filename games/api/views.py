@@ -296,7 +296,9 @@ class GameActionApi(JsonApiView):
                 OpenApiTypes.STR,
                 OpenApiParameter.HEADER,
                 description="Repeats with the same key (same user, same game) get the first "
-                "successful answer again, byte for byte; refusals are not remembered.",
+                "successful answer again, byte for byte; refusals are not remembered. "
+                "A key is remembered for PABLO_IDEMPOTENCY_SECONDS (7 days by default); "
+                "a later repeat is a new request.",
             ),
         ],
         request=ACTION_REQUEST,

@@ -2,7 +2,8 @@
 notification worker's bookkeeping (turn reminders, outbox rows), in
 ``games.notifications.services`` (docs/design.md "One writer" says why).
 
-* ``games``: a game's commands (create, join, come back, act, rebuild);
+* ``games``: a game's commands (create, join, come back, act, rebuild), and the
+  prune of the actions' stored answers;
 * ``bots``: a bot's move and a passed deadline (one by one and in batches);
 * ``friends``: cancelling and rematches;
 * ``accounts``: accounts and their API tokens;

@@ -21,10 +21,12 @@ import logging
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.utils import timezone
 
 from games import errors, fairness, friends, rules, store
 from games.bots import bot_name
@@ -247,6 +249,31 @@ def _act(
         # ``status`` is a legacy column: every stored answer is a stored action.
         IdempotentAnswer.objects.create(user=user, game=game, key=key, status=201, body=body)
     return ActionAnswer(data)
+
+
+# Rows a prune statement deletes at most: each statement is its own short
+# transaction, so a prune never holds many row locks for long.
+IDEMPOTENCY_PRUNE_BATCH = 1000
+
+
+def idempotent_answers_prune(
+    *, now: datetime | None = None, batch: int = IDEMPOTENCY_PRUNE_BATCH
+) -> int:
+    """Delete the stored answers older than ``PABLO_IDEMPOTENCY_SECONDS``; the count.
+
+    They are a cache of answers, not events: a repeat of a pruned key is a new
+    request (usually refused, as the action no longer applies). ``batch`` rows a
+    statement (by ``created_at``'s index), each statement committed on its own,
+    until a statement finds fewer; answers stored meanwhile are younger.
+    """
+    cutoff = (now or timezone.now()) - timedelta(seconds=settings.PABLO_IDEMPOTENCY_SECONDS)
+    old = IdempotentAnswer.objects.filter(created_at__lt=cutoff).values("pk")
+    pruned = 0
+    while True:
+        deleted, _ = IdempotentAnswer.objects.filter(pk__in=old[:batch]).delete()
+        pruned += deleted
+        if deleted < batch:
+            return pruned
 
 
 @transaction.atomic

@@ -1,15 +1,16 @@
 """Celery tasks of the turns: thin and idempotent; the work is in ``deadlines``, the
 services and ``games.outbox``.
 
-=================================  ===========================================
-task                               what
-=================================  ===========================================
-``games.sweep_deadlines``          beat, every ``PABLO_SWEEP_SECONDS``: enforce overdue games
-``games.enforce_deadline``         fast path: ETA task for one near deadline
-``games.bot_act``                  one bot's move at the version it was enqueued for
-``games.sweep_bots``               beat: bots stalled by a lost task (``sweep_stalled``)
-``pablo.flush_outbox``             beat: publish the messages the broker refused
-=================================  ===========================================
+===================================  ===========================================
+task                                 what
+===================================  ===========================================
+``games.sweep_deadlines``            beat, every ``PABLO_SWEEP_SECONDS``: enforce overdue games
+``games.enforce_deadline``           fast path: ETA task for one near deadline
+``games.bot_act``                    one bot's move at the version it was enqueued for
+``games.sweep_bots``                 beat: bots stalled by a lost task (``sweep_stalled``)
+``pablo.flush_outbox``               beat: publish the messages the broker refused
+``games.prune_idempotent_answers``   beat: delete stored answers of actions, when old
+===================================  ===========================================
 
 Every task may run twice (acks late, redelivery): a timeout carries the turn
 key it means and a bot's move the version it reacts to, so a duplicate stores
@@ -25,6 +26,7 @@ from celery import shared_task
 
 from games import lanes, outbox
 from games.services import bots as bot_services
+from games.services import games as game_services
 
 from . import bots, deadlines
 
@@ -58,3 +60,8 @@ def sweep_bots() -> int:
 @shared_task(name="pablo.flush_outbox", ignore_result=True)
 def flush_outbox() -> int:
     return outbox.flush()
+
+
+@shared_task(name="games.prune_idempotent_answers", ignore_result=True)
+def prune_idempotent_answers() -> int:
+    return game_services.idempotent_answers_prune()

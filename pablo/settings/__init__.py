@@ -402,6 +402,17 @@ CELERY_BEAT_SCHEDULE["follow"] = {
     "schedule": PABLO_FOLLOW_SECONDS,
     "options": {"expires": max(5.0, 5 * PABLO_FOLLOW_SECONDS)},
 }
+# Stored answers to actions sent with an Idempotency-Key (docs/api.md): kept at least
+# PABLO_IDEMPOTENCY_SECONDS (7 days), then deleted by beat's prune, which runs every
+# PABLO_IDEMPOTENCY_PRUNE_SECONDS (an hour).
+PABLO_IDEMPOTENCY_SECONDS = env.int("PABLO_IDEMPOTENCY_SECONDS", default=7 * 24 * 3600)
+PABLO_IDEMPOTENCY_PRUNE_SECONDS = env.float("PABLO_IDEMPOTENCY_PRUNE_SECONDS", default=3600.0)
+CELERY_BEAT_SCHEDULE["prune-idempotent-answers"] = {
+    "task": "games.prune_idempotent_answers",
+    "schedule": PABLO_IDEMPOTENCY_PRUNE_SECONDS,
+    # A prune queued while the workers were down is worthless once the next is due.
+    "options": {"expires": max(10.0, PABLO_IDEMPOTENCY_PRUNE_SECONDS)},
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Redis: kombu's transport with one fix (pablo/broker.py) -- without it a worker
 # running a task while Redis restarts dies with "AttributeError ... 'hostname'".
