@@ -266,6 +266,8 @@ def idempotent_answers_prune(
     statement (by ``created_at``'s index), each statement committed on its own,
     until a statement finds fewer; answers stored meanwhile are younger.
     """
+    if batch < 1:  # a batch of 0 would delete nothing a statement, for ever
+        raise ValueError(f"batch must be at least 1, not {batch}")
     cutoff = (now or timezone.now()) - timedelta(seconds=settings.PABLO_IDEMPOTENCY_SECONDS)
     old = IdempotentAnswer.objects.filter(created_at__lt=cutoff).values("pk")
     pruned = 0
