@@ -289,6 +289,9 @@ def main() -> None:
     present = [p for p in POLICIES if int(counts.get(p, 0))]
     accounts = [(f"{p}-{i}", p) for p in present for i in range(int(counts[p]))]
     accounts += [(f"{IMPROVER}-{i}", IMPROVER) for i in range(args.improvers)]
+    if args.replay:  # the dump's accounts, whatever --population and --improvers say
+        accounts += replayed_accounts(args.replay, {name for name, _ in accounts})
+        args.improvers = sum(1 for _, policy in accounts if policy == IMPROVER)
     names = [name for name, _ in accounts]
     print(
         f"{args.ruleset}, via {args.via}: {args.games} games, population {args.population}"
@@ -318,6 +321,23 @@ def main() -> None:
             connection, old = database
             connection.close()
             connection.creation.destroy_test_db(old, verbosity=0)
+
+
+def replayed_accounts(path: str, known: set[str]) -> list[tuple[str, str]]:
+    """The accounts of a ``--dump`` that ``known`` lacks, each of the policy its name
+    starts with (a dump made with ``--improvers`` or another ``--population``)."""
+    extra = []
+    with open(path) as lines:
+        for line in lines:
+            for name in json.loads(line)["table"]:
+                policy = name.rsplit("-", 1)[0]
+                if name in known:
+                    continue
+                if policy not in STRENGTH and policy != IMPROVER:
+                    raise SystemExit(f"--replay: {name!r} is of no policy")
+                known.add(name)
+                extra.append((name, policy))
+    return extra
 
 
 def playing(policies: Any) -> set[str]:
@@ -435,10 +455,13 @@ def report(args: Any, world: Any, accounts: list, choosers: dict) -> None:
     print(f"{len(unfinished)} games never ended (not rated)", *unfinished, sep="\n  ")
     ordering({x: skills[x] for x in names if policy[x] != IMPROVER}, policy)
     held = args.games - held_out
-    print(
-        f"held-out {held} games: log-loss {loss / held:.4f} vs everyone equal {base / held:.4f} "
-        f"({100 * (1 - loss / base):.1f} % better)"
-    )
+    if base:
+        print(
+            f"held-out {held} games: log-loss {loss / held:.4f} "
+            f"vs everyone equal {base / held:.4f} ({100 * (1 - loss / base):.1f} % better)"
+        )
+    else:  # no held-out game rated two players with some of them not first
+        print(f"held-out {held} games: none to judge the predictions by")
     if settled:
         games = sorted(settled.values())
         print(
