@@ -20,6 +20,8 @@ from django.utils import timezone
 
 from games.models import Event, IdempotentAnswer
 from games.services import games as game_services
+from tests.api.conftest import create
+from tests.fixtures import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS
 
 pytestmark = pytest.mark.django_db
 
@@ -101,6 +103,32 @@ def test_the_same_key_of_other_users_and_games_is_pruned_by_its_own_age(
     _store(bob.user, gid, "k", now - timedelta(seconds=60))
     assert game_services.idempotent_answers_prune() == 1
     assert _keys() == {("bob", "k")}
+
+
+def test_the_same_key_in_two_games_answers_each_game_and_is_pruned_by_its_own_age(
+    settings, ann, bob, quick_skipbo
+):
+    settings.PABLO_IDEMPOTENCY_SECONDS = HOUR
+    other = create(
+        ann, ruleset="skipbo", seats=2, options=SKIPBO_QUICK_OPTIONS, decks=[SKIPBO_QUICK]
+    )
+    other = bob.post(f"/api/games/{other['id']}/join/").json()
+    answers = {}
+    for game in (quick_skipbo, other):
+        body = {**STOCK_TO_PILE_0, "expected_version": game["version"]}
+        answers[game["id"]] = ann.act(game["id"], body, HTTP_IDEMPOTENCY_KEY="k")
+        assert answers[game["id"]].status_code == 201
+    assert answers[quick_skipbo["id"]].content != answers[other["id"]].content
+    IdempotentAnswer.objects.filter(game_id=quick_skipbo["id"]).update(
+        created_at=timezone.now() - timedelta(seconds=2 * HOUR)
+    )
+    assert game_services.idempotent_answers_prune() == 1
+    [kept] = IdempotentAnswer.objects.all()
+    assert str(kept.game_id) == other["id"]
+    body = {**STOCK_TO_PILE_0, "expected_version": other["version"]}
+    assert ann.act(other["id"], body, HTTP_IDEMPOTENCY_KEY="k").content == (
+        answers[other["id"]].content
+    )
 
 
 def test_bob_never_gets_anns_answer_for_the_same_key(settings, ann, bob, quick_skipbo):
