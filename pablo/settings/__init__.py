@@ -407,6 +407,18 @@ CELERY_BEAT_SCHEDULE["follow"] = {
 # PABLO_IDEMPOTENCY_PRUNE_SECONDS (an hour).
 PABLO_IDEMPOTENCY_SECONDS = env.int("PABLO_IDEMPOTENCY_SECONDS", default=7 * 24 * 3600)
 PABLO_IDEMPOTENCY_PRUNE_SECONDS = env.float("PABLO_IDEMPOTENCY_PRUNE_SECONDS", default=3600.0)
+# A day at least: a retry comes within minutes, and a smaller value (0, negative) would
+# forget answers a client may still be retrying, or prune without a pause.
+if PABLO_IDEMPOTENCY_SECONDS < 86400:
+    raise ImproperlyConfigured(
+        f"PABLO_IDEMPOTENCY_SECONDS is {PABLO_IDEMPOTENCY_SECONDS}: keep stored answers at "
+        "least a day (86400 seconds); the default is a week (604800)."
+    )
+if not 60 <= PABLO_IDEMPOTENCY_PRUNE_SECONDS <= 86400:
+    raise ImproperlyConfigured(
+        f"PABLO_IDEMPOTENCY_PRUNE_SECONDS is {PABLO_IDEMPOTENCY_PRUNE_SECONDS:g}: prune "
+        "between once a minute (60) and once a day (86400); the default is an hour (3600)."
+    )
 CELERY_BEAT_SCHEDULE["prune-idempotent-answers"] = {
     "task": "games.prune_idempotent_answers",
     "schedule": PABLO_IDEMPOTENCY_PRUNE_SECONDS,

@@ -134,18 +134,40 @@ SHOW = (
 )
 
 
-def _settings(tmp_path: Path, **env: str) -> list[float]:
+def _run_settings(tmp_path: Path, **env: str) -> subprocess.CompletedProcess:
     if (ROOT / ".env").exists():
         pytest.skip("a .env file beside manage.py would fill in the variables")
     names = ("PABLO_IDEMPOTENCY_SECONDS", "PABLO_IDEMPOTENCY_PRUNE_SECONDS")
     clean = {k: v for k, v in os.environ.items() if k not in names}
     clean.update(DJANGO_SETTINGS_MODULE="pablo.settings", PABLO_VAR_DIR=str(tmp_path), **env)
     clean.setdefault("DJANGO_SECRET_KEY", "k" * 50)
-    out = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-c", SHOW], cwd=ROOT, env=clean, capture_output=True, text=True
     )
+
+
+def _settings(tmp_path: Path, **env: str) -> list[float]:
+    out = _run_settings(tmp_path, **env)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"PABLO_IDEMPOTENCY_SECONDS": "-1"},
+        {"PABLO_IDEMPOTENCY_SECONDS": "0"},
+        {"PABLO_IDEMPOTENCY_SECONDS": "3600"},
+        {"PABLO_IDEMPOTENCY_PRUNE_SECONDS": "0"},
+        {"PABLO_IDEMPOTENCY_PRUNE_SECONDS": "-5"},
+        {"PABLO_IDEMPOTENCY_PRUNE_SECONDS": "604800"},
+    ],
+)
+def test_settings_that_would_forget_answers_too_soon_or_prune_non_stop_are_refused(tmp_path, env):
+    out = _run_settings(tmp_path, **env)
+    assert out.returncode != 0
+    name = next(iter(env))
+    assert "ImproperlyConfigured" in out.stderr and f"{name} is" in out.stderr
 
 
 def test_the_settings_default_to_a_week_and_an_hour(tmp_path):
