@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import threading
 from datetime import timedelta
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from games.models import Event, IdempotentAnswer
 from games.services import games as game_services
 from tests.api.conftest import create
 from tests.fixtures import SKIPBO_QUICK, SKIPBO_QUICK_OPTIONS
+from tests.threads import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -166,15 +166,6 @@ def test_a_pruned_key_reused_for_another_action_is_carried_out_and_stored_anew(
 # --------------------------------------------------------------- on PostgreSQL, at once
 
 
-def _threads(target, count: int) -> None:
-    threads = [threading.Thread(target=target) for _ in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert not any(thread.is_alive() for thread in threads)
-
-
 @pytest.mark.services
 @pytest.mark.django_db(transaction=True)
 def test_four_prunes_at_once_delete_each_old_row_once(
@@ -188,21 +179,7 @@ def test_four_prunes_at_once_delete_each_old_row_once(
     )
     IdempotentAnswer.objects.update(created_at=old)
     _store(ann.user, gid, "young", timezone.now())
-    barrier = threading.Barrier(4)
-    counts: list[int] = []
-    errors: list[BaseException] = []
-
-    def prune() -> None:
-        try:
-            barrier.wait()
-            counts.append(game_services.idempotent_answers_prune(batch=7))
-        except BaseException as error:
-            errors.append(error)
-        finally:
-            connection.close()
-
-    _threads(prune, 4)
-    assert not errors, errors
+    counts = at_once(4, lambda _: game_services.idempotent_answers_prune(batch=7))
     # Each row is deleted once; a prune that met rows another deleted stops early,
     # so one more prune finds what is left (none, or the few it left).
     assert sum(counts) + game_services.idempotent_answers_prune() == 400
@@ -224,40 +201,19 @@ def test_repeats_racing_the_prune_get_the_first_answer_or_a_refusal_never_a_500(
     assert first.status_code == 201
     events = Event.objects.filter(game_id=gid).count()
     IdempotentAnswer.objects.update(created_at=timezone.now() - timedelta(seconds=2 * HOUR))
-    barrier = threading.Barrier(7)
-    answers: list = []
-    errors: list[BaseException] = []
 
-    def repeat() -> None:
+    def repeat() -> list:
         from tests.api.conftest import Player
 
         client = Player()
         client.credentials(HTTP_AUTHORIZATION=f"Token {ann.token}")
-        try:
-            barrier.wait()
-            for _ in range(5):
-                answers.append(client.act(gid, body, HTTP_IDEMPOTENCY_KEY="race"))
-        except BaseException as error:
-            errors.append(error)
-        finally:
-            connection.close()
+        return [client.act(gid, body, HTTP_IDEMPOTENCY_KEY="race") for _ in range(5)]
 
-    def prune() -> None:
-        try:
-            barrier.wait()
-            game_services.idempotent_answers_prune(batch=1)
-        except BaseException as error:
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=repeat) for _ in range(6)]
-    threads.append(threading.Thread(target=prune))
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert not errors, errors
+    # six threads repeat, the seventh prunes
+    done = at_once(
+        7, lambda i: repeat() if i < 6 else game_services.idempotent_answers_prune(batch=1)
+    )
+    answers = [answer for batch in done[:6] for answer in batch]
     assert len(answers) == 30
     for answer in answers:
         if answer.status_code == 201:

@@ -17,20 +17,17 @@ test's own Redis database when one is configured), as gunicorn's workers do.
 from __future__ import annotations
 
 import os
-import threading
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import caches
-from django.db import connection
 from django.test import Client
 from rest_framework.test import APIClient
 
 from games.api import throttling
 from games.models import Game
+from tests.threads import at_once
 
 
 @pytest.fixture(autouse=True)
@@ -151,21 +148,6 @@ def shared_cache(request, settings, tmp_path):
     caches["throttle"].clear()
     yield caches["throttle"]
     caches["throttle"].clear()
-
-
-def at_once(count: int, work: Callable[[int], Any]) -> list[Any]:
-    """Run ``work(i)`` for i < count on as many threads, released together."""
-    gate = threading.Barrier(count)
-
-    def run(i: int) -> Any:
-        gate.wait()
-        try:
-            return work(i)
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(count) as pool:
-        return list(pool.map(run, range(count)))
 
 
 @pytest.mark.django_db(transaction=True)

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import math
 import re
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
@@ -19,6 +17,7 @@ from games.ratings import model
 from games.ratings import services as ratings_services
 from games.ratings.model import Skill
 from games.ratings.models import Cursor, Rating, RatingChange
+from tests.threads import at_once
 
 from .conftest import follow, play
 from .test_ratings import snapshot
@@ -157,35 +156,14 @@ def test_games_ending_while_the_version_rebuild_runs_are_each_counted_once(
     games = [play(users[: 2 + seed % 2], seed=seed) for seed in range(4)]
     follow()
     _new_model(monkeypatch)
-    barrier = threading.Barrier(2)
-    errors: list[BaseException] = []
-    late: list[str] = []
 
-    def rebuild() -> None:
-        try:
-            barrier.wait()
-            follow()
-        except BaseException as error:
-            errors.append(error)
-        finally:
-            connection.close()
+    def finish() -> list[str]:
+        late = [play(users[:2], seed=20 + n) for n in range(2)]
+        follow()
+        return late
 
-    def finish() -> None:
-        try:
-            barrier.wait()
-            late.extend(play(users[:2], seed=20 + n) for n in range(2))
-            follow()
-        except BaseException as error:
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=rebuild), threading.Thread(target=finish)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(120)
-    assert not errors, errors
+    # one thread follows (the version's rebuild), the other ends two games and follows
+    _, late = at_once(2, lambda i: follow() if i == 0 else finish())
     follow()
     assert Cursor.objects.get().version == NEW_VERSION
     for game in games + late:
